@@ -1,0 +1,21 @@
+#!/bin/sh
+# Installs what sediment-rows needs to build and test, from Debian's packages (Debian 12).
+# valijson's package depends on ~70 unrelated packages (Qt5, Poco, ...), so only its headers are
+# installed, under /usr/local. Run as root, or as a user with sudo.
+set -eu
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+
+$SUDO apt-get update -qq
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+  g++ cmake make python3 python3-jsonschema nlohmann-json3-dev catch2 >/dev/null
+
+if [ ! -f /usr/include/valijson/validator.hpp ] && [ ! -f /usr/local/include/valijson/validator.hpp ]; then
+  tmp=$(mktemp -d) && chmod 755 "$tmp"
+  (cd "$tmp" && apt-get download -qq libvalijson-dev >/dev/null && dpkg -x libvalijson-dev_*.deb root)
+  $SUDO mkdir -p /usr/local/include /usr/local/share/cmake
+  $SUDO cp -r "$tmp/root/usr/include/valijson" /usr/local/include/
+  $SUDO cp -r "$tmp/root/usr/share/cmake/valijson" /usr/local/share/cmake/
+  rm -rf "$tmp"
+fi
+echo "sediment-rows: dependencies installed"

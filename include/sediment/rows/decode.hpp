@@ -1,0 +1,78 @@
+// Strict decoding of documents into the typed models.
+#pragma once
+
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "detail/decoder.hpp"
+#include "error.hpp"
+#include "generated/read.hpp"
+#include "json.hpp"
+
+namespace sediment::rows {
+
+template <class T, class = void>
+struct is_model : std::false_type {};
+/// True for the generated model types.
+template <class T>
+struct is_model<T, std::void_t<decltype(document_traits<T>::schema)>> : std::true_type {};
+
+template <class J>
+inline constexpr bool is_json_v = nlohmann::detail::is_basic_json<J>::value;
+
+/// Decodes a parsed document (nlohmann::json or nlohmann::ordered_json) into `out` under the rules of
+/// `schema` (by default the schema whose root T is). Appends every error found and returns false when
+/// there is one; `out` is then unspecified.
+template <class T, class J, std::enable_if_t<is_json_v<J>, int> = 0>
+bool decode(const J& document, T& out, std::vector<Error>& errors, SchemaId schema = document_traits<T>::schema,
+            const Limits& limits = {}) {
+    detail::Decoder d(schema, errors, limits, /*check_utf8=*/true);
+    return detail::read(d, document, out);
+}
+
+/// Parses JSON text strictly (see parse()) and decodes it into `out`.
+template <class T>
+bool decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits = {}) {
+    Json document;
+    if (!parse(text, document, errors, limits)) return false;
+    detail::Decoder d(document_traits<T>::schema, errors, limits, /*check_utf8=*/false);  // parse() checked it
+    return detail::read(d, document, out);
+}
+
+/// Decodes JSON text into a T; throws DecodeError.
+template <class T>
+T decode(std::string_view text, const Limits& limits = {}) {
+    T out;
+    std::vector<Error> errors;
+    if (!decode(text, out, errors, limits)) throw DecodeError(std::move(errors));
+    return out;
+}
+
+/// Decodes a parsed document into a T; throws DecodeError.
+template <class T, class J, std::enable_if_t<is_json_v<J>, int> = 0>
+T decode(const J& document) {
+    T out;
+    std::vector<Error> errors;
+    if (!decode(document, out, errors)) throw DecodeError(std::move(errors));
+    return out;
+}
+
+/// The typed verdict on a document of a bundled schema: no errors when it decodes.
+inline std::vector<Error> check(SchemaId schema, std::string_view text, const Limits& limits = {}) {
+    std::vector<Error> errors;
+    visit_schema(schema, [&](auto tag) {
+        typename decltype(tag)::type value;
+        decode(text, value, errors, limits);
+    });
+    return errors;
+}
+
+/// nlohmann's ADL hook: `json.get<NemoGymRolloutRow>()` decodes strictly and throws DecodeError.
+template <class J, class T, std::enable_if_t<is_json_v<J> && is_model<T>::value, int> = 0>
+void from_json(const J& document, T& out) {
+    std::vector<Error> errors;
+    if (!decode(document, out, errors)) throw DecodeError(std::move(errors));
+}
+
+}  // namespace sediment::rows

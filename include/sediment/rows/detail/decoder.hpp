@@ -1,0 +1,368 @@
+// The decoding context generated code calls: JSON Pointer tracking, error collection, and the value
+// readers and constraint checks every model shares. Generated `read` overloads for model types live in
+// this namespace too, so that overload resolution finds them through the Decoder argument.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../error.hpp"
+#include "../json.hpp"
+#include "../value.hpp"
+#include "text.hpp"
+
+namespace sediment::rows {
+enum class SchemaId : int;  // generated/schemas.hpp lists them
+}
+
+namespace sediment::rows::detail {
+
+/// "an integer", "a string", ...: the JSON type of a value, for messages.
+template <class J>
+const char* json_type_name(const J& j) {
+    switch (j.type()) {
+        case nlohmann::json::value_t::null: return "null";
+        case nlohmann::json::value_t::boolean: return "a boolean";
+        case nlohmann::json::value_t::number_integer:
+        case nlohmann::json::value_t::number_unsigned: return "an integer";
+        case nlohmann::json::value_t::number_float: return "a number";
+        case nlohmann::json::value_t::string: return "a string";
+        case nlohmann::json::value_t::array: return "an array";
+        case nlohmann::json::value_t::object: return "an object";
+        default: return "a non-JSON value";
+    }
+}
+
+class Decoder {
+public:
+    Decoder(SchemaId schema, std::vector<Error>& errors, const Limits& limits, bool check_utf8)
+        : schema_(schema), errors_(errors), limits_(limits), check_utf8_(check_utf8) {}
+
+    /// The schema whose rules apply to this document.
+    SchemaId schema() const noexcept { return schema_; }
+
+    /// Enters a member or element for the lifetime of the returned scope.
+    class Scope {
+    public:
+        explicit Scope(Decoder& d) : d_(d) {}
+        Scope(const Scope&) = delete;
+        Scope& operator=(const Scope&) = delete;
+        ~Scope() { d_.path_.pop_back(); }
+
+    private:
+        Decoder& d_;
+    };
+    [[nodiscard]] Scope at(std::string_view key) {
+        path_.push_back(Step{key, 0});
+        return Scope(*this);
+    }
+    [[nodiscard]] Scope at(std::size_t index) {
+        path_.push_back(Step{{}, index + 1});
+        return Scope(*this);
+    }
+
+    std::string pointer() const {
+        std::string p;
+        for (const Step& s : path_) {
+            if (s.index) {
+                p += '/';
+                p += std::to_string(s.index - 1);
+            } else {
+                append_pointer_token(p, s.key);
+            }
+        }
+        return p;
+    }
+
+    /// Records an error at the current place (errors past Limits::max_errors are counted, not kept).
+    void error(const char* id, std::string message) {
+        if (error_count_++ < limits_.max_errors) errors_.push_back(Error{id, pointer(), std::move(message)});
+    }
+    /// Errors found so far in this document, including those past Limits::max_errors.
+    std::size_t error_count() const noexcept { return error_count_; }
+
+    // ----- structure ---------------------------------------------------------------------------
+
+    template <class J>
+    bool expect(const J& j, bool ok, const char* expected) {
+        if (!ok) error("rows.decode.type", std::string("expected ") + expected + ", got " + json_type_name(j));
+        return ok;
+    }
+    template <class J>
+    bool expect_object(const J& j) { return expect(j, j.is_object(), "an object"); }
+
+    void unknown_key(std::string_view key) {
+        error("rows.decode.unknown_key", "unknown key '" + std::string(key) + "'");
+    }
+
+    /// Reports every required key (bit i of `required` is names[i]) that `seen` lacks.
+    template <std::size_t N>
+    void require(std::uint64_t seen, std::uint64_t required, const char* const (&names)[N]) {
+        const std::uint64_t missing = required & ~seen;
+        if (missing == 0) return;
+        for (std::size_t i = 0; i < N; ++i)
+            if (missing & (std::uint64_t{1} << i)) error("rows.decode.missing_key", std::string("missing key '") + names[i] + "'");
+    }
+
+    /// The branch of a tagged union: the index in `tags` of the string at j[key], or -1 after
+    /// reporting a missing, mistyped or unknown tag.
+    template <class J, std::size_t N>
+    int read_tag(const J& j, const char* key, const std::string_view (&tags)[N]) {
+        if (!expect_object(j)) return -1;
+        const auto it = j.find(key);
+        if (it == j.end()) {
+            error("rows.decode.missing_key", std::string("missing key '") + key + "'");
+            return -1;
+        }
+        auto here = at(key);
+        std::string tag;
+        if (!read_string(*it, tag)) return -1;
+        for (std::size_t i = 0; i < N; ++i)
+            if (tags[i] == tag) return static_cast<int>(i);
+        error("rows.decode.const", "'" + tag + "' is not one of " + quoted_list(tags));
+        return -1;
+    }
+
+    /// "'a', 'b', 'c'"
+    template <class List>
+    static std::string quoted_list(const List& names) {
+        std::string out;
+        for (const std::string_view n : names) {
+            if (!out.empty()) out += ", ";
+            out += "'";
+            out += n;
+            out += "'";
+        }
+        return out;
+    }
+
+    // ----- constraints -------------------------------------------------------------------------
+
+    void check_const(std::string_view value, std::string_view expected) {
+        if (value != expected)
+            error("rows.decode.const", "expected '" + std::string(expected) + "', got '" + std::string(value) + "'");
+    }
+    void check_const(std::int64_t value, std::int64_t expected) {
+        if (value != expected)
+            error("rows.decode.const", "expected " + std::to_string(expected) + ", got " + std::to_string(value));
+    }
+    void check_minimum(std::int64_t value, std::int64_t minimum) {
+        if (value < minimum)
+            error("rows.decode.range", std::to_string(value) + " is less than the minimum " + std::to_string(minimum));
+    }
+    void check_maximum(std::int64_t value, std::int64_t maximum) {
+        if (value > maximum)
+            error("rows.decode.range", std::to_string(value) + " is greater than the maximum " + std::to_string(maximum));
+    }
+    void check_max_length(const std::string& value, std::size_t max) {
+        const std::size_t n = code_points(value);
+        if (n > max)
+            error("rows.decode.max_length",
+                  "string of " + std::to_string(n) + " code points is longer than the maximum " + std::to_string(max));
+    }
+    void check_pattern(const std::string& value, const char* pattern) {
+        if (!matches_pattern(pattern, value)) error("rows.decode.pattern", std::string("does not match the pattern ") + pattern);
+    }
+    void check_date_time(const std::string& value) {
+        if (!is_rfc3339_date_time(value))
+            error("rows.decode.format", "'" + value.substr(0, 64) + "' is not an RFC 3339 date-time");
+    }
+
+    // ----- scalar readers ----------------------------------------------------------------------
+
+    template <class J>
+    bool read_string(const J& j, std::string& out) {
+        if (!expect(j, j.is_string(), "a string")) return false;
+        const auto& s = j.template get_ref<const typename J::string_t&>();
+        if (check_utf8_) {
+            const std::size_t bad = utf8_error_offset(s);
+            if (bad != std::string_view::npos) {
+                error("rows.decode.utf8", "invalid UTF-8 at byte " + std::to_string(bad) + " of the string");
+                return false;
+            }
+        }
+        out = s;
+        return true;
+    }
+
+    template <class J>
+    bool read_bool(const J& j, bool& out) {
+        if (!expect(j, j.is_boolean(), "a boolean")) return false;
+        out = j.template get<bool>();
+        return true;
+    }
+
+    /// JSON Schema integers: `3` and `3.0` are integers, `3.5` is not. The typed model holds 64-bit
+    /// signed integers; a value outside that range is refused, never wrapped.
+    template <class J>
+    bool read_integer(const J& j, std::int64_t& out) {
+        if (j.is_number_integer() && !j.is_number_unsigned()) {
+            out = j.template get<std::int64_t>();
+            return true;
+        }
+        if (j.is_number_unsigned()) {
+            const auto u = j.template get<std::uint64_t>();
+            if (u > static_cast<std::uint64_t>(INT64_MAX)) {
+                error("rows.decode.range", std::to_string(u) + " is outside the 64-bit signed integer range");
+                return false;
+            }
+            out = static_cast<std::int64_t>(u);
+            return true;
+        }
+        if (!expect(j, j.is_number_float(), "an integer")) return false;
+        const double d = j.template get<double>();
+        if (!std::isfinite(d) || d != std::floor(d)) {
+            std::string text;
+            if (std::isfinite(d)) append_double(text, d);
+            else text = "a non-finite number";
+            error("rows.decode.integer", "expected an integer, got " + text);
+            return false;
+        }
+        if (d < -9223372036854775808.0 || d >= 9223372036854775808.0) {
+            std::string text;
+            append_double(text, d);
+            error("rows.decode.range", text + " is outside the 64-bit signed integer range");
+            return false;
+        }
+        out = static_cast<std::int64_t>(d);
+        return true;
+    }
+
+    template <class J>
+    bool read_number(const J& j, Number& out) {
+        if (!expect(j, j.is_number(), "a number")) return false;
+        if (j.is_number_unsigned()) out = Number(j.template get<std::uint64_t>());
+        else if (j.is_number_integer()) out = Number(j.template get<std::int64_t>());
+        else {
+            const double d = j.template get<double>();
+            if (!std::isfinite(d)) {
+                error("rows.decode.type", "expected a number, got a non-finite value");
+                return false;
+            }
+            out = Number(d);
+        }
+        return true;
+    }
+
+    /// Any JSON value, kept whole (`result`); `object_only` for free-form objects (`arguments`, `raw`).
+    template <class J>
+    bool read_json(const J& j, Json& out, bool object_only) {
+        if (object_only && !expect_object(j)) return false;
+        if (check_utf8_ && !valid_json_text(j)) return false;
+        out = Json(j);
+        return true;
+    }
+
+private:
+    struct Step {
+        std::string_view key;
+        std::size_t index;  // element index + 1, or 0 for an object key
+    };
+
+    // Free-form values built in memory may hold what JSON text cannot: invalid UTF-8, NaN.
+    template <class J>
+    bool valid_json_text(const J& j) {
+        switch (j.type()) {
+            case nlohmann::json::value_t::string: {
+                std::string ignored;
+                return read_string(j, ignored);
+            }
+            case nlohmann::json::value_t::number_float: {
+                Number ignored;
+                return read_number(j, ignored);
+            }
+            case nlohmann::json::value_t::array: {
+                std::size_t i = 0;
+                for (const auto& v : j) {
+                    auto s = at(i++);
+                    if (!valid_json_text(v)) return false;
+                }
+                return true;
+            }
+            case nlohmann::json::value_t::object:
+                for (const auto& kv : j.items()) {
+                    auto s = at(kv.key());
+                    if (utf8_error_offset(kv.key()) != std::string_view::npos) {
+                        error("rows.decode.utf8", "invalid UTF-8 in a key");
+                        return false;
+                    }
+                    if (!valid_json_text(kv.value())) return false;
+                }
+                return true;
+            case nlohmann::json::value_t::binary:
+                error("rows.decode.type", "binary values are not JSON");
+                return false;
+            default: return true;
+        }
+    }
+
+    SchemaId schema_;
+    std::vector<Error>& errors_;
+    const Limits& limits_;
+    bool check_utf8_;
+    std::size_t error_count_ = 0;
+    std::vector<Step> path_;
+};
+
+// Readers by C++ type; generated code adds one per model type. Each returns false after recording an
+// error, leaving `out` unspecified.
+
+template <class J>
+bool read(Decoder& d, const J& j, std::string& out) { return d.read_string(j, out); }
+template <class J>
+bool read(Decoder& d, const J& j, bool& out) { return d.read_bool(j, out); }
+template <class J>
+bool read(Decoder& d, const J& j, std::int64_t& out) { return d.read_integer(j, out); }
+template <class J>
+bool read(Decoder& d, const J& j, Number& out) { return d.read_number(j, out); }
+template <class J>
+bool read(Decoder& d, const J& j, Json& out) { return d.read_json(j, out, false); }
+
+template <class J, class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
+bool read(Decoder& d, const J& j, E& out) {
+    std::string text;
+    if (!d.read_string(j, text)) return false;
+    if (from_string(text, out)) return true;
+    d.error("rows.decode.enum", "'" + text + "' is not one of " + Decoder::quoted_list(enum_traits<E>::names));
+    return false;
+}
+
+template <class J, class T>
+bool read(Decoder& d, const J& j, std::vector<T>& out) {
+    if (!d.expect(j, j.is_array(), "an array")) return false;
+    out.clear();
+    out.resize(j.size());
+    bool ok = true;
+    std::size_t i = 0;
+    for (const auto& item : j) {
+        auto at = d.at(i);
+        ok = read(d, item, out[i++]) && ok;
+    }
+    return ok;
+}
+
+template <class J, class T>
+bool read(Decoder& d, const J& j, Nullable<T>& out) {
+    if (j.is_null()) {
+        out = nullptr;
+        return true;
+    }
+    T value{};
+    const bool ok = read(d, j, value);
+    out = std::move(value);
+    return ok;
+}
+
+template <class J, class T>
+bool read(Decoder& d, const J& j, std::optional<T>& out) {
+    T value{};
+    const bool ok = read(d, j, value);
+    out = std::move(value);
+    return ok;
+}
+
+}  // namespace sediment::rows::detail

@@ -1,0 +1,167 @@
+// Checks on text that every model needs: UTF-8, code-point length, RFC 3339 date-time, patterns,
+// JSON Pointer tokens, and shortest round-trip number text. Written once here, called by generated code.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace sediment::rows::detail {
+
+/// Length of the UTF-8 sequence starting at s[i] if it is well-formed (no overlongs, no surrogates,
+/// nothing above U+10FFFF), else 0.
+inline std::size_t utf8_sequence(std::string_view s, std::size_t i) noexcept {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = b(i);
+    const std::size_t left = s.size() - i;
+    if (c < 0x80) return 1;
+    if (c < 0xC2) return 0;
+    if (c < 0xE0) return left >= 2 && (b(i + 1) & 0xC0) == 0x80 ? 2 : 0;
+    if (c < 0xF0) {
+        if (left < 3 || (b(i + 1) & 0xC0) != 0x80 || (b(i + 2) & 0xC0) != 0x80) return 0;
+        if (c == 0xE0 && b(i + 1) < 0xA0) return 0;   // overlong
+        if (c == 0xED && b(i + 1) >= 0xA0) return 0;  // surrogate
+        return 3;
+    }
+    if (c < 0xF5) {
+        if (left < 4 || (b(i + 1) & 0xC0) != 0x80 || (b(i + 2) & 0xC0) != 0x80 || (b(i + 3) & 0xC0) != 0x80) return 0;
+        if (c == 0xF0 && b(i + 1) < 0x90) return 0;   // overlong
+        if (c == 0xF4 && b(i + 1) >= 0x90) return 0;  // above U+10FFFF
+        return 4;
+    }
+    return 0;
+}
+
+/// Byte offset of the first ill-formed UTF-8 sequence, or npos.
+inline std::size_t utf8_error_offset(std::string_view s) noexcept {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        if (static_cast<unsigned char>(s[i]) < 0x80) {
+            ++i;
+            continue;
+        }
+        const std::size_t n = utf8_sequence(s, i);
+        if (n == 0) return i;
+        i += n;
+    }
+    return std::string_view::npos;
+}
+
+/// Number of code points in valid UTF-8 (JSON Schema's `maxLength` counts these, not bytes).
+inline std::size_t code_points(std::string_view s) noexcept {
+    std::size_t n = 0;
+    for (const char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    return n;
+}
+
+/// Decodes valid UTF-8 into code points.
+inline std::u32string to_code_points(std::string_view s) {
+    std::u32string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const std::size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+        for (std::size_t k = 1; k < n && i + k < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+        out.push_back(cp);
+        i += n;
+    }
+    return out;
+}
+
+/// RFC 3339 section 5.6 `date-time`: `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`, `T`/`t` and `Z`/`z`
+/// accepted, a real calendar date (leap years), hour 00-23, minute 00-59, second 00-60.
+inline bool is_rfc3339_date_time(std::string_view s) noexcept {
+    const auto digits = [&](std::size_t at, std::size_t n, int& out) {
+        if (at + n > s.size()) return false;
+        out = 0;
+        for (std::size_t k = at; k < at + n; ++k) {
+            if (s[k] < '0' || s[k] > '9') return false;
+            out = out * 10 + (s[k] - '0');
+        }
+        return true;
+    };
+    int year, month, day, hour, minute, second;
+    if (!digits(0, 4, year) || s.size() < 20 || s[4] != '-' || !digits(5, 2, month) || s[7] != '-' ||
+        !digits(8, 2, day) || (s[10] != 'T' && s[10] != 't') || !digits(11, 2, hour) || s[13] != ':' ||
+        !digits(14, 2, minute) || s[16] != ':' || !digits(17, 2, second))
+        return false;
+    if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 60) return false;
+    static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    if (day > kDays[month - 1] + (month == 2 && leap)) return false;
+    std::size_t i = 19;
+    if (i < s.size() && s[i] == '.') {
+        const std::size_t start = ++i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+        if (i == start) return false;
+    }
+    if (i < s.size() && (s[i] == 'Z' || s[i] == 'z')) return i + 1 == s.size();
+    int oh, om;
+    return i + 6 == s.size() && (s[i] == '+' || s[i] == '-') && digits(i + 1, 2, oh) && s[i + 3] == ':' &&
+           digits(i + 4, 2, om) && oh <= 23 && om <= 59;
+}
+
+/// ECMA-262 `pattern` search over the code points of valid UTF-8 (compiled once per pattern). This is
+/// what JSON Schema means by `pattern`; libstdc++'s narrow std::regex cannot express ranges such as
+/// `\uD800-\uDFFF`, so patterns run as wide regexes (wchar_t is 32-bit on the supported platforms).
+/// Throws std::regex_error for a pattern that does not compile.
+bool matches_pattern(const char* pattern, std::string_view utf8);
+
+/// Appends `token` to a JSON Pointer, escaping `~` and `/` (RFC 6901).
+inline void append_pointer_token(std::string& pointer, std::string_view token) {
+    pointer += '/';
+    for (const char c : token) {
+        if (c == '~') pointer += "~0";
+        else if (c == '/') pointer += "~1";
+        else pointer += c;
+    }
+}
+
+/// Appends a finite double the way Python's `repr` (and so `json.dumps`) writes it: the shortest
+/// digits that round-trip, `.0` on integral values, and an exponent (`1e-05`, `1e+16`) only below
+/// 1e-4 or from 1e16 up.
+inline void append_double(std::string& out, double v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    // buf holds "[-]d[.ddd]e[+-]XX"
+    std::string_view sci(buf, static_cast<std::size_t>(r.ptr - buf));
+    const bool negative = sci.front() == '-';
+    if (negative) sci.remove_prefix(1);
+    const std::size_t e = sci.find('e');
+    std::string digits;
+    digits += sci[0];
+    if (e > 1) digits.append(sci.substr(2, e - 2));
+    int exp = 0;
+    std::from_chars(sci.data() + e + (sci[e + 1] == '+' ? 2 : 1), sci.data() + sci.size(), exp);
+    if (negative) out += '-';
+    const int n = static_cast<int>(digits.size());
+    if (exp < -4 || exp >= 16) {
+        out += digits[0];
+        if (n > 1) {
+            out += '.';
+            out.append(digits, 1, std::string::npos);
+        }
+        out += 'e';
+        out += exp < 0 ? '-' : '+';
+        const int a = exp < 0 ? -exp : exp;
+        if (a < 10) out += '0';
+        out += std::to_string(a);
+    } else if (exp < 0) {
+        out += "0.";
+        out.append(static_cast<std::size_t>(-exp - 1), '0');
+        out += digits;
+    } else if (exp + 1 >= n) {
+        out += digits;
+        out.append(static_cast<std::size_t>(exp + 1 - n), '0');
+        out += ".0";
+    } else {
+        out.append(digits, 0, static_cast<std::size_t>(exp + 1));
+        out += '.';
+        out.append(digits, static_cast<std::size_t>(exp + 1), std::string::npos);
+    }
+}
+
+}  // namespace sediment::rows::detail

@@ -1,0 +1,50 @@
+// Exact encoding of the typed models: keys in schema property order, absent stays absent, null stays null.
+#pragma once
+
+#include <string>
+
+#include "decode.hpp"
+#include "detail/writer.hpp"
+#include "generated/write.hpp"
+
+namespace sediment::rows {
+
+/// Appends the JSON text of `value` to `out`. Throws EncodeError for NaN, infinity or invalid UTF-8.
+template <class T>
+void encode(const T& value, std::string& out, Style style = Style::compact) {
+    detail::Writer w(out, style);
+    detail::write(w, value);
+}
+
+/// The JSON text of `value`. Throws EncodeError for NaN, infinity or invalid UTF-8.
+template <class T>
+std::string encode(const T& value, Style style = Style::compact) {
+    std::string out;
+    encode(value, out, style);
+    return out;
+}
+
+/// Decodes a document of a bundled schema and encodes it again in `style` (the CLI's `format`).
+/// Returns false with the errors when it does not decode or cannot be encoded.
+inline bool reencode(SchemaId schema, std::string_view text, Style style, std::string& out, std::vector<Error>& errors,
+                     const Limits& limits = {}) {
+    return visit_schema(schema, [&](auto tag) {
+        typename decltype(tag)::type value;
+        if (!decode(text, value, errors, limits)) return false;
+        try {
+            encode(value, out, style);
+        } catch (const EncodeError& e) {
+            errors.push_back(e.error());
+            return false;
+        }
+        return true;
+    });
+}
+
+/// nlohmann's ADL hook: `Json j = row;` holds exactly what encode() writes.
+template <class J, class T, std::enable_if_t<is_json_v<J> && is_model<T>::value, int> = 0>
+void to_json(J& document, const T& value) {
+    document = J::parse(encode(value));
+}
+
+}  // namespace sediment::rows

@@ -1,0 +1,58 @@
+// Errors reported by parsing, decoding, encoding and validation.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sediment::rows {
+
+/// One problem with a document: a stable id (listed in docs/errors.md), the JSON Pointer of the
+/// offending value (of the object, for an unknown or missing key) and a one-line reason.
+struct Error {
+    std::string id;       ///< e.g. "rows.decode.unknown_key"
+    std::string pointer;  ///< RFC 6901 JSON Pointer, "" for the whole document
+    std::string message;  ///< e.g. "unknown key 'debug'"
+
+    friend bool operator==(const Error& a, const Error& b) {
+        return a.id == b.id && a.pointer == b.pointer && a.message == b.message;
+    }
+};
+
+/// "[rows.decode.unknown_key] (/metadata) unknown key 'debug'"
+inline std::string to_string(const Error& e) {
+    return "[" + e.id + "] (" + e.pointer + ") " + e.message;
+}
+
+namespace detail {
+inline std::string describe(const std::vector<Error>& errors) {
+    if (errors.empty()) return "unknown error";
+    std::string s = to_string(errors.front());
+    if (errors.size() > 1) s += " (and " + std::to_string(errors.size() - 1) + " more)";
+    return s;
+}
+}  // namespace detail
+
+/// Thrown by decode(): what() is the first error; errors() has them all.
+class DecodeError : public std::runtime_error {
+public:
+    explicit DecodeError(std::vector<Error> errors)
+        : std::runtime_error(detail::describe(errors)), errors_(std::move(errors)) {}
+    const std::vector<Error>& errors() const noexcept { return errors_; }
+
+private:
+    std::vector<Error> errors_;
+};
+
+/// Thrown by encode() for a value JSON cannot carry (NaN, infinity, invalid UTF-8).
+class EncodeError : public std::runtime_error {
+public:
+    explicit EncodeError(Error error) : std::runtime_error(to_string(error)), error_(std::move(error)) {}
+    const Error& error() const noexcept { return error_; }
+
+private:
+    Error error_;
+};
+
+}  // namespace sediment::rows

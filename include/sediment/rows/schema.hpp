@@ -1,0 +1,37 @@
+// The bundled schemas: their names, their exact bytes, and validation of any document against them
+// with valijson (the `schema` engine, independent of the typed models).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "error.hpp"
+#include "generated/schemas.hpp"
+#include "json.hpp"
+
+namespace sediment::rows {
+
+/// The schema file's exact bytes, compiled into the library.
+std::string_view schema_text(SchemaId id) noexcept;
+
+/// The bundled schema called `name` ("nemo-gym-rollout.v2"), or nullptr.
+constexpr const SchemaInfo* find_schema(std::string_view name) noexcept {
+    for (const SchemaInfo& s : kSchemas)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+constexpr const SchemaInfo& schema_info(SchemaId id) noexcept { return kSchemas[static_cast<int>(id)]; }
+
+/// Validates a document against a bundled schema with valijson, independently of the typed models.
+/// valijson 1.0 runs with three corrections so that it answers exactly what draft 2020-12 says:
+/// `pattern` runs over code points (std::regex cannot compile the create-params pattern),
+/// `format: date-time` is checked as RFC 3339 with real calendar dates, and numbers are read in the
+/// typed models' domain (an integral number such as 3.0 is an integer; integers hold 64 bits).
+/// Returns no errors for a valid document.
+std::vector<Error> validate_document(SchemaId schema, const Json& document);
+
+/// Parses strictly (see parse()) and validates; a parse error is the only error returned.
+std::vector<Error> validate(SchemaId schema, std::string_view text, const Limits& limits = {});
+
+}  // namespace sediment::rows

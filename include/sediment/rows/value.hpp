@@ -1,0 +1,162 @@
+// Value types the generated models are made of: Json, Number and Nullable<T>.
+#pragma once
+
+#include <cstdint>
+#include <cstddef>
+#include <iterator>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+namespace sediment::rows {
+
+/// Free-form and any-JSON values (`arguments`, `raw`, `result`): the whole content, keys in source order.
+using Json = nlohmann::ordered_json;
+
+/// A JSON number of a `"type": "number"` field. It remembers whether it was written as an integer
+/// (`0`) or as a float (`0.0`), so that a row re-encodes to the same bytes.
+class Number {
+public:
+    enum class Kind : std::uint8_t { integer, unsigned_integer, floating };
+
+    constexpr Number() noexcept = default;
+    constexpr Number(double v) noexcept : kind_(Kind::floating), d_(v) {}  // NOLINT: implicit by design
+    template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
+    constexpr Number(I v) noexcept {  // NOLINT: implicit by design
+        if constexpr (std::is_unsigned_v<I>) {
+            if (v > static_cast<std::uint64_t>(INT64_MAX)) {
+                kind_ = Kind::unsigned_integer;
+                u_ = v;
+                return;
+            }
+        }
+        i_ = static_cast<std::int64_t>(v);
+    }
+
+    constexpr Kind kind() const noexcept { return kind_; }
+    /// True for `0` and `-3`, false for `0.0`.
+    constexpr bool is_integer() const noexcept { return kind_ != Kind::floating; }
+    /// The numeric value (integers above 2^53 are rounded, as any double would).
+    constexpr double value() const noexcept {
+        switch (kind_) {
+            case Kind::integer: return static_cast<double>(i_);
+            case Kind::unsigned_integer: return static_cast<double>(u_);
+            default: return d_;
+        }
+    }
+    constexpr operator double() const noexcept { return value(); }  // NOLINT: implicit by design
+    constexpr std::int64_t as_int64() const noexcept { return i_; }
+    constexpr std::uint64_t as_uint64() const noexcept { return u_; }
+    constexpr double as_double() const noexcept { return d_; }
+
+    /// Same kind and same value: `0` and `0.0` are different numbers to a byte-exact row.
+    friend constexpr bool operator==(const Number& a, const Number& b) noexcept {
+        if (a.kind_ != b.kind_) return false;
+        switch (a.kind_) {
+            case Kind::integer: return a.i_ == b.i_;
+            case Kind::unsigned_integer: return a.u_ == b.u_;
+            default: return a.d_ == b.d_ || (a.d_ != a.d_ && b.d_ != b.d_);
+        }
+    }
+    friend constexpr bool operator!=(const Number& a, const Number& b) noexcept { return !(a == b); }
+
+private:
+    Kind kind_ = Kind::integer;
+    union {
+        std::int64_t i_ = 0;
+        std::uint64_t u_;
+        double d_;
+    };
+};
+
+/// A required field whose value may be JSON `null` (`"anyOf": [X, {"type": "null"}]`): always
+/// written, as a value or as null. Deliberately not std::optional, which means "may be absent".
+template <class T>
+class Nullable {
+public:
+    Nullable() = default;  // null
+    Nullable(std::nullptr_t) noexcept {}  // NOLINT: implicit by design
+    Nullable(const T& v) : v_(v) {}       // NOLINT
+    Nullable(T&& v) : v_(std::move(v)) {} // NOLINT
+    template <class U, std::enable_if_t<std::is_constructible_v<T, U&&> &&
+                                            !std::is_same_v<std::decay_t<U>, Nullable> &&
+                                            !std::is_same_v<std::decay_t<U>, std::nullptr_t>,
+                                        int> = 0>
+    Nullable(U&& v) : v_(std::in_place, std::forward<U>(v)) {}  // NOLINT
+
+    Nullable& operator=(std::nullptr_t) noexcept {
+        v_.reset();
+        return *this;
+    }
+
+    bool is_null() const noexcept { return !v_.has_value(); }
+    bool has_value() const noexcept { return v_.has_value(); }
+    explicit operator bool() const noexcept { return v_.has_value(); }
+    /// Throws std::bad_optional_access when null.
+    T& value() & { return v_.value(); }
+    const T& value() const& { return v_.value(); }
+    T& operator*() & { return *v_; }
+    const T& operator*() const& { return *v_; }
+    T* operator->() { return &*v_; }
+    const T* operator->() const { return &*v_; }
+    template <class U>
+    T value_or(U&& fallback) const {
+        return v_.value_or(std::forward<U>(fallback));
+    }
+    template <class... Args>
+    T& emplace(Args&&... args) {
+        return v_.emplace(std::forward<Args>(args)...);
+    }
+
+    friend bool operator==(const Nullable& a, const Nullable& b) { return a.v_ == b.v_; }
+    friend bool operator!=(const Nullable& a, const Nullable& b) { return !(a == b); }
+    friend bool operator==(const Nullable& a, std::nullptr_t) { return a.is_null(); }
+    friend bool operator!=(const Nullable& a, std::nullptr_t) { return !a.is_null(); }
+
+private:
+    std::optional<T> v_;
+};
+
+/// Specialized by the generated models for each string enum: `names[i]` is the JSON spelling of the
+/// enumerator with value i.
+template <class E>
+struct enum_traits;
+
+template <class E, class = void>
+struct is_model_enum : std::false_type {};
+template <class E>
+struct is_model_enum<E, std::void_t<decltype(enum_traits<E>::names)>> : std::true_type {};
+
+/// The exact JSON spelling of an enumerator ("claude-code"); empty for a value outside the enum.
+template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
+constexpr std::string_view to_string(E v) noexcept {
+    const auto i = static_cast<std::size_t>(v);
+    return i < std::size(enum_traits<E>::names) ? enum_traits<E>::names[i] : std::string_view{};
+}
+
+/// Parses the exact JSON spelling; false (and `out` unchanged) for anything else.
+template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
+constexpr bool from_string(std::string_view text, E& out) noexcept {
+    for (std::size_t i = 0; i < std::size(enum_traits<E>::names); ++i) {
+        if (enum_traits<E>::names[i] == text) {
+            out = static_cast<E>(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+/// Specialized by the generated models: the schema whose rules apply when T is decoded on its own.
+template <class T>
+struct document_traits;
+
+/// Carries a type through a function call (see visit_schema).
+template <class T>
+struct type_tag {
+    using type = T;
+};
+
+}  // namespace sediment::rows

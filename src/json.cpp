@@ -1,0 +1,192 @@
+// The strict JSON reader: nlohmann's SAX lexer, a DOM builder that keeps key order, and the checks
+// nlohmann does not make (duplicate keys, depth, string size, integers beyond 64 bits).
+#include "sediment/rows/json.hpp"
+
+#include <string>
+#include <unordered_set>
+
+#include "sediment/rows/detail/text.hpp"
+
+namespace sediment::rows {
+namespace {
+
+// Objects larger than this check duplicate keys with a hash set instead of a scan.
+constexpr std::size_t kLinearKeyScan = 16;
+
+std::string quote_limited(std::string_view s, std::size_t max = 40) {
+    std::string out = "'";
+    out.append(s.substr(0, max));
+    if (s.size() > max) out += "...";
+    return out + "'";
+}
+
+class DomBuilder {
+public:
+    using number_integer_t = Json::number_integer_t;
+    using number_unsigned_t = Json::number_unsigned_t;
+    using number_float_t = Json::number_float_t;
+    using string_t = Json::string_t;
+    using binary_t = Json::binary_t;
+
+    DomBuilder(Json& root, std::vector<Error>& errors, const Limits& limits)
+        : root_(root), errors_(errors), limits_(limits) {}
+
+    bool null() { return add(Json(nullptr)); }
+    bool boolean(bool v) { return add(Json(v)); }
+    bool number_integer(number_integer_t v) { return add(Json(v)); }
+    bool number_unsigned(number_unsigned_t v) { return add(Json(v)); }
+    bool number_float(number_float_t v, const string_t& text) {
+        if (text.find_first_of(".eE") == string_t::npos)
+            return fail("rows.parse.number_range", "integer " + quote_limited(text) + " does not fit in 64 bits",
+                        true);
+        return add(Json(v));
+    }
+    bool string(string_t& s) {
+        if (s.size() > limits_.max_string_bytes) return string_too_long(s.size(), true);
+        return add(Json(std::move(s)));
+    }
+    bool binary(binary_t&) { return fail("rows.parse.syntax", "binary values are not JSON", true); }
+
+    bool start_object(std::size_t) { return open(Json::object()); }
+    bool start_array(std::size_t) { return open(Json::array()); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+
+    bool key(string_t& k) {
+        Frame& f = frames_.back();
+        auto& obj = f.value->get_ref<Json::object_t&>();
+        if (k.size() > limits_.max_string_bytes) return string_too_long(k.size(), false);
+        bool duplicate = false;
+        if (obj.size() < kLinearKeyScan) {
+            for (const auto& member : obj) duplicate = duplicate || member.first == k;
+        } else {
+            if (f.keys.empty())
+                for (const auto& member : obj) f.keys.insert(member.first);
+            duplicate = !f.keys.insert(k).second;
+        }
+        if (duplicate) return fail("rows.parse.duplicate_key", "duplicate key " + quote_limited(k), false);
+        obj.emplace_back(std::move(k), Json());
+        f.awaiting_value = true;
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& ex) {
+        if (!errors_.empty() && failed_) return false;  // our own check stopped the parser
+        std::string what = ex.what();
+        if (ex.id == 406) return fail("rows.parse.number_range", "number " + quote_limited(last_token) + " overflows a double", true);
+        // nlohmann: "... syntax error while parsing value - invalid literal; last read: '<token>'; expected ..."
+        const std::size_t dash = what.find(" - ");
+        std::string reason = dash == std::string::npos ? what : what.substr(dash + 3);
+        const std::string full_token = "last read: '" + last_token + "'";
+        const std::size_t at = reason.find(full_token);
+        if (at != std::string::npos) reason.replace(at, full_token.size(), "last read: " + quote_limited(last_token));
+        return fail("rows.parse.syntax", "invalid JSON at byte " + std::to_string(position) + ": " + reason, true);
+    }
+
+    bool failed() const { return failed_; }
+
+private:
+    struct Frame {
+        Json* value;
+        bool awaiting_value = false;
+        std::unordered_set<std::string> keys;  // only for large objects
+    };
+
+    bool add(Json&& v) {
+        place(std::move(v));
+        return true;
+    }
+
+    Json* place(Json&& v) {
+        if (frames_.empty()) {
+            root_ = std::move(v);
+            return &root_;
+        }
+        Frame& f = frames_.back();
+        if (f.value->is_array()) {
+            auto& arr = f.value->get_ref<Json::array_t&>();
+            arr.push_back(std::move(v));
+            return &arr.back();
+        }
+        auto& slot = f.value->get_ref<Json::object_t&>().back().second;
+        slot = std::move(v);
+        f.awaiting_value = false;
+        return &slot;
+    }
+
+    bool open(Json&& container) {
+        if (frames_.size() >= limits_.max_depth)
+            return fail("rows.parse.depth",
+                        "nesting deeper than " + std::to_string(limits_.max_depth) + " levels (limit max_depth)", true);
+        frames_.push_back(Frame{place(std::move(container)), false, {}});
+        return true;
+    }
+
+    bool close() {
+        frames_.pop_back();
+        if (!frames_.empty()) frames_.back().awaiting_value = false;
+        return true;
+    }
+
+    bool string_too_long(std::size_t size, bool as_value) {
+        return fail("rows.parse.size",
+                    "string of " + std::to_string(size) + " bytes exceeds " + std::to_string(limits_.max_string_bytes) +
+                        " (limit max_string_bytes)",
+                    as_value);
+    }
+
+    // Records the error at the current place: inside the innermost container, at the member or
+    // element being read when `at_value` (else at the container itself), and stops the parser.
+    bool fail(const char* id, std::string message, bool at_value) {
+        std::string pointer;
+        for (std::size_t i = 0; i < frames_.size(); ++i) {
+            const Frame& f = frames_[i];
+            const bool last = i + 1 == frames_.size();
+            if (last && !at_value) break;
+            if (f.value->is_array()) {
+                const std::size_t n = f.value->size();
+                pointer += '/';
+                pointer += std::to_string(last ? n : n - 1);
+            } else if (!last || f.awaiting_value) {
+                const auto& obj = f.value->get_ref<const Json::object_t&>();
+                if (!obj.empty()) detail::append_pointer_token(pointer, obj.back().first);
+            }
+        }
+        errors_.push_back(Error{id, std::move(pointer), std::move(message)});
+        failed_ = true;
+        return false;
+    }
+
+    Json& root_;
+    std::vector<Error>& errors_;
+    const Limits& limits_;
+    std::vector<Frame> frames_;
+    bool failed_ = false;
+};
+
+}  // namespace
+
+bool parse(std::string_view text, Json& out, std::vector<Error>& errors, const Limits& limits) {
+    if (text.size() > limits.max_document_bytes) {
+        errors.push_back(Error{"rows.parse.size", "",
+                               "document of " + std::to_string(text.size()) + " bytes exceeds " +
+                                   std::to_string(limits.max_document_bytes) + " (limit max_document_bytes)"});
+        return false;
+    }
+    const std::size_t before = errors.size();
+    DomBuilder builder(out, errors, limits);
+    const bool ok = Json::sax_parse(text.begin(), text.end(), &builder, nlohmann::detail::input_format_t::json, true);
+    if (ok && !builder.failed()) return true;
+    if (errors.size() == before) errors.push_back(Error{"rows.parse.syntax", "", "invalid JSON"});
+    out = Json();
+    return false;
+}
+
+Json parse(std::string_view text, const Limits& limits) {
+    Json out;
+    std::vector<Error> errors;
+    if (!parse(text, out, errors, limits)) throw DecodeError(std::move(errors));
+    return out;
+}
+
+}  // namespace sediment::rows

@@ -1,0 +1,113 @@
+// The generator's intermediate model: what the schemas say, independent of any emitter. The loader
+// fills it; each emitter (C++ models, decoders, encoders, ...) only reads it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gen {
+
+/// Where a value's type comes from.
+struct TypeRef {
+    enum class Kind {
+        string,
+        integer,
+        number,
+        boolean,
+        any,          // any JSON value (a property with no type)
+        object_any,   // a free-form object: {"type": "object", "additionalProperties": {}}
+        array,        // of `item`
+        model,        // a $defs object, by `name`
+        enumeration,  // a string enum, by `name`
+        variant,      // a tagged anyOf of models, by `name`
+    };
+    Kind kind = Kind::any;
+    std::string name;
+    std::shared_ptr<TypeRef> item;
+
+    bool operator==(const TypeRef& o) const {
+        return kind == o.kind && name == o.name && (item == o.item || (item && o.item && *item == *o.item));
+    }
+    bool operator!=(const TypeRef& o) const { return !(*this == o); }
+};
+
+/// A constraint on a field's (non-null) value. `schemas` lists the schemas where it holds; empty
+/// means every schema that contains the model.
+struct Rule {
+    enum class Kind { minimum, maximum, max_length, pattern, format };
+    Kind kind;
+    std::int64_t number = 0;  // minimum, maximum, max_length
+    std::string text;         // pattern, format
+    std::vector<std::string> schemas;
+
+    bool same_constraint(const Rule& o) const { return kind == o.kind && number == o.number && text == o.text; }
+};
+
+/// A `const` property: a fixed string or integer.
+struct Const {
+    bool is_string = true;
+    std::string text;
+    std::int64_t integer = 0;
+    bool operator==(const Const& o) const { return is_string == o.is_string && text == o.text && integer == o.integer; }
+};
+
+struct Field {
+    std::string json_name;
+    std::string description;
+    TypeRef type;
+    bool required = false;
+    bool nullable = false;                 // anyOf [X, null]
+    std::shared_ptr<Const> constant;       // set for `const` properties
+    std::vector<Rule> rules;
+};
+
+struct Model {
+    std::string name;  // the $defs key, or the schema title for a root
+    std::string description;
+    std::vector<Field> fields;           // in schema property order
+    std::vector<std::string> schemas;    // schemas containing it, in bundle order
+    std::string origin;                  // first place it was read, for messages
+};
+
+struct Enum {
+    std::string name;
+    std::string description;
+    std::vector<std::string> values;
+};
+
+/// An anyOf of models told apart by a string `const` property (`tag`).
+struct Variant {
+    std::string name;
+    std::string tag;
+    std::vector<std::string> models;
+};
+
+struct SchemaDoc {
+    std::string name;  // file name without ".schema.json": "nemo-gym-rollout.v2"
+    std::string file;  // path as given to the generator
+    std::string uri;   // $id
+    std::string root;  // the model of the document's root
+};
+
+struct Module {
+    std::vector<SchemaDoc> schemas;  // bundle order
+    std::vector<Model> models;       // in dependency order after the loader finishes
+    std::vector<Enum> enums;
+    std::vector<Variant> variants;
+
+    const Model* find_model(const std::string& name) const {
+        for (const Model& m : models)
+            if (m.name == name) return &m;
+        return nullptr;
+    }
+};
+
+/// A schema problem with its location ("schemas/x.json#/properties/a: 'type' arrays are not supported").
+struct Problem {
+    std::string where;
+    std::string what;
+};
+
+}  // namespace gen

@@ -1,0 +1,382 @@
+#include "loader.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace gen {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+const std::set<std::string> kAnnotations = {"description", "title", "$schema", "$id", "$comment", "examples"};
+
+std::string pascal_case(const std::string& s) {
+    std::string out;
+    bool upper = true;
+    for (const char c : s) {
+        if (c == '_' || c == '-' || c == '.' || c == ' ') {
+            upper = true;
+        } else {
+            out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+            upper = false;
+        }
+    }
+    return out;
+}
+
+std::string singular(std::string s) {
+    if (s.size() > 1 && s.back() == 's') s.pop_back();
+    return s;
+}
+
+class Loader {
+public:
+    explicit Loader(std::vector<Problem>& problems) : problems_(problems) {}
+
+    void load(const std::string& file) {
+        std::ifstream in(file, std::ios::binary);
+        if (!in) return problem(file, "cannot be read");
+        Json root;
+        try {
+            root = Json::parse(in);
+        } catch (const std::exception& e) {
+            return problem(file, std::string("is not JSON: ") + e.what());
+        }
+        file_ = file;
+        root_ = &root;
+        std::string name = file.substr(file.find_last_of('/') + 1);
+        const std::string suffix = ".schema.json";
+        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+            name.resize(name.size() - suffix.size());
+        else
+            problem(file, "the file name must end in .schema.json");
+        schema_ = name;
+
+        if (root.value("$schema", "") != "https://json-schema.org/draft/2020-12/schema")
+            problem(where("#/$schema"), "only draft 2020-12 is supported");
+        if (!root.contains("title") || !root["title"].is_string()) return problem(where("#"), "a root 'title' names the root model");
+        SchemaDoc doc{name, file, root.value("$id", ""), root["title"].get<std::string>()};
+        module_.schemas.push_back(doc);
+
+        build_model(doc.root, root, "#", /*allowed_extra=*/{"$defs"});
+        if (root.contains("$defs")) {
+            for (const auto& def : root["$defs"].items()) {
+                const Json& s = def.value();
+                const std::string at = "#/$defs/" + def.key();
+                if (s.contains("properties")) build_model(def.key(), s, at, {});
+                else problem(where(at), "only object definitions are supported in $defs");
+            }
+        }
+        root_ = nullptr;
+    }
+
+    Module finish() {
+        // A rule carried by every schema that contains the model holds unconditionally.
+        for (Model& m : module_.models)
+            for (Field& f : m.fields)
+                for (Rule& r : f.rules)
+                    if (r.schemas == m.schemas) r.schemas.clear();
+        order_models();
+        return std::move(module_);
+    }
+
+private:
+    void problem(const std::string& at, const std::string& what) { problems_.push_back(Problem{at, what}); }
+    std::string where(const std::string& pointer) const { return file_ + pointer; }
+
+    void check_keywords(const Json& s, const std::string& at, const std::set<std::string>& allowed) {
+        if (!s.is_object()) return problem(where(at), "a schema must be an object");
+        for (const auto& kw : s.items())
+            if (!allowed.count(kw.key()) && !kAnnotations.count(kw.key()))
+                problem(where(at), "keyword '" + kw.key() + "' is not supported here");
+    }
+
+    void build_model(const std::string& name, const Json& s, const std::string& at, std::set<std::string> extra) {
+        extra.insert({"type", "properties", "additionalProperties", "required"});
+        check_keywords(s, at, extra);
+        if (s.value("type", "") != "object") problem(where(at + "/type"), "a model must be \"type\": \"object\"");
+        if (!s.contains("additionalProperties") || s["additionalProperties"] != false)
+            problem(where(at + "/additionalProperties"), "models must be strict: \"additionalProperties\": false");
+
+        Model m;
+        m.name = name;
+        m.description = s.value("description", "");
+        m.origin = where(at);
+        m.schemas = {schema_};
+        std::set<std::string> required;
+        if (s.contains("required")) {
+            for (const Json& r : s["required"]) {
+                if (!r.is_string() || !s["properties"].contains(r.get<std::string>()))
+                    problem(where(at + "/required"), "names " + r.dump() + ", which is not a property");
+                else
+                    required.insert(r.get<std::string>());
+            }
+        }
+        for (const auto& p : s["properties"].items()) {
+            Field f;
+            f.json_name = p.key();
+            f.required = required.count(p.key()) > 0;
+            f.description = p.value().value("description", "");
+            read_field(f, p.value(), at + "/properties/" + p.key(), name);
+            if (f.constant && !f.required) problem(where(at + "/properties/" + p.key()), "a const property must be required");
+            m.fields.push_back(std::move(f));
+        }
+        if (m.fields.size() > 64) problem(where(at), "more than 64 properties");
+        merge(std::move(m));
+    }
+
+    // Fills the type, nullability, const and rules of `f` from its property schema.
+    void read_field(Field& f, const Json& s, const std::string& at, const std::string& owner) {
+        if (s.contains("anyOf")) {
+            const Json& alts = s["anyOf"];
+            const auto is_null = [](const Json& a) { return a == Json{{"type", "null"}}; };
+            if (alts.size() == 2 && (is_null(alts[0]) || is_null(alts[1]))) {
+                f.nullable = true;
+                // Sibling keywords (minimum, maxLength, ...) constrain the non-null value.
+                Json inner = is_null(alts[0]) ? alts[1] : alts[0];
+                for (const auto& kw : s.items())
+                    if (kw.key() != "anyOf" && !kAnnotations.count(kw.key())) inner[kw.key()] = kw.value();
+                f.type = read_type(inner, at + "/anyOf", owner, f.json_name, &f);
+                return;
+            }
+            problem(where(at + "/anyOf"), "anyOf is supported as [X, {\"type\": \"null\"}] or as array items of $refs");
+            return;
+        }
+        f.type = read_type(s, at, owner, f.json_name, &f);
+    }
+
+    TypeRef read_type(const Json& s, const std::string& at, const std::string& owner, const std::string& prop, Field* f) {
+        TypeRef t;
+        if (!s.is_object()) {
+            problem(where(at), "a schema must be an object");
+            return t;
+        }
+        if (s.contains("$ref")) {
+            check_keywords(s, at, {"$ref"});
+            const std::string ref = s["$ref"].get<std::string>();
+            if (ref.rfind("#/$defs/", 0) != 0) problem(where(at + "/$ref"), "only local #/$defs/ references are supported");
+            t.kind = TypeRef::Kind::model;
+            t.name = ref.substr(8);
+            if (!root_->contains("$defs") || !(*root_)["$defs"].contains(t.name))
+                problem(where(at + "/$ref"), "'" + ref + "' does not resolve");
+            return t;
+        }
+        if (s.contains("const")) {
+            check_keywords(s, at, {"const", "type"});
+            const Json& c = s["const"];
+            auto k = std::make_shared<Const>();
+            if (c.is_string() && s.value("type", "") == "string") {
+                k->text = c.get<std::string>();
+                t.kind = TypeRef::Kind::string;
+            } else if (c.is_number_integer() && s.value("type", "") == "integer") {
+                k->is_string = false;
+                k->integer = c.get<std::int64_t>();
+                t.kind = TypeRef::Kind::integer;
+            } else {
+                problem(where(at + "/const"), "const is supported for strings and integers of the same 'type'");
+            }
+            if (f) f->constant = k;
+            else problem(where(at), "const is supported on properties only");
+            return t;
+        }
+        if (s.contains("enum")) {
+            check_keywords(s, at, {"enum", "type"});
+            if (s.value("type", "") != "string") problem(where(at + "/type"), "enums must be \"type\": \"string\"");
+            Enum e;
+            e.name = pascal_case(prop);
+            e.description = f ? f->description : "";
+            for (const Json& v : s["enum"]) {
+                if (v.is_string()) e.values.push_back(v.get<std::string>());
+                else problem(where(at + "/enum"), "enum values must be strings");
+            }
+            add_enum(std::move(e), at);
+            t.kind = TypeRef::Kind::enumeration;
+            t.name = pascal_case(prop);
+            return t;
+        }
+        if (!s.contains("type")) {
+            check_keywords(s, at, {});
+            t.kind = TypeRef::Kind::any;
+            return t;
+        }
+        if (!s["type"].is_string()) {
+            problem(where(at + "/type"), "'type' arrays are not supported");
+            return t;
+        }
+        const std::string type = s["type"].get<std::string>();
+        const auto rule = [&](Rule::Kind kind, const char* keyword) {
+            if (!s.contains(keyword)) return;
+            if (!f) return problem(where(at + "/" + keyword), "constraints on array items are not supported");
+            Rule r{kind, 0, {}, {}};
+            r.schemas = {schema_};
+            const Json& v = s[keyword];
+            if (kind == Rule::Kind::pattern || kind == Rule::Kind::format) {
+                r.text = v.get<std::string>();
+                if (kind == Rule::Kind::format && r.text != "date-time")
+                    problem(where(at + "/format"), "format '" + r.text + "' is not supported");
+            } else if (v.is_number_integer()) {
+                r.number = v.get<std::int64_t>();
+            } else {
+                problem(where(at + "/" + keyword), "must be an integer");
+            }
+            f->rules.push_back(r);
+        };
+        if (type == "string") {
+            check_keywords(s, at, {"type", "maxLength", "pattern", "format"});
+            t.kind = TypeRef::Kind::string;
+            rule(Rule::Kind::max_length, "maxLength");
+            rule(Rule::Kind::pattern, "pattern");
+            rule(Rule::Kind::format, "format");
+        } else if (type == "integer") {
+            check_keywords(s, at, {"type", "minimum", "maximum"});
+            t.kind = TypeRef::Kind::integer;
+            rule(Rule::Kind::minimum, "minimum");
+            rule(Rule::Kind::maximum, "maximum");
+        } else if (type == "number") {
+            check_keywords(s, at, {"type"});
+            t.kind = TypeRef::Kind::number;
+        } else if (type == "boolean") {
+            check_keywords(s, at, {"type"});
+            t.kind = TypeRef::Kind::boolean;
+        } else if (type == "object") {
+            check_keywords(s, at, {"type", "additionalProperties"});
+            if (s.value("additionalProperties", Json(true)) != Json::object() && s.value("additionalProperties", Json(true)) != true)
+                problem(where(at), "a property object must be free-form (\"additionalProperties\": {}) or a $ref");
+            t.kind = TypeRef::Kind::object_any;
+        } else if (type == "array") {
+            check_keywords(s, at, {"type", "items"});
+            t.kind = TypeRef::Kind::array;
+            if (!s.contains("items")) {
+                problem(where(at), "arrays need 'items'");
+            } else if (s["items"].contains("anyOf")) {
+                t.item = std::make_shared<TypeRef>(read_variant(s["items"], at + "/items", singular(pascal_case(prop))));
+            } else {
+                t.item = std::make_shared<TypeRef>(read_type(s["items"], at + "/items", owner, prop, nullptr));
+            }
+        } else {
+            problem(where(at + "/type"), "type '" + type + "' is not supported");
+        }
+        return t;
+    }
+
+    // anyOf of $refs to models that share a string-const property: a tagged union.
+    TypeRef read_variant(const Json& s, const std::string& at, const std::string& name) {
+        check_keywords(s, at, {"anyOf"});
+        Variant v;
+        v.name = name;
+        for (const Json& alt : s["anyOf"]) {
+            if (!alt.contains("$ref") || alt.size() != 1) {
+                problem(where(at + "/anyOf"), "a union's branches must be plain $refs");
+                continue;
+            }
+            const std::string model = alt["$ref"].get<std::string>().substr(8);
+            const Json& def = (*root_)["$defs"][model];
+            std::string tag;
+            for (const auto& p : def["properties"].items())
+                if (p.value().contains("const") && p.value()["const"].is_string()) tag = p.key();
+            if (tag.empty()) problem(where(at + "/anyOf"), model + " has no string const property to tell the branches apart");
+            if (!v.tag.empty() && tag != v.tag) problem(where(at + "/anyOf"), "branches are told apart by different properties");
+            v.tag = tag;
+            v.models.push_back(model);
+        }
+        const auto same = std::find_if(module_.variants.begin(), module_.variants.end(),
+                                       [&](const Variant& x) { return x.name == v.name; });
+        if (same == module_.variants.end()) module_.variants.push_back(v);
+        else if (same->models != v.models || same->tag != v.tag) problem(where(at), "union " + name + " is defined twice, differently");
+        TypeRef t;
+        t.kind = TypeRef::Kind::variant;
+        t.name = name;
+        return t;
+    }
+
+    void add_enum(Enum e, const std::string& at) {
+        for (const Enum& x : module_.enums) {
+            if (x.name != e.name) continue;
+            if (x.values != e.values) problem(where(at), "enum " + e.name + " has other values than at an earlier property of that name");
+            return;
+        }
+        module_.enums.push_back(std::move(e));
+    }
+
+    // One C++ type per name: a model read again from another schema must have the same shape.
+    void merge(Model m) {
+        auto it = std::find_if(module_.models.begin(), module_.models.end(), [&](const Model& x) { return x.name == m.name; });
+        if (it == module_.models.end()) {
+            module_.models.push_back(std::move(m));
+            return;
+        }
+        Model& old = *it;
+        if (std::find(old.schemas.begin(), old.schemas.end(), schema_) != old.schemas.end()) {
+            problem(m.origin, "model " + m.name + " is defined twice in one schema");
+            return;
+        }
+        bool same = old.fields.size() == m.fields.size();
+        for (std::size_t i = 0; same && i < m.fields.size(); ++i) {
+            const Field& a = old.fields[i];
+            const Field& b = m.fields[i];
+            same = a.json_name == b.json_name && a.type == b.type && a.required == b.required && a.nullable == b.nullable &&
+                   (a.constant == b.constant || (a.constant && b.constant && *a.constant == *b.constant));
+        }
+        if (!same) {
+            problem(m.origin, "model " + m.name + " differs in shape from " + old.origin);
+            return;
+        }
+        old.schemas.push_back(schema_);
+        for (std::size_t i = 0; i < m.fields.size(); ++i) {
+            for (const Rule& r : m.fields[i].rules) {
+                auto& rules = old.fields[i].rules;
+                auto match = std::find_if(rules.begin(), rules.end(), [&](const Rule& x) { return x.same_constraint(r); });
+                if (match == rules.end()) rules.push_back(r);
+                else match->schemas.push_back(schema_);
+            }
+        }
+    }
+
+    // Dependencies first, so that every type is complete where it is used.
+    void order_models() {
+        std::vector<Model> sorted;
+        std::set<std::string> done, visiting;
+        std::function<void(const std::string&)> visit_model;
+        const std::function<void(const TypeRef&)> visit_type = [&](const TypeRef& t) {
+            if (t.kind == TypeRef::Kind::model) visit_model(t.name);
+            if (t.kind == TypeRef::Kind::array && t.item) visit_type(*t.item);
+            if (t.kind == TypeRef::Kind::variant)
+                for (const Variant& v : module_.variants)
+                    if (v.name == t.name)
+                        for (const std::string& m : v.models) visit_model(m);
+        };
+        visit_model = [&](const std::string& name) {
+            if (done.count(name)) return;
+            if (visiting.count(name)) return problem(name, "recursive models are not supported");
+            visiting.insert(name);
+            const Model* m = module_.find_model(name);
+            if (!m) return problem(name, "is referenced but not defined");
+            for (const Field& f : m->fields) visit_type(f.type);
+            done.insert(name);
+            sorted.push_back(*m);
+        };
+        for (const Model& m : module_.models) visit_model(m.name);
+        module_.models = std::move(sorted);
+    }
+
+    std::vector<Problem>& problems_;
+    Module module_;
+    std::string file_, schema_;
+    const Json* root_ = nullptr;
+};
+
+}  // namespace
+
+Module load_schemas(const std::vector<std::string>& files, std::vector<Problem>& problems) {
+    Loader loader(problems);
+    for (const std::string& f : files) loader.load(f);
+    return loader.finish();
+}
+
+}  // namespace gen
