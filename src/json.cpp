@@ -2,6 +2,7 @@
 // nlohmann does not make (duplicate keys, depth, string size, integers beyond 64 bits).
 #include "sediment/rows/json.hpp"
 
+#include <algorithm>
 #include <string>
 #include <unordered_set>
 
@@ -28,8 +29,8 @@ public:
     using string_t = Json::string_t;
     using binary_t = Json::binary_t;
 
-    DomBuilder(Json& root, std::vector<Error>& errors, const Limits& limits)
-        : root_(root), errors_(errors), limits_(limits) {}
+    DomBuilder(Json& root, std::vector<Error>& errors, const Limits& limits, std::size_t size)
+        : root_(root), errors_(errors), limits_(limits), size_(size) {}
 
     bool null() { return add(Json(nullptr)); }
     bool boolean(bool v) { return add(Json(v)); }
@@ -80,7 +81,9 @@ public:
         const std::string full_token = "last read: '" + last_token + "'";
         const std::size_t at = reason.find(full_token);
         if (at != std::string::npos) reason.replace(at, full_token.size(), "last read: " + quote_limited(last_token));
-        return fail("rows.parse.syntax", "invalid JSON at byte " + std::to_string(position) + ": " + reason, true);
+        // nlohmann counts the bytes it has read; the offending byte is the last of them (0-based offset).
+        const std::size_t offset = std::min(position == 0 ? 0 : position - 1, size_);
+        return fail("rows.parse.syntax", "invalid JSON at byte " + std::to_string(offset) + ": " + reason, true);
     }
 
     bool failed() const { return failed_; }
@@ -159,7 +162,8 @@ private:
 
     Json& root_;
     std::vector<Error>& errors_;
-    const Limits& limits_;
+    Limits limits_;
+    std::size_t size_;
     std::vector<Frame> frames_;
     bool failed_ = false;
 };
@@ -173,11 +177,17 @@ bool parse(std::string_view text, Json& out, std::vector<Error>& errors, const L
                                    std::to_string(limits.max_document_bytes) + " (limit max_document_bytes)"});
         return false;
     }
+    // nlohmann's lexer takes a NUL byte for the end of input. JSON text never holds one (strings
+    // escape it), so read up to it and report it where it stands.
+    const std::size_t nul = text.find('\0');
     const std::size_t before = errors.size();
-    DomBuilder builder(out, errors, limits);
-    const bool ok = Json::sax_parse(text.begin(), text.end(), &builder, nlohmann::detail::input_format_t::json, true);
-    if (ok && !builder.failed()) return true;
-    if (errors.size() == before) errors.push_back(Error{"rows.parse.syntax", "", "invalid JSON"});
+    DomBuilder builder(out, errors, limits, text.size());
+    const std::string_view readable = text.substr(0, nul);
+    const bool ok = Json::sax_parse(readable.begin(), readable.end(), &builder, nlohmann::detail::input_format_t::json, true);
+    if (ok && !builder.failed() && nul == std::string_view::npos) return true;
+    const std::string at_nul = "invalid JSON at byte " + std::to_string(nul) + ": unexpected NUL byte";
+    if (errors.size() == before) errors.push_back(Error{"rows.parse.syntax", "", nul == std::string_view::npos ? "invalid JSON" : at_nul});
+    else if (nul != std::string_view::npos && errors.back().id == "rows.parse.syntax") errors.back().message = at_nul;
     out = Json();
     return false;
 }

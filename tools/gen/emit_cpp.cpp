@@ -263,7 +263,7 @@ struct document_traits<$Name$> {
 #include <variant>
 #include <vector>
 
-#include "../value.hpp"
+#include "sediment/rows/value.hpp"
 #include "schemas.hpp"
 
 namespace sediment::rows {
@@ -408,7 +408,7 @@ std::string emit_readers(const Module& module) {
 #include <string>
 #include <string_view>
 
-#include "../detail/decoder.hpp"
+#include "sediment/rows/detail/decoder.hpp"
 #include "models.hpp"
 
 namespace sediment::rows::detail {
@@ -460,7 +460,7 @@ std::string emit_writers(const Module& module) {
 
 #include <variant>
 
-#include "../detail/writer.hpp"
+#include "sediment/rows/detail/writer.hpp"
 #include "models.hpp"
 
 namespace sediment::rows::detail {

@@ -302,7 +302,7 @@ private:
 
     SchemaId schema_;
     std::vector<Error>& errors_;
-    const Limits& limits_;
+    Limits limits_;
     bool check_utf8_;
     std::size_t error_count_ = 0;
     std::vector<Step> path_;

@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-#include "../value.hpp"
+#include "sediment/rows/value.hpp"
 #include "schemas.hpp"
 
 namespace sediment::rows {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "../detail/decoder.hpp"
+#include "sediment/rows/detail/decoder.hpp"
 #include "models.hpp"
 
 namespace sediment::rows::detail {

@@ -4,7 +4,7 @@
 
 #include <variant>
 
-#include "../detail/writer.hpp"
+#include "sediment/rows/detail/writer.hpp"
 #include "models.hpp"
 
 namespace sediment::rows::detail {

@@ -1,0 +1,99 @@
+// Test documents: one complete, valid rollout row written by hand (every optional field present,
+// every part type, nulls and values), the parts cut from it, and mutations by JSON Pointer.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <sediment/rows.hpp>
+
+namespace test {
+
+using sediment::rows::Json;
+using sediment::rows::SchemaId;
+
+constexpr SchemaId kRollout = SchemaId::nemo_gym_rollout_v2;
+constexpr SchemaId kResponse = SchemaId::nemo_gym_response_v2;
+constexpr SchemaId kParams = SchemaId::nemo_gym_responses_create_params_v2;
+constexpr SchemaId kOutcome = SchemaId::ci_outcome_v1;
+
+inline const char* const kRow = R"({"responses_create_params": {"input": [
+  {"role": "system", "parts": [{"type": "text", "content": "You are a careful engineer."}]},
+  {"role": "user", "parts": [{"type": "text", "content": "Fix the failing test in parser.cpp \u00e9\ud83d\ude00"}]}]},
+ "response": {"turns": [
+  {"inference_call_id": "ic_0001",
+   "new_messages": [
+     {"role": "system", "parts": [{"type": "text", "content": "You are a careful engineer."}]},
+     {"role": "user", "parts": [{"type": "text", "content": "Fix the failing test in parser.cpp \u00e9\ud83d\ude00"}]}],
+   "completion": "Let me look.\nls src",
+   "tool_calls": [{"type": "tool_call", "id": "call_1", "name": "bash", "arguments": {"command": "ls src", "timeout": 30}}],
+   "decisions": [{"accepted": true, "explicit": false, "agent_harness": "claude-code", "interaction_mode": "agent", "file_path": ""}]},
+  {"inference_call_id": "ic_0002",
+   "new_messages": [
+     {"role": "assistant", "parts": [
+       {"type": "reasoning", "content": "The listing will show the parser."},
+       {"type": "text", "content": "Let me look."},
+       {"type": "tool_call", "id": "call_1", "name": "bash", "arguments": {"command": "ls src", "timeout": 30}}],
+      "finish_reason": "tool_calls"},
+     {"role": "tool", "parts": [{"type": "tool_call_response", "id": "call_1", "result": {"exit_code": 0, "stdout": "parser.cpp\n", "big": 18446744073709551615, "ratio": 0.1}}]}],
+   "completion": "Done.",
+   "tool_calls": [],
+   "decisions": []}]},
+ "reward": 1.0,
+ "metadata": {"instance_id": "org_a-sess_b-seg0", "recipe_id": "rlvr_ci", "recipe_version": 1,
+  "reward_source": "resolved_ci_pass", "org_id": "org_a", "session_id": "sess_b", "segment_index": 0,
+  "verification": {"verification_command": "ctest -R parser"},
+  "verifier_results": [{"schema_version": 1, "outcome_id": "out_1", "org_id": "org_a", "provider": "github_actions",
+    "run_id": "123", "run_attempt": 1, "repo": "o/r", "commit_sha": "0123456789abcdef0123456789abcdef01234567",
+    "branch": "main", "result": "passed", "workflow_name": "CI", "workflow_id": "42", "workflow_path": null,
+    "run_url": null, "provider_result": "success", "error_type": null, "reason": null, "source_event_type": null,
+    "source_spec_version": null, "source_event_id": null, "pr_number": 7, "captured_at": "2026-11-02T10:00:00Z",
+    "raw": {"z": 1, "a": [true, null, "x"]}}],
+  "ci_resolution": {"org_id": "org_a", "repo": "o/r", "commit_sha": "0123456789abcdef0123456789abcdef01234567",
+   "verdict": "passed", "reliability": 1.0, "suspected_flake": false,
+   "workflow_resolutions": [{"provider": "github_actions", "run_id": "123", "workflow_id": "42", "workflow_name": "CI",
+     "workflow_path": null, "branch": "main", "verdict": "passed", "reliability": 1.0, "suspected_flake": false,
+     "source_outcome_ids": ["out_1"], "verdict_outcome_id": "out_1", "non_verdict_outcome_ids": []}],
+   "source_outcome_ids": ["out_1"], "verdict_outcome_ids": ["out_1"], "non_verdict_outcome_ids": [],
+   "provenance": {"policy_version": "2026.11.1", "quarantine_revision": 12, "policy_digest": null}},
+  "attribution_source": "git_notes", "split": "train",
+  "provenance": {"policy_version": "2026.11.1", "quarantine_revision": 12, "policy_digest": null},
+  "schema_id": "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json", "schema_version": 2}})";
+
+/// The valid base document of each bundled schema.
+inline Json base(SchemaId schema) {
+    const Json row = sediment::rows::parse(kRow);
+    switch (schema) {
+        case SchemaId::nemo_gym_rollout_v2: return row;
+        case SchemaId::nemo_gym_response_v2: return row["response"];
+        case SchemaId::nemo_gym_responses_create_params_v2: return row["responses_create_params"];
+        case SchemaId::ci_outcome_v1: return row["metadata"]["verifier_results"][0];
+    }
+    return Json();
+}
+
+/// One change to a document: set `pointer` to the JSON text `value`, or remove it when value is empty.
+struct Change {
+    std::string pointer;
+    std::string value;
+};
+
+/// The JSON text of `doc` after the change. Values go in as raw text, so that `3.0`, `3e0` and
+/// `9223372036854775808` reach the decoder exactly as written.
+inline std::string mutate(Json doc, const Change& change) {
+    const Json::json_pointer ptr(change.pointer);
+    if (change.value.empty()) {
+        doc.at(ptr.parent_pointer()).erase(ptr.back());
+        return doc.dump();
+    }
+    const std::string marker = "\"@@raw-value@@\"";
+    doc[ptr] = "@@raw-value@@";
+    std::string text = doc.dump();
+    text.replace(text.find(marker), marker.size(), change.value);
+    return text;
+}
+
+inline std::string mutate(SchemaId schema, const Change& change) { return mutate(base(schema), change); }
+
+}  // namespace test

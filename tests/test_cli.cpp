@@ -1,0 +1,125 @@
+// The command-line contract: output formats, exit status, files, standard input.
+#include <catch2/catch.hpp>
+
+#include "process.hpp"
+#include "support.hpp"
+
+using namespace sediment::rows;
+
+namespace {
+
+const std::string kCli = SEDIMENT_ROWS_CLI;
+
+test::Run cli(const std::string& args) { return test::run(test::quote(kCli) + " " + args); }
+
+std::string row_line() { return Json::parse(test::kRow).dump(); }
+
+}  // namespace
+
+TEST_CASE("cli: validate reports each document and the summary") {
+    test::TempDir dir;
+    const auto file = dir / "rows.jsonl";
+    const std::string bad = test::mutate(test::kRollout, {"/metadata/split", "\"test\""});
+    test::write_file(file, row_line() + "\n\n" + bad + "\n{\"truncated\": \n" + row_line() + "\n");
+
+    SECTION("text: FILE:LINE: POINTER: message, for invalid documents only") {
+        const auto r = cli("validate --schema nemo-gym-rollout.v2 " + test::quote(file.string()));
+        CHECK(r.status == 1);
+        CHECK(r.out == file.string() + ":3: /metadata/split: 'test' is not one of 'train', 'eval'\n" + file.string() +
+                           ":4: /truncated: invalid JSON at byte 14: unexpected end of input; expected '[', '{', or a "
+                           "literal\n");
+        CHECK(r.err == "2 valid, 2 invalid\n");
+    }
+    SECTION("jsonl: one line per document") {
+        const auto r = cli("validate --schema nemo-gym-rollout.v2 --format jsonl " + test::quote(file.string()));
+        CHECK(r.status == 1);
+        const std::string f = Json(file.string()).dump();
+        CHECK(r.out == "{\"file\": " + f + ", \"line\": 1, \"valid\": true, \"errors\": []}\n" +
+                           "{\"file\": " + f +
+                           ", \"line\": 3, \"valid\": false, \"errors\": [{\"pointer\": \"/metadata/split\", "
+                           "\"message\": \"'test' is not one of 'train', 'eval'\"}]}\n" +
+                           "{\"file\": " + f +
+                           ", \"line\": 4, \"valid\": false, \"errors\": [{\"pointer\": \"/truncated\", \"message\": "
+                           "\"invalid JSON at byte 14: unexpected end of input; expected '[', '{', or a literal\"}]}\n" +
+                           "{\"file\": " + f + ", \"line\": 5, \"valid\": true, \"errors\": []}\n");
+    }
+    SECTION("the schema engine gives the same verdicts") {
+        const auto r = cli("validate --schema nemo-gym-rollout.v2 --engine schema --format jsonl " + test::quote(file.string()));
+        CHECK(r.status == 1);
+        CHECK(r.err == "2 valid, 2 invalid\n");
+    }
+}
+
+TEST_CASE("cli: exit status 0 when all are valid, standard input as -") {
+    const auto r = test::run("printf '%s\\n' " + test::quote(row_line()) + " | " + test::quote(kCli) +
+                             " validate --schema nemo-gym-rollout.v2 -");
+    CHECK(r.status == 0);
+    CHECK(r.out.empty());
+    CHECK(r.err == "1 valid, 0 invalid\n");
+}
+
+TEST_CASE("cli: a .json file holds one pretty-printed document") {
+    test::TempDir dir;
+    test::write_file(dir / "outcome.json", test::base(SchemaId::ci_outcome_v1).dump(2));
+    const auto r = cli("validate --schema ci-outcome.v1 --format jsonl " + test::quote((dir / "outcome.json").string()));
+    CHECK(r.status == 0);
+    CHECK(r.out.find("\"line\": 1, \"valid\": true") != std::string::npos);
+}
+
+TEST_CASE("cli: usage and I/O errors exit 2") {
+    test::TempDir dir;
+    test::write_file(dir / "ok.jsonl", row_line() + "\n");
+    CHECK(cli("").status == 2);
+    CHECK(cli("frobnicate").status == 2);
+    CHECK(cli("validate " + test::quote((dir / "ok.jsonl").string())).status == 2);  // no --schema
+    const auto unknown = cli("validate --schema nemo-gym-rollout.v9 x");
+    CHECK(unknown.status == 2);
+    CHECK(unknown.err.find("unknown schema 'nemo-gym-rollout.v9'") != std::string::npos);
+    CHECK(cli("validate --schema ci-outcome.v1").status == 2);
+    CHECK(cli("validate --schema ci-outcome.v1 --format xml x").status == 2);
+    CHECK(cli("validate --schema ci-outcome.v1 --bogus x").status == 2);
+    // a missing file is an I/O error, after the files that could be read
+    const auto missing = cli("validate --schema nemo-gym-rollout.v2 " + test::quote((dir / "ok.jsonl").string()) + " " +
+                             test::quote((dir / "missing.jsonl").string()));
+    CHECK(missing.status == 2);
+    CHECK(missing.err.find("cannot open") != std::string::npos);
+    CHECK(missing.err.find("1 valid, 0 invalid") != std::string::npos);
+}
+
+TEST_CASE("cli: format re-encodes strictly, one line per document") {
+    test::TempDir dir;
+    Json doc = test::base(SchemaId::ci_outcome_v1);
+    test::write_file(dir / "in.jsonl", doc.dump(1) + "\n");  // not one document per line: invalid lines
+    test::write_file(dir / "one.jsonl", doc.dump() + "\n" + doc.dump() + "\n");
+
+    const auto compact = cli("format --schema ci-outcome.v1 " + test::quote((dir / "one.jsonl").string()));
+    CHECK(compact.status == 0);
+    CHECK(compact.out == doc.dump() + "\n" + doc.dump() + "\n");
+
+    const auto sediment = cli("format --schema ci-outcome.v1 --style sediment " + test::quote((dir / "one.jsonl").string()));
+    CHECK(sediment.status == 0);
+    CHECK(sediment.out.rfind("{\"schema_version\": 1, \"outcome_id\": \"out_1\", ", 0) == 0);
+
+    test::write_file(dir / "bad.jsonl", doc.dump() + "\n" + test::mutate(doc, {"/x", "1"}) + "\n" + doc.dump() + "\n");
+    const auto bad = cli("format --schema ci-outcome.v1 " + test::quote((dir / "bad.jsonl").string()));
+    CHECK(bad.status == 1);
+    CHECK(bad.out == doc.dump() + "\n" + doc.dump() + "\n");
+    CHECK(bad.err == (dir / "bad.jsonl").string() + ":2: (root): unknown key 'x'\n");
+}
+
+TEST_CASE("cli: schema list and schema show") {
+    const auto list = cli("schema list");
+    CHECK(list.status == 0);
+    CHECK(list.out ==
+          "nemo-gym-rollout.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json\n"
+          "nemo-gym-response.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-response/v2.json\n"
+          "nemo-gym-responses-create-params.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-responses-create-params/v2.json\n"
+          "ci-outcome.v1\thttps://sediment.so/schemas/facts/ci-outcome/v1.json\n");
+    for (const SchemaInfo& s : kSchemas) {
+        const auto show = cli("schema show " + std::string(s.name));
+        CHECK(show.status == 0);
+        CHECK(show.out == test::read_file(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/schemas/" + std::string(s.name) + ".schema.json"));
+    }
+    CHECK(cli("schema show nope").status == 2);
+    CHECK(cli("--help").status == 0);
+}

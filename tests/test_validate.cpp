@@ -1,0 +1,103 @@
+// The schema engine (valijson) on every bundled schema, and the differential test: the typed decoder
+// and valijson give the same verdict on every test document, and point at the same place.
+#include <catch2/catch.hpp>
+
+#include "process.hpp"
+#include "rules.hpp"
+
+using namespace sediment::rows;
+
+namespace {
+
+// valijson reports an unknown key at the key and an anyOf failure at the part; the typed decoder at
+// the object and at the failing member. valijson also repeats each failure on every enclosing
+// object, so only its deepest errors count: one of them must contain, or lie inside, the typed one.
+bool same_place(const std::string& typed, const std::vector<Error>& schema_errors) {
+    const auto inside = [](const std::string& p, const std::string& outer) { return p.rfind(outer + "/", 0) == 0; };
+    for (const Error& e : schema_errors) {
+        bool deepest = true;
+        for (const Error& other : schema_errors) deepest = deepest && !inside(other.pointer, e.pointer);
+        if (deepest && (e.pointer == typed || inside(e.pointer, typed) || inside(typed, e.pointer))) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("validate: the bundled schemas are embedded byte for byte") {
+    for (const SchemaInfo& s : kSchemas) {
+        const Json schema = Json::parse(schema_text(s.id));
+        CHECK(schema["$id"] == s.uri);
+        CHECK(schema["title"] == s.root_type);
+        CHECK(schema_text(s.id) == test::read_file(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/schemas/" + std::string(s.name) + ".schema.json"));
+    }
+    CHECK(find_schema("nemo-gym-rollout.v2")->id == SchemaId::nemo_gym_rollout_v2);
+    CHECK(find_schema("ci-outcome.v1")->id == SchemaId::ci_outcome_v1);
+    CHECK(find_schema("atif-v1.7") == nullptr);
+}
+
+TEST_CASE("validate: valijson answers for every bundled schema") {
+    for (const SchemaInfo& s : kSchemas) {
+        INFO(s.name);
+        CHECK(validate(s.id, test::base(s.id).dump()).empty());
+        CHECK_FALSE(validate(s.id, "{}").empty());
+    }
+}
+
+TEST_CASE("validate: the create-params pattern runs (std::regex cannot compile it)") {
+    const std::string bad = test::mutate(test::kParams, {"/input/0/parts/0", R"({"type": "tool_call", "id": "a\u0000b", "name": "n", "arguments": {}})"});
+    const std::string good = test::mutate(test::kParams, {"/input/0/parts/0", R"({"type": "tool_call", "id": "a\u00e9b", "name": "n", "arguments": {}})"});
+    std::vector<Error> errors;
+    REQUIRE_NOTHROW(errors = validate(test::kParams, bad));
+    REQUIRE_FALSE(errors.empty());
+    CHECK(same_place("/input/0/parts/0/id", errors));
+    bool named = false;
+    for (const Error& e : errors) named = named || e.message == "does not match the pattern ^[^\\u0000\\uD800-\\uDFFF]*$";
+    CHECK(named);
+    CHECK(validate(test::kParams, good).empty());
+    // the rollout schema's copy of the same types has no pattern
+    CHECK(validate(test::kRollout, test::mutate(test::kRollout, {"/responses_create_params/input/0/parts/0", R"({"type": "tool_call", "id": "a\u0000b", "name": "n", "arguments": {}})"})).empty());
+}
+
+TEST_CASE("validate: valijson's inexact keywords are corrected") {
+    SECTION("3.0 is an integer (2020-12); valijson alone rejects it") {
+        CHECK(validate(test::kOutcome, test::mutate(test::kOutcome, {"/pr_number", "3.0"})).empty());
+    }
+    SECTION("integers above 2^63-1 fail maximum; valijson alone lets them pass") {
+        CHECK_FALSE(validate(test::kOutcome, test::mutate(test::kOutcome, {"/pr_number", "9223372036854775808"})).empty());
+    }
+    SECTION("date-time is a real calendar date-time; valijson alone takes Feb 29 2026 and 5-digit years") {
+        CHECK_FALSE(validate(test::kOutcome, test::mutate(test::kOutcome, {"/captured_at", "\"2026-02-29T00:00:00Z\""})).empty());
+        CHECK_FALSE(validate(test::kOutcome, test::mutate(test::kOutcome, {"/captured_at", "\"12026-01-01T00:00:00Z\""})).empty());
+        CHECK(validate(test::kOutcome, test::mutate(test::kOutcome, {"/captured_at", "\"2024-02-29T00:00:00+01:00\""})).empty());
+    }
+    SECTION("a property named like a keyword is not taken for one") {
+        // "format" and "pattern" as free-form keys stay data
+        CHECK(validate(test::kOutcome, test::mutate(test::kOutcome, {"/raw/format", "\"x\""})).empty());
+    }
+}
+
+TEST_CASE("differential: typed decoder and valijson agree on every rule case") {
+    for (const test::RuleCase& c : test::rule_cases()) {
+        DYNAMIC_SECTION(c.rule) {
+            const std::string text = test::mutate(c.schema, c.change);
+            const auto typed = check(c.schema, text);
+            const auto schema = validate(c.schema, text);
+            INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
+            INFO("valijson: " << (schema.empty() ? "valid" : to_string(schema[0])));
+            REQUIRE(typed.empty() == schema.empty());
+            if (!typed.empty()) CHECK(same_place(typed[0].pointer, schema));
+        }
+    }
+}
+
+TEST_CASE("differential: typed decoder and valijson agree on unreadable documents") {
+    const std::string row = Json::parse(test::kRow).dump();
+    for (const std::string& text : {row.substr(0, row.size() / 2), row + "x", std::string("NaN"), std::string("{\"a\": 1, \"a\": 2}"),
+                                    std::string(5000, '['), std::string("\"\xFF\""), std::string("")}) {
+        const auto typed = check(test::kRollout, text);
+        const auto schema = validate(test::kRollout, text);
+        REQUIRE(typed.size() == 1);
+        CHECK(schema == typed);  // one strict reader serves both engines
+    }
+}
