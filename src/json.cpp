@@ -3,6 +3,7 @@
 #include "sediment/rows/json.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <unordered_set>
 
@@ -12,7 +13,7 @@ namespace sediment::rows {
 namespace {
 
 // Objects larger than this check duplicate keys with a hash set instead of a scan.
-constexpr std::size_t kLinearKeyScan = 16;
+constexpr std::size_t kLinearKeyScan = 32;
 
 std::string quote_limited(std::string_view s, std::size_t max = 40) {
     std::string out = "'";
@@ -61,9 +62,11 @@ public:
         if (obj.size() < kLinearKeyScan) {
             for (const auto& member : obj) duplicate = duplicate || member.first == k;
         } else {
-            if (f.keys.empty())
-                for (const auto& member : obj) f.keys.insert(member.first);
-            duplicate = !f.keys.insert(k).second;
+            if (!f.keys) {
+                f.keys = std::make_unique<std::unordered_set<std::string>>();
+                for (const auto& member : obj) f.keys->insert(member.first);
+            }
+            duplicate = !f.keys->insert(k).second;
         }
         if (duplicate) return fail("rows.parse.duplicate_key", "duplicate key " + quote_limited(k), false);
         obj.emplace_back(std::move(k), Json());
@@ -92,7 +95,7 @@ private:
     struct Frame {
         Json* value;
         bool awaiting_value = false;
-        std::unordered_set<std::string> keys;  // only for large objects
+        std::unique_ptr<std::unordered_set<std::string>> keys;  // only for large objects
     };
 
     bool add(Json&& v) {

@@ -16,7 +16,7 @@ std::vector<Error> decode_as(SchemaId schema, const std::string& text, T& out) {
     std::vector<Error> errors;
     Json doc;
     if (!parse(text, doc, errors)) return errors;
-    detail::Decoder d(schema, errors, Limits{}, false);
+    detail::Decoder d(schema, errors, Limits{}, detail::Decoder::Source::owned_parse);
     detail::read(d, doc, out);
     return errors;
 }

@@ -27,7 +27,7 @@ inline constexpr bool is_json_v = nlohmann::detail::is_basic_json<J>::value;
 template <class T, class J, std::enable_if_t<is_json_v<J>, int> = 0>
 bool decode(const J& document, T& out, std::vector<Error>& errors, SchemaId schema = document_traits<T>::schema,
             const Limits& limits = {}) {
-    detail::Decoder d(schema, errors, limits, /*check_utf8=*/true);
+    detail::Decoder d(schema, errors, limits, detail::Decoder::Source::caller_dom);
     return detail::read(d, document, out);
 }
 
@@ -36,7 +36,7 @@ template <class T>
 bool decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits = {}) {
     Json document;
     if (!parse(text, document, errors, limits)) return false;
-    detail::Decoder d(document_traits<T>::schema, errors, limits, /*check_utf8=*/false);  // parse() checked it
+    detail::Decoder d(document_traits<T>::schema, errors, limits, detail::Decoder::Source::owned_parse);
     return detail::read(d, document, out);
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,8 +40,13 @@ const char* json_type_name(const J& j) {
 
 class Decoder {
 public:
-    Decoder(SchemaId schema, std::vector<Error>& errors, const Limits& limits, bool check_utf8)
-        : schema_(schema), errors_(errors), limits_(limits), check_utf8_(check_utf8) {}
+    /// How the document came: a DOM from the caller is checked for what JSON text cannot hold
+    /// (invalid UTF-8, NaN) and copied from; a DOM the library parsed itself is already checked, and
+    /// decoding takes its strings and free-form values by move.
+    enum class Source { caller_dom, owned_parse };
+
+    Decoder(SchemaId schema, std::vector<Error>& errors, const Limits& limits, Source source)
+        : schema_(schema), errors_(errors), limits_(limits), owned_(source == Source::owned_parse) {}
 
     /// The schema whose rules apply to this document.
     SchemaId schema() const noexcept { return schema_; }
@@ -119,11 +125,11 @@ public:
             return -1;
         }
         auto here = at(key);
-        std::string tag;
-        if (!read_string(*it, tag)) return -1;
+        if (!expect(*it, it->is_string(), "a string")) return -1;
+        const std::string_view tag = it->template get_ref<const typename J::string_t&>();  // read again by the branch
         for (std::size_t i = 0; i < N; ++i)
             if (tags[i] == tag) return static_cast<int>(i);
-        error("rows.decode.const", "'" + tag + "' is not one of " + quoted_list(tags));
+        error("rows.decode.const", "'" + std::string(tag) + "' is not one of " + quoted_list(tags));
         return -1;
     }
 
@@ -178,12 +184,14 @@ public:
     bool read_string(const J& j, std::string& out) {
         if (!expect(j, j.is_string(), "a string")) return false;
         const auto& s = j.template get_ref<const typename J::string_t&>();
-        if (check_utf8_) {
-            const std::size_t bad = utf8_error_offset(s);
-            if (bad != std::string_view::npos) {
-                error("rows.decode.utf8", "invalid UTF-8 at byte " + std::to_string(bad) + " of the string");
-                return false;
-            }
+        if (owned_) {
+            out = std::move(const_cast<typename J::string_t&>(s));
+            return true;
+        }
+        const std::size_t bad = utf8_error_offset(s);
+        if (bad != std::string_view::npos) {
+            error("rows.decode.utf8", "invalid UTF-8 at byte " + std::to_string(bad) + " of the string");
+            return false;
         }
         out = s;
         return true;
@@ -252,7 +260,13 @@ public:
     template <class J>
     bool read_json(const J& j, Json& out, bool object_only) {
         if (object_only && !expect_object(j)) return false;
-        if (check_utf8_ && !valid_json_text(j)) return false;
+        if constexpr (std::is_same_v<J, Json>) {
+            if (owned_) {
+                out = std::move(const_cast<Json&>(j));
+                return true;
+            }
+        }
+        if (!valid_json_text(j)) return false;
         out = Json(j);
         return true;
     }
@@ -303,7 +317,7 @@ private:
     SchemaId schema_;
     std::vector<Error>& errors_;
     Limits limits_;
-    bool check_utf8_;
+    bool owned_;
     std::size_t error_count_ = 0;
     std::vector<Step> path_;
 };

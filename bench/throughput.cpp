@@ -1,0 +1,90 @@
+// Throughput of the row library on a JSONL corpus, each stage timed over the same lines in one run
+// (best of --repeat runs), so that the ratios between stages hold on a noisy machine.
+//
+//   throughput FILE.jsonl [--repeat N] [--schema NAME] [--valijson-rows N]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <sediment/rows.hpp>
+
+namespace rows = sediment::rows;
+
+namespace {
+
+double seconds_of(const std::function<void()>& f, int repeat) {
+    double best = 1e300;
+    for (int i = 0; i < repeat; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        f();
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    return best;
+}
+
+void report(const char* stage, double bytes, std::size_t docs, double seconds) {
+    std::printf("%-34s %9.1f MB/s %10.0f docs/s\n", stage, bytes / seconds / 1e6, static_cast<double>(docs) / seconds);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::cerr << "usage: throughput FILE.jsonl [--repeat N] [--schema NAME] [--valijson-rows N]\n";
+        return 2;
+    }
+    int repeat = 3;
+    std::size_t valijson_rows = 200;
+    const rows::SchemaInfo* schema = rows::find_schema("nemo-gym-rollout.v2");
+    for (int i = 2; i + 1 < argc; i += 2) {
+        const std::string a = argv[i];
+        if (a == "--repeat") repeat = std::stoi(argv[i + 1]);
+        else if (a == "--valijson-rows") valijson_rows = std::stoul(argv[i + 1]);
+        else if (a == "--schema") schema = rows::find_schema(argv[i + 1]);
+    }
+    if (!schema) return 2;
+    std::ifstream in(argv[1], std::ios::binary);
+    std::vector<std::string> lines;
+    double bytes = 0;
+    for (std::string line; std::getline(in, line);) {
+        bytes += static_cast<double>(line.size() + 1);
+        lines.push_back(std::move(line));
+    }
+    std::printf("corpus: %zu documents, %.1f MB (%s)\n", lines.size(), bytes / 1e6, std::string(schema->name).c_str());
+
+    std::size_t sink = 0;
+    report("nlohmann::json::parse alone", bytes, lines.size(), seconds_of([&] {
+        for (const auto& l : lines) sink += nlohmann::json::parse(l).size();
+    }, repeat));
+    report("strict parse (rows::parse)", bytes, lines.size(), seconds_of([&] {
+        for (const auto& l : lines) sink += rows::parse(l).size();
+    }, repeat));
+
+    std::vector<rows::NemoGymRolloutRow> decoded(lines.size());
+    report("strict typed decode", bytes, lines.size(), seconds_of([&] {
+        for (std::size_t i = 0; i < lines.size(); ++i) decoded[i] = rows::decode<rows::NemoGymRolloutRow>(lines[i]);
+    }, repeat));
+    std::string out;
+    out.reserve(static_cast<std::size_t>(bytes) + 1024);
+    report("encode compact", bytes, lines.size(), seconds_of([&] {
+        out.clear();
+        for (const auto& row : decoded) rows::encode(row, out, rows::Style::compact);
+    }, repeat));
+    report("encode sediment", bytes, lines.size(), seconds_of([&] {
+        out.clear();
+        for (const auto& row : decoded) rows::encode(row, out, rows::Style::sediment);
+    }, repeat));
+
+    const std::size_t n = std::min(valijson_rows, lines.size());
+    double vbytes = 0;
+    for (std::size_t i = 0; i < n; ++i) vbytes += static_cast<double>(lines[i].size() + 1);
+    report("valijson validate (first rows)", vbytes, n, seconds_of([&] {
+        for (std::size_t i = 0; i < n; ++i) sink += rows::validate(schema->id, lines[i]).size();
+    }, 1));
+    return sink == 42 ? 1 : 0;  // keeps the work observable
+}
