@@ -38,16 +38,15 @@ public:
     bool number_integer(number_integer_t v) { return add(Json(v)); }
     bool number_unsigned(number_unsigned_t v) { return add(Json(v)); }
     bool number_float(number_float_t v, const string_t& text) {
-        if (text.find_first_of(".eE") == string_t::npos)
-            return fail("rows.parse.number_range", "integer " + quote_limited(text) + " does not fit in 64 bits",
-                        true);
+        // nlohmann reads an integer beyond 64 bits as a double; keep its digits instead.
+        if (text.find_first_of(".eE") == string_t::npos) return add(big_integer(text));
         return add(Json(v));
     }
     bool string(string_t& s) {
         if (s.size() > limits_.max_string_bytes) return string_too_long(s.size(), true);
         return add(Json(std::move(s)));
     }
-    bool binary(binary_t&) { return fail("rows.parse.syntax", "binary values are not JSON", true); }
+    bool binary(binary_t&) { return fail("rows.parse.syntax", "binary values are not JSON", true); }  // never called for text
 
     bool start_object(std::size_t) { return open(Json::object()); }
     bool start_array(std::size_t) { return open(Json::array()); }
@@ -77,7 +76,13 @@ public:
     bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& ex) {
         if (!errors_.empty() && failed_) return false;  // our own check stopped the parser
         std::string what = ex.what();
-        if (ex.id == 406) return fail("rows.parse.number_range", "number " + quote_limited(last_token) + " overflows a double", true);
+        if (ex.id == 406) {
+            const bool integer = last_token.find_first_of(".eE") == std::string::npos;
+            return fail("rows.parse.number_range",
+                        integer ? "integer " + quote_limited(last_token) + " has more than 308 digits"
+                                : "number " + quote_limited(last_token) + " overflows a double",
+                        true);
+        }
         // nlohmann: "... syntax error while parsing value - invalid literal; last read: '<token>'; expected ..."
         const std::size_t dash = what.find(" - ");
         std::string reason = dash == std::string::npos ? what : what.substr(dash + 3);

@@ -106,8 +106,8 @@ void rename_keywords(nlohmann::json& schema) {
 }
 
 // The document as valijson should see it: an integral number in the 64-bit range is an integer (as
-// draft 2020-12 says of 3.0), and an integer beyond the signed 64-bit range is not one (as the typed
-// models hold 64-bit integers).
+// draft 2020-12 says of 3.0), and an integer beyond the signed 64-bit range is not one where the
+// schema asks for a number (the typed models hold 64-bit integers and doubles).
 nlohmann::json to_valijson(const Json& j) {
     switch (j.type()) {
         case Json::value_t::array: {
@@ -131,6 +131,10 @@ nlohmann::json to_valijson(const Json& j) {
             if (u > static_cast<std::uint64_t>(INT64_MAX)) return nlohmann::json(static_cast<double>(u));
             return nlohmann::json(static_cast<std::int64_t>(u));
         }
+        case Json::value_t::binary:
+            // A big integer: fine where any JSON goes; where the schema wants a number or an integer,
+            // outside the 64-bit domain as above (a string fails both types).
+            return nlohmann::json(std::string(big_integer_digits(j)));
         default: return nlohmann::json(j);
     }
 }

@@ -133,6 +133,9 @@ inline const std::vector<RuleCase>& rule_cases() {
         {"integer: 30e-1", kRollout, {"/metadata/segment_index", "30e-1"}, "", ""},
         {"integer: negative unbounded", kRollout, {"/metadata/segment_index", "-9223372036854775808"}, "", ""},
         {"integer: beyond 64 bits", kRollout, {"/metadata/segment_index", "9223372036854775808"}, "rows.decode.range", "/metadata/segment_index"},
+        {"integer: 2^70", kRollout, {"/metadata/segment_index", "1180591620717411303424"}, "rows.decode.range", "/metadata/segment_index"},
+        {"number: 2^70", kRollout, {"/reward", "-1180591620717411303424"}, "rows.decode.range", "/reward"},
+        {"free-form: 2^70", kRollout, {CIO "/raw/a/0", "1180591620717411303424"}, "", ""},
         {"integer: 1e18", kRollout, {"/metadata/provenance/quarantine_revision", "1e18"}, "", ""},
         {"integer: 2^63 as a float", kRollout, {"/metadata/provenance/quarantine_revision", "9223372036854775807.0"}, "rows.decode.range", "/metadata/provenance/quarantine_revision"},
 

@@ -18,6 +18,8 @@ TEST_CASE("reference: python-jsonschema agrees with the typed decoder on every r
     const std::map<std::string, std::string> stricter = {
         {"integer: beyond 64 bits", "the typed models hold 64-bit integers"},
         {"integer: 2^63 as a float", "the typed models hold 64-bit integers"},
+        {"integer: 2^70", "the typed models hold 64-bit integers"},
+        {"number: 2^70", "the typed models hold numbers as 64-bit integers or doubles"},
         {"date-time: no leap day", "the reference does not assert date-time"},
         {"date-time: century without leap day", "the reference does not assert date-time"},
         {"date-time: April 31", "the reference does not assert date-time"},

@@ -19,9 +19,10 @@ struct Limits {
 };
 
 /// Parses one JSON document strictly: RFC 8259 text in UTF-8 with nothing after it, no NaN or
-/// Infinity, no lone surrogate escapes, no duplicate keys, numbers that fit a double, integers in
-/// [-2^63, 2^64). Keys keep their order. On failure returns false and appends one error to `errors`
-/// with the JSON Pointer of the place where reading stopped.
+/// Infinity, no lone surrogate escapes, no duplicate keys, numbers that fit a double. Keys keep their
+/// order; integers are exact, those beyond 64 bits (up to 308 digits) as big integers (see
+/// kBigIntegerSubtype). On failure returns false and appends one error to `errors` with the JSON
+/// Pointer of the place where reading stopped.
 bool parse(std::string_view text, Json& out, std::vector<Error>& errors, const Limits& limits = {});
 
 /// Same as above; throws DecodeError.

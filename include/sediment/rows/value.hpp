@@ -16,6 +16,28 @@ namespace sediment::rows {
 /// Free-form and any-JSON values (`arguments`, `raw`, `result`): the whole content, keys in source order.
 using Json = nlohmann::ordered_json;
 
+/// Integers beyond 64 bits are kept exactly, as their decimal digits, in a Json binary value with this
+/// subtype (JSON text has no binary values, so nothing read from text looks like one). encode()
+/// writes them back digit for digit; is_big_integer() and big_integer_digits() read them.
+inline constexpr std::uint64_t kBigIntegerSubtype = 0x5EB1;
+
+/// A Json holding the integer spelled by `digits` (an optional '-' and decimal digits).
+inline Json big_integer(std::string_view digits) {
+    return Json::binary(Json::binary_t::container_type(digits.begin(), digits.end()), kBigIntegerSubtype);
+}
+
+/// True for an integer beyond 64 bits read from JSON text (see kBigIntegerSubtype).
+inline bool is_big_integer(const Json& j) {
+    return j.is_binary() && j.get_binary().has_subtype() && j.get_binary().subtype() == kBigIntegerSubtype;
+}
+
+/// The decimal digits of a big integer ("-123..."); empty for any other value.
+inline std::string_view big_integer_digits(const Json& j) {
+    if (!is_big_integer(j)) return {};
+    const auto& bytes = j.get_binary();
+    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
 /// A JSON number of a `"type": "number"` field. It remembers whether it was written as an integer
 /// (`0`) or as a float (`0.0`), so that a row re-encodes to the same bytes.
 class Number {

@@ -34,6 +34,9 @@ const char* json_type_name(const J& j) {
         case nlohmann::json::value_t::string: return "a string";
         case nlohmann::json::value_t::array: return "an array";
         case nlohmann::json::value_t::object: return "an object";
+        case nlohmann::json::value_t::binary:
+            if constexpr (std::is_same_v<J, Json>) return is_big_integer(j) ? "an integer" : "a non-JSON value";
+            [[fallthrough]];
         default: return "a non-JSON value";
     }
 }
@@ -221,6 +224,7 @@ public:
             out = static_cast<std::int64_t>(u);
             return true;
         }
+        if (out_of_range(j)) return false;
         if (!expect(j, j.is_number_float(), "an integer")) return false;
         const double d = j.template get<double>();
         if (!std::isfinite(d) || d != std::floor(d)) {
@@ -242,6 +246,7 @@ public:
 
     template <class J>
     bool read_number(const J& j, Number& out) {
+        if (out_of_range(j)) return false;
         if (!expect(j, j.is_number(), "a number")) return false;
         if (j.is_number_unsigned()) out = Number(j.template get<std::uint64_t>());
         else if (j.is_number_integer()) out = Number(j.template get<std::int64_t>());
@@ -272,6 +277,19 @@ public:
     }
 
 private:
+    // A big integer where the model holds a 64-bit integer or a double: refused, never rounded.
+    template <class J>
+    bool out_of_range(const J& j) {
+        if constexpr (std::is_same_v<J, Json>) {
+            if (is_big_integer(j)) {
+                error("rows.decode.range", std::string(big_integer_digits(j).substr(0, 64)) +
+                                               " is outside the 64-bit signed integer range");
+                return true;
+            }
+        }
+        return false;
+    }
+
     struct Step {
         std::string_view key;
         std::size_t index;  // element index + 1, or 0 for an object key
@@ -308,6 +326,8 @@ private:
                 }
                 return true;
             case nlohmann::json::value_t::binary:
+                if constexpr (std::is_same_v<J, Json>)
+                    if (is_big_integer(j) && valid_big_integer(big_integer_digits(j))) return true;
                 error("rows.decode.type", "binary values are not JSON");
                 return false;
             default: return true;

@@ -110,6 +110,15 @@ inline bool is_rfc3339_date_time(std::string_view s) noexcept {
 /// Throws std::regex_error for a pattern that does not compile.
 bool matches_pattern(const char* pattern, std::string_view utf8);
 
+/// True for JSON integer syntax: an optional '-', then 0 or digits without a leading zero.
+inline bool valid_big_integer(std::string_view s) noexcept {
+    if (!s.empty() && s.front() == '-') s.remove_prefix(1);
+    if (s.empty() || (s.size() > 1 && s.front() == '0')) return false;
+    for (const char c : s)
+        if (c < '0' || c > '9') return false;
+    return true;
+}
+
 /// Appends `token` to a JSON Pointer, escaping `~` and `/` (RFC 6901).
 inline void append_pointer_token(std::string& pointer, std::string_view token) {
     pointer += '/';

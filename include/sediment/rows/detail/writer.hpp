@@ -110,7 +110,11 @@ public:
                     json(member.second);
                 }
                 return end_object();
-            default: separate(), fail("rows.encode.type", "binary values cannot be written as JSON");
+            default:
+                separate();
+                if (!is_big_integer(j) || !valid_big_integer(big_integer_digits(j)))
+                    fail("rows.encode.type", "binary values cannot be written as JSON");
+                out_ += big_integer_digits(j);
         }
     }
 
