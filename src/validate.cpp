@@ -108,32 +108,36 @@ void rename_keywords(nlohmann::json& schema) {
 // The document as valijson should see it: an integral number in the 64-bit range is an integer (as
 // draft 2020-12 says of 3.0), and an integer beyond the signed 64-bit range is not one where the
 // schema asks for a number (the typed models hold 64-bit integers and doubles).
-nlohmann::json to_valijson(const Json& j) {
+nlohmann::json to_valijson(const Json& j, bool strict) {
     switch (j.type()) {
         case Json::value_t::array: {
             nlohmann::json out = nlohmann::json::array();
-            for (const Json& item : j) out.push_back(to_valijson(item));
+            for (const Json& item : j) out.push_back(to_valijson(item, strict));
             return out;
         }
         case Json::value_t::object: {
             nlohmann::json out = nlohmann::json::object();
-            for (const auto& [key, value] : j.get_ref<const Json::object_t&>()) out[key] = to_valijson(value);
+            for (const auto& [key, value] : j.get_ref<const Json::object_t&>()) out[key] = to_valijson(value, strict);
             return out;
         }
         case Json::value_t::number_float: {
             const double d = j.get<double>();
+            if (strict) return nlohmann::json(d);  // 1.0 stays a float: not an integer in a strict schema
             if (d == std::floor(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0)
                 return nlohmann::json(static_cast<std::int64_t>(d));
             return nlohmann::json(d);
         }
         case Json::value_t::number_unsigned: {
             const auto u = j.get<std::uint64_t>();
-            if (u > static_cast<std::uint64_t>(INT64_MAX)) return nlohmann::json(static_cast<double>(u));
-            return nlohmann::json(static_cast<std::int64_t>(u));
+            if (u <= static_cast<std::uint64_t>(INT64_MAX)) return nlohmann::json(static_cast<std::int64_t>(u));
+            if (strict) return nlohmann::json(INT64_MAX);
+            return nlohmann::json(static_cast<double>(u));
         }
         case Json::value_t::binary:
-            // A big integer: fine where any JSON goes; where the schema wants a number or an integer,
-            // outside the 64-bit domain as above (a string fails both types).
+            // A big integer. In a strict-number schema it is an integer of any size: it compares with
+            // every 64-bit bound as the 64-bit extreme of its sign does. Elsewhere it is fine where any
+            // JSON goes, and outside the 64-bit domain where the schema wants a number (a string fails).
+            if (strict) return nlohmann::json(big_integer_digits(j).front() == '-' ? INT64_MIN : INT64_MAX);
             return nlohmann::json(std::string(big_integer_digits(j)));
         default: return nlohmann::json(j);
     }
@@ -161,7 +165,7 @@ const valijson::Schema& prepared(SchemaId id) {
 }  // namespace
 
 std::vector<Error> validate_document(SchemaId schema, const Json& document) {
-    const nlohmann::json doc = to_valijson(document);
+    const nlohmann::json doc = to_valijson(document, schema_info(schema).strict_numbers);
     valijson::Validator validator;
     valijson::ValidationResults results;
     std::vector<Error> errors;

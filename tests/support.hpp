@@ -61,6 +61,25 @@ inline const char* const kRow = R"({"responses_create_params": {"input": [
   "provenance": {"policy_version": "2026.11.1", "quarantine_revision": 12, "policy_digest": null},
   "schema_id": "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json", "schema_version": 2}})";
 
+constexpr SchemaId kAtif = SchemaId::atif_v1_7;
+
+/// A valid ATIF v1.7 trajectory, written by hand: every object, optional fields absent, null and set.
+inline const char* const kTrajectory = R"({"schema_version": "ATIF-v1.7", "session_id": "s-1", "trajectory_id": null,
+ "agent": {"name": "coder", "version": "1.0", "model_name": "m-1", "tool_definitions": [{"name": "bash"}], "extra": {"k": [1, 2]}},
+ "steps": [
+  {"step_id": 1, "timestamp": "2026-08-24T12:00:00Z", "source": "system", "message": "You are a careful engineer."},
+  {"step_id": 2, "source": "user", "message": [{"type": "text", "text": "Fix the test."}, {"type": "image", "source": {"media_type": "image/png", "path": "shot.png"}}], "model_name": null, "is_copied_context": false},
+  {"step_id": 3, "timestamp": "2026-08-24 12:00:01.1234567", "source": "agent", "model_name": "m-1", "reasoning_effort": "high",
+   "message": "Let me look.", "reasoning_content": "The listing shows the parser.",
+   "tool_calls": [{"tool_call_id": "call_1", "function_name": "bash", "arguments": {"command": "ls"}}, {"tool_call_id": "call_2", "function_name": "noop", "arguments": {}, "extra": null}],
+   "observation": {"results": [{"source_call_id": "call_1", "content": "parser.cpp"}, {"source_call_id": null, "content": [{"type": "text", "text": ""}], "extra": {"tool_result": {"exit": 0}}}, {"subagent_trajectory_ref": [{"trajectory_id": "t-2"}]}]},
+   "metrics": {"prompt_tokens": 1180591620717411303424, "completion_tokens": 7, "cached_tokens": 0, "cost_usd": 0.0012, "prompt_token_ids": [1, 2, 0], "completion_token_ids": [], "logprobs": [-0.5, 0, -1e-07], "extra": {}},
+   "llm_call_count": 1, "extra": {"note": "x"}},
+  {"step_id": 4, "source": "agent", "message": "", "llm_call_count": 0, "tool_calls": [{"tool_call_id": "call_3", "function_name": "bash", "arguments": {"command": "make"}}]}],
+ "notes": "hand-written for the tests",
+ "final_metrics": {"total_prompt_tokens": 100, "total_completion_tokens": 20, "total_cached_tokens": null, "total_cost_usd": 1, "total_steps": 4, "extra": {"subagents": 1}},
+ "continued_trajectory_ref": null, "subagent_trajectories": [], "extra": null})";
+
 /// The valid base document of each bundled schema.
 inline Json base(SchemaId schema) {
     const Json row = sediment::rows::parse(kRow);
@@ -69,6 +88,7 @@ inline Json base(SchemaId schema) {
         case SchemaId::nemo_gym_response_v2: return row["response"];
         case SchemaId::nemo_gym_responses_create_params_v2: return row["responses_create_params"];
         case SchemaId::ci_outcome_v1: return row["metadata"]["verifier_results"][0];
+        case SchemaId::atif_v1_7: return sediment::rows::parse(kTrajectory);
     }
     return Json();
 }
@@ -85,11 +105,11 @@ inline std::string mutate(Json doc, const Change& change) {
     const Json::json_pointer ptr(change.pointer);
     if (change.value.empty()) {
         doc.at(ptr.parent_pointer()).erase(ptr.back());
-        return doc.dump();
+        return sediment::rows::dump(doc);
     }
     const std::string marker = "\"@@raw-value@@\"";
     doc[ptr] = "@@raw-value@@";
-    std::string text = doc.dump();
+    std::string text = sediment::rows::dump(doc);
     text.replace(text.find(marker), marker.size(), change.value);
     return text;
 }

@@ -114,7 +114,8 @@ TEST_CASE("cli: schema list and schema show") {
           "nemo-gym-rollout.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json\n"
           "nemo-gym-response.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-response/v2.json\n"
           "nemo-gym-responses-create-params.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-responses-create-params/v2.json\n"
-          "ci-outcome.v1\thttps://sediment.so/schemas/facts/ci-outcome/v1.json\n");
+          "ci-outcome.v1\thttps://sediment.so/schemas/facts/ci-outcome/v1.json\n"
+          "atif-v1.7\turn:sediment-rows:schemas:atif-v1.7-subset\n");
     for (const SchemaInfo& s : kSchemas) {
         const auto show = cli("schema show " + std::string(s.name));
         CHECK(show.status == 0);

@@ -58,6 +58,7 @@ std::string cpp_type(const TypeRef& t) {
     switch (t.kind) {
         case TypeRef::Kind::string: return "std::string";
         case TypeRef::Kind::integer: return "std::int64_t";
+        case TypeRef::Kind::exact_integer: return "Integer";
         case TypeRef::Kind::number: return "Number";
         case TypeRef::Kind::boolean: return "bool";
         case TypeRef::Kind::any:
@@ -110,11 +111,12 @@ std::string emit_schemas(const Module& module) {
     std::vector<std::string> ids, infos;
     for (const SchemaDoc& s : module.schemas) {
         ids.push_back(schema_enumerator(s.name));
-        infos.push_back(fill("{SchemaId::$Id$, $Name$, $Uri$, $Root$},",
+        infos.push_back(fill("{SchemaId::$Id$, $Name$, $Uri$, $Root$, $Strict$},",
                              {{"Id", schema_enumerator(s.name)},
                               {"Name", string_literal(s.name)},
                               {"Uri", string_literal(s.uri)},
-                              {"Root", string_literal(s.root)}}));
+                              {"Root", string_literal(s.root)},
+                              {"Strict", s.strict_numbers ? "true" : "false"}}));
     }
     return fill(R"($Banner$#pragma once
 
@@ -131,6 +133,7 @@ struct SchemaInfo {
     std::string_view name;       ///< "nemo-gym-rollout.v2": the CLI's --schema NAME
     std::string_view uri;        ///< the schema's $$id
     std::string_view root_type;  ///< the C++ model of a document's root
+    bool strict_numbers;         ///< integers are JSON integers only, of any size (x-sediment-strict-numbers)
 };
 
 /// Every bundled schema, in bundle order.
@@ -198,6 +201,7 @@ std::string emit_struct(const Model& m, std::vector<Problem>& problems) {
         compares.push_back(fill("a.$Name$ == b.$Name$", {{"Name", name}}));
     }
     return fill(R"($Doc$struct $Name$ {
+    using sediment_model = void;  // see is_model
 $Members$};
 
 inline bool operator==(const $Name$& a, const $Name$& b) {
@@ -212,28 +216,62 @@ inline bool operator!=(const $Name$& a, const $Name$& b) { return !(a == b); }
                  {"Compares", compares.empty() ? "true" : join(compares, " &&\n           ")}});
 }
 
+// The models a union's branches name (directly or as array items).
+std::set<std::string> union_models(const Variant& v) {
+    std::set<std::string> out(v.models.begin(), v.models.end());
+    for (const TypeRef& t : v.types) {
+        const TypeRef& base = t.kind == TypeRef::Kind::array && t.item ? *t.item : t;
+        if (base.kind == TypeRef::Kind::model) out.insert(base.name);
+    }
+    return out;
+}
+
+std::vector<std::string> union_types(const Variant& v) {
+    if (!v.tag.empty()) return v.models;
+    std::vector<std::string> types;
+    for (const TypeRef& t : v.types) types.push_back(cpp_type(t));
+    return types;
+}
+
+std::string emit_union(const Variant& v) {
+    const std::string doc = v.tag.empty() ? doc_comment(v.description.empty() ? "One of " + join(union_types(v), ", ") +
+                                                                                   ", told apart by their JSON type."
+                                                                             : v.description,
+                                                        0)
+                                          : "/// One of " + join(v.models, ", ") + ", told apart by `" + v.tag + "`.\n";
+    return fill("$Doc$using $Name$ = std::variant<$Types$>;\n\n",
+                {{"Doc", doc}, {"Name", v.name}, {"Types", join(union_types(v), ", ")}});
+}
+
+// Calls `each(union)` for every union once the models it names are emitted, in emission order,
+// around `model(m)` for every model.
+template <class OnModel, class OnUnion>
+void in_emission_order(const Module& module, OnModel model, OnUnion each) {
+    std::set<std::string> models, unions;
+    const auto ready = [&] {
+        for (const Variant& v : module.variants) {
+            if (unions.count(v.name)) continue;
+            bool all = true;
+            for (const std::string& m : union_models(v)) all = all && models.count(m);
+            if (!all) continue;
+            each(v);
+            unions.insert(v.name);
+        }
+    };
+    ready();
+    for (const Model& m : module.models) {
+        model(m);
+        models.insert(m.name);
+        ready();
+    }
+}
+
 std::string emit_models(const Module& module, std::vector<Problem>& problems) {
     std::string body;
     for (const Enum& e : module.enums) body += emit_enum(e, problems);
-    std::set<std::string> emitted_variants;
-    for (const Model& m : module.models) {
-        body += emit_struct(m, problems);
-        // A union follows its last alternative.
-        for (const Variant& v : module.variants) {
-            if (emitted_variants.count(v.name) || v.models.empty() || v.models.back() != m.name) continue;
-            std::vector<std::string> tags;
-            for (const std::string& alt : v.models) tags.push_back(alt + "::" + identifier(v.tag));
-            body += fill(R"(/// One of $Alternatives$, told apart by `$Tag$`.
-using $Name$ = std::variant<$Types$>;
-
-)",
-                         {{"Name", v.name},
-                          {"Tag", v.tag},
-                          {"Alternatives", join(v.models, ", ")},
-                          {"Types", join(v.models, ", ")}});
-            emitted_variants.insert(v.name);
-        }
-    }
+    // A union follows the last model it names.
+    in_emission_order(
+        module, [&](const Model& m) { body += emit_struct(m, problems); }, [&](const Variant& v) { body += emit_union(v); });
 
     // The schema whose rules apply when a model is decoded on its own: the schema it is the root of,
     // else the first schema that contains it.
@@ -293,14 +331,19 @@ std::string schema_condition(const Rule& r) {
 }
 
 std::string rule_check(const Rule& r, const std::string& value) {
+    const std::string v = r.on_items ? "item" : value;
+    std::string check;
     switch (r.kind) {
-        case Rule::Kind::minimum: return "d.check_minimum(" + value + ", " + integer_literal(r.number) + ");";
-        case Rule::Kind::maximum: return "d.check_maximum(" + value + ", " + integer_literal(r.number) + ");";
-        case Rule::Kind::max_length: return "d.check_max_length(" + value + ", " + std::to_string(r.number) + ");";
-        case Rule::Kind::pattern: return "d.check_pattern(" + value + ", " + string_literal(r.text) + ");";
-        case Rule::Kind::format: return "d.check_date_time(" + value + ");";
+        case Rule::Kind::minimum: check = "d.check_minimum(" + v + ", " + integer_literal(r.number) + ");"; break;
+        case Rule::Kind::maximum: check = "d.check_maximum(" + v + ", " + integer_literal(r.number) + ");"; break;
+        case Rule::Kind::max_length: check = "d.check_max_length(" + v + ", " + std::to_string(r.number) + ");"; break;
+        case Rule::Kind::pattern: check = "d.check_pattern(" + v + ", " + string_literal(r.text) + ");"; break;
+        case Rule::Kind::format: check = "d.check_date_time(" + v + ");"; break;
+        case Rule::Kind::min_items: check = "d.check_min_items(" + v + ", " + std::to_string(r.number) + ");"; break;
+        case Rule::Kind::object: check = "d.expect_object(" + v + ");"; break;
     }
-    return "";
+    if (!r.on_items) return check;
+    return "d.check_items(" + value + ", [&](const auto& item) { " + check + " });";
 }
 
 // The statements that read one member's `value` into `out`.
@@ -320,7 +363,7 @@ std::string read_member(const Model& m, const Field& f) {
     std::string condition = "read(d, value, " + out + ")";
     std::string access = out;
     if (!f.required) condition += " && " + access, access = "*" + access;
-    if (f.nullable) condition += " && !" + access + ".is_null()", access = "*" + access;
+    if (f.nullable) condition += " && !" + (f.required ? access : "(" + access + ")") + ".is_null()", access = "*" + access;
     std::string checks;
     for (const Rule& r : f.rules) {
         const std::string check = rule_check(r, access);
@@ -360,17 +403,65 @@ $Members$            d.unknown_key(key);
     }
     static constexpr const char* kKeys[] = {$Names$};
     d.require(seen, $Required$, kKeys);
-    return d.error_count() == errors;
+    return d.error_count() == errors$Rules$;
 }
 
 )",
                 {{"Name", m.name},
+                 {"Rules", m.checked_by_code.empty() ? "" : " && check_rules(d, out)"},
                  {"Members", indent(members, 8)},
                  {"Names", join(names, ", ")},
                  {"Required", mask.str()}});
 }
 
+// `j.is_string()`...: the JSON type that selects a branch of an untagged union.
+std::string json_type_test(const TypeRef& t) {
+    switch (t.kind) {
+        case TypeRef::Kind::string:
+        case TypeRef::Kind::enumeration: return "j.is_string()";
+        case TypeRef::Kind::integer:
+        case TypeRef::Kind::exact_integer: return "j.is_number_integer()";
+        case TypeRef::Kind::number: return "j.is_number()";
+        case TypeRef::Kind::boolean: return "j.is_boolean()";
+        case TypeRef::Kind::array: return "j.is_array()";
+        default: return "j.is_object()";
+    }
+}
+
+// "a string", "an array"...: the JSON type of a branch, for messages.
+std::string json_type_name(const TypeRef& t) {
+    switch (t.kind) {
+        case TypeRef::Kind::string:
+        case TypeRef::Kind::enumeration: return "a string";
+        case TypeRef::Kind::integer:
+        case TypeRef::Kind::exact_integer: return "an integer";
+        case TypeRef::Kind::number: return "a number";
+        case TypeRef::Kind::boolean: return "a boolean";
+        case TypeRef::Kind::array: return "an array";
+        default: return "an object";
+    }
+}
+
+std::string emit_untagged_reader(const Variant& v) {
+    std::string branches;
+    std::vector<std::string> names;
+    for (const TypeRef& t : v.types) {
+        branches += fill("    if ($Test$) return read(d, j, out.template emplace<$Type$>());\n",
+                         {{"Test", json_type_test(t)}, {"Type", cpp_type(t)}});
+        names.push_back(json_type_name(t));
+    }
+    return fill(R"(/// Reads the branch that the value's JSON type selects.
+template <class J>
+bool read(Decoder& d, const J& j, $Name$& out) {
+$Branches$    return d.expect(j, false, $Expected$);
+}
+
+)",
+                {{"Name", v.name}, {"Branches", branches}, {"Expected", string_literal(join(names, " or "))}});
+}
+
 std::string emit_variant_reader(const Variant& v) {
+    if (v.tag.empty()) return emit_untagged_reader(v);
     std::vector<std::string> tags;
     std::string cases;
     for (std::size_t i = 0; i < v.models.size(); ++i) {
@@ -397,11 +488,21 @@ $Cases$        default: return false;
 
 std::string emit_readers(const Module& module) {
     std::string body;
-    for (const Model& m : module.models) {
-        body += emit_model_reader(m);
-        for (const Variant& v : module.variants)
-            if (!v.models.empty() && v.models.back() == m.name) body += emit_variant_reader(v);
-    }
+    // Untagged unions read their branches by overload, so every reader is declared first; so are
+    // the hand-written rules (defined in the library's sources).
+    std::string declarations;
+    for (const Model& m : module.models)
+        if (!m.checked_by_code.empty())
+            declarations += fill("/// $Name$: $Rules$.\nbool check_rules(Decoder& d, const $Name$& value);\n",
+                                 {{"Name", m.name}, {"Rules", m.checked_by_code}});
+    for (const Model& m : module.models)
+        declarations += fill("template <class J>\nbool read(Decoder& d, const J& j, $Name$& out);\n", {{"Name", m.name}});
+    for (const Variant& v : module.variants)
+        declarations += fill("template <class J>\nbool read(Decoder& d, const J& j, $Name$& out);\n", {{"Name", v.name}});
+    body += declarations + "\n";
+    in_emission_order(
+        module, [&](const Model& m) { body += emit_model_reader(m); },
+        [&](const Variant& v) { body += emit_variant_reader(v); });
     return fill(R"($Banner$#pragma once
 
 #include <cstdint>
@@ -445,17 +546,18 @@ $Members$    w.end_object();
 
 std::string emit_writers(const Module& module) {
     std::string body;
-    for (const Model& m : module.models) {
-        body += emit_model_writer(m);
-        for (const Variant& v : module.variants)
-            if (!v.models.empty() && v.models.back() == m.name)
-                body += fill(R"(inline void write(Writer& w, const $Name$& v) {
+    for (const Model& m : module.models) body += fill("inline void write(Writer& w, const $Name$& v);\n", {{"Name", m.name}});
+    body += "\n";
+    in_emission_order(
+        module, [&](const Model& m) { body += emit_model_writer(m); },
+        [&](const Variant& v) {
+            body += fill(R"(inline void write(Writer& w, const $Name$& v) {
     std::visit([&w](const auto& branch) { write(w, branch); }, v);
 }
 
 )",
-                             {{"Name", v.name}});
-    }
+                         {{"Name", v.name}});
+        });
     return fill(R"($Banner$#pragma once
 
 #include <variant>

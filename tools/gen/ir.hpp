@@ -13,7 +13,8 @@ namespace gen {
 struct TypeRef {
     enum class Kind {
         string,
-        integer,
+        integer,        // a 64-bit integer; 3.0 is an integer (JSON Schema)
+        exact_integer,  // an integer of any size written as a JSON integer (strict-number schemas)
         number,
         boolean,
         any,          // any JSON value (a property with no type)
@@ -21,7 +22,7 @@ struct TypeRef {
         array,        // of `item`
         model,        // a $defs object, by `name`
         enumeration,  // a string enum, by `name`
-        variant,      // a tagged anyOf of models, by `name`
+        variant,      // an anyOf, by `name`: models told apart by a tag, or values told apart by JSON type
     };
     Kind kind = Kind::any;
     std::string name;
@@ -33,16 +34,19 @@ struct TypeRef {
     bool operator!=(const TypeRef& o) const { return !(*this == o); }
 };
 
-/// A constraint on a field's (non-null) value. `schemas` lists the schemas where it holds; empty
-/// means every schema that contains the model.
+/// A constraint on a field's (non-null) value, or on each item of it. `schemas` lists the schemas
+/// where it holds; empty means every schema that contains the model.
 struct Rule {
-    enum class Kind { minimum, maximum, max_length, pattern, format };
+    enum class Kind { minimum, maximum, max_length, pattern, format, min_items, object };
     Kind kind;
-    std::int64_t number = 0;  // minimum, maximum, max_length
+    std::int64_t number = 0;  // minimum, maximum, max_length, min_items
     std::string text;         // pattern, format
     std::vector<std::string> schemas;
+    bool on_items = false;    // applies to each item of an array
 
-    bool same_constraint(const Rule& o) const { return kind == o.kind && number == o.number && text == o.text; }
+    bool same_constraint(const Rule& o) const {
+        return kind == o.kind && number == o.number && text == o.text && on_items == o.on_items;
+    }
 };
 
 /// A `const` property: a fixed string or integer.
@@ -69,6 +73,7 @@ struct Model {
     std::vector<Field> fields;           // in schema property order
     std::vector<std::string> schemas;    // schemas containing it, in bundle order
     std::string origin;                  // first place it was read, for messages
+    std::string checked_by_code;         // rules hand-written code checks (detail::check_rules), if any
 };
 
 struct Enum {
@@ -77,11 +82,14 @@ struct Enum {
     std::vector<std::string> values;
 };
 
-/// An anyOf of models told apart by a string `const` property (`tag`).
+/// An anyOf: of models told apart by a string `const` property (`tag`), or, when `tag` is empty, of
+/// `types` told apart by their JSON type (a string or an array, ...).
 struct Variant {
     std::string name;
     std::string tag;
     std::vector<std::string> models;
+    std::vector<TypeRef> types;
+    std::string description;
 };
 
 struct SchemaDoc {
@@ -89,6 +97,7 @@ struct SchemaDoc {
     std::string file;  // path as given to the generator
     std::string uri;   // $id
     std::string root;  // the model of the document's root
+    bool strict_numbers = false;  // "x-sediment-strict-numbers": integers are JSON integers of any size
 };
 
 struct Module {

@@ -16,6 +16,12 @@ using Json = nlohmann::ordered_json;
 
 const std::set<std::string> kAnnotations = {"description", "title", "$schema", "$id", "$comment", "examples"};
 
+// A root annotation of ours: integers are JSON integers only (1.0 is not one), of any size.
+constexpr const char* kStrictNumbers = "x-sediment-strict-numbers";
+// A model annotation of ours: rules JSON Schema cannot say (or says in an allOf), checked by
+// hand-written code, `bool check_rules(Decoder&, const Model&)`, which the library must define.
+constexpr const char* kCheckedByCode = "x-sediment-checked-by-code";
+
 std::string pascal_case(const std::string& s) {
     std::string out;
     bool upper = true;
@@ -62,15 +68,27 @@ public:
             problem(where("#/$schema"), "only draft 2020-12 is supported");
         if (!root.contains("title") || !root["title"].is_string()) return problem(where("#"), "a root 'title' names the root model");
         SchemaDoc doc{name, file, root.value("$id", ""), root["title"].get<std::string>()};
+        const Json strict = root.value(kStrictNumbers, Json(false));
+        if (!strict.is_boolean()) problem(where(std::string("#/") + kStrictNumbers), "must be true or false");
+        doc.strict_numbers = strict == true;
+        strict_numbers_ = doc.strict_numbers;
         module_.schemas.push_back(doc);
 
-        build_model(doc.root, root, "#", /*allowed_extra=*/{"$defs"});
+        build_model(doc.root, root, "#", /*allowed_extra=*/{"$defs", kStrictNumbers, kCheckedByCode});
         if (root.contains("$defs")) {
             for (const auto& def : root["$defs"].items()) {
                 const Json& s = def.value();
                 const std::string at = "#/$defs/" + def.key();
-                if (s.contains("properties")) build_model(def.key(), s, at, {});
-                else problem(where(at), "only object definitions are supported in $defs");
+                if (s.contains("properties")) {
+                    build_model(def.key(), s, at, {"allOf", kCheckedByCode});
+                } else if (s.contains("enum")) {
+                    read_enum(def.key(), s, at, "");
+                } else if (s.contains("anyOf")) {
+                    read_union(def.key(), s["anyOf"], at + "/anyOf", s.value("description", ""));
+                    check_keywords(s, at, {"anyOf"});
+                } else {
+                    problem(where(at), "a definition must be an object, an enum or an anyOf");
+                }
             }
         }
         root_ = nullptr;
@@ -109,6 +127,11 @@ private:
         m.description = s.value("description", "");
         m.origin = where(at);
         m.schemas = {schema_};
+        // Conditional rules across fields (if/then) are the schema engine's; the typed decoder checks
+        // them in hand-written code, which the schema must announce.
+        m.checked_by_code = s.value(kCheckedByCode, "");
+        if (s.contains("allOf") && m.checked_by_code.empty())
+            problem(where(at + "/allOf"), std::string("an allOf needs hand-written checks: say which in ") + kCheckedByCode);
         std::set<std::string> required;
         if (s.contains("required")) {
             for (const Json& r : s["required"]) {
@@ -134,21 +157,63 @@ private:
     // Fills the type, nullability, const and rules of `f` from its property schema.
     void read_field(Field& f, const Json& s, const std::string& at, const std::string& owner) {
         if (s.contains("anyOf")) {
-            const Json& alts = s["anyOf"];
             const auto is_null = [](const Json& a) { return a == Json{{"type", "null"}}; };
-            if (alts.size() == 2 && (is_null(alts[0]) || is_null(alts[1]))) {
-                f.nullable = true;
-                // Sibling keywords (minimum, maxLength, ...) constrain the non-null value.
-                Json inner = is_null(alts[0]) ? alts[1] : alts[0];
+            Json branches = Json::array();
+            for (const Json& a : s["anyOf"]) {
+                if (is_null(a)) f.nullable = true;
+                else branches.push_back(a);
+            }
+            if (branches.size() == 1) {
+                // [X, null]: sibling keywords (minimum, maxLength, ...) constrain the non-null value.
+                Json inner = branches[0];
                 for (const auto& kw : s.items())
                     if (kw.key() != "anyOf" && !kAnnotations.count(kw.key())) inner[kw.key()] = kw.value();
                 f.type = read_type(inner, at + "/anyOf", owner, f.json_name, &f);
                 return;
             }
-            problem(where(at + "/anyOf"), "anyOf is supported as [X, {\"type\": \"null\"}] or as array items of $refs");
+            check_keywords(s, at, {"anyOf"});
+            f.type = read_union(pascal_case(f.json_name), branches, at + "/anyOf", f.description);
             return;
         }
         f.type = read_type(s, at, owner, f.json_name, &f);
+    }
+
+    // An anyOf of plain types told apart by their JSON type: string, number, array, object...
+    TypeRef read_union(const std::string& name, const Json& branches, const std::string& at, const std::string& description) {
+        Variant v;
+        v.name = name;
+        v.description = description;
+        std::set<std::string> json_types;
+        for (std::size_t i = 0; i < branches.size(); ++i) {
+            const TypeRef t = read_type(branches[i], at + "/" + std::to_string(i), name, name, nullptr);
+            const std::string json_type = json_type_of(t);
+            if (!json_types.insert(json_type).second)
+                problem(where(at), "two branches are both JSON " + json_type + "s: they cannot be told apart");
+            v.types.push_back(t);
+        }
+        const auto same = std::find_if(module_.variants.begin(), module_.variants.end(),
+                                       [&](const Variant& x) { return x.name == v.name; });
+        if (same == module_.variants.end()) module_.variants.push_back(v);
+        else if (same->types != v.types) problem(where(at), "union " + name + " is defined twice, differently");
+        TypeRef t;
+        t.kind = TypeRef::Kind::variant;
+        t.name = name;
+        return t;
+    }
+
+    static std::string json_type_of(const TypeRef& t) {
+        switch (t.kind) {
+            case TypeRef::Kind::string:
+            case TypeRef::Kind::enumeration: return "string";
+            case TypeRef::Kind::integer:
+            case TypeRef::Kind::exact_integer:
+            case TypeRef::Kind::number: return "number";
+            case TypeRef::Kind::boolean: return "boolean";
+            case TypeRef::Kind::array: return "array";
+            case TypeRef::Kind::model:
+            case TypeRef::Kind::object_any: return "object";
+            default: return "value";
+        }
     }
 
     TypeRef read_type(const Json& s, const std::string& at, const std::string& owner, const std::string& prop, Field* f) {
@@ -163,8 +228,13 @@ private:
             if (ref.rfind("#/$defs/", 0) != 0) problem(where(at + "/$ref"), "only local #/$defs/ references are supported");
             t.kind = TypeRef::Kind::model;
             t.name = ref.substr(8);
-            if (!root_->contains("$defs") || !(*root_)["$defs"].contains(t.name))
+            if (!root_->contains("$defs") || !(*root_)["$defs"].contains(t.name)) {
                 problem(where(at + "/$ref"), "'" + ref + "' does not resolve");
+                return t;
+            }
+            const Json& def = (*root_)["$defs"][t.name];
+            if (def.contains("enum")) t.kind = TypeRef::Kind::enumeration;
+            else if (def.contains("anyOf")) t.kind = TypeRef::Kind::variant;
             return t;
         }
         if (s.contains("const")) {
@@ -186,16 +256,7 @@ private:
             return t;
         }
         if (s.contains("enum")) {
-            check_keywords(s, at, {"enum", "type"});
-            if (s.value("type", "") != "string") problem(where(at + "/type"), "enums must be \"type\": \"string\"");
-            Enum e;
-            e.name = pascal_case(prop);
-            e.description = f ? f->description : "";
-            for (const Json& v : s["enum"]) {
-                if (v.is_string()) e.values.push_back(v.get<std::string>());
-                else problem(where(at + "/enum"), "enum values must be strings");
-            }
-            add_enum(std::move(e), at);
+            read_enum(pascal_case(prop), s, at, f ? f->description : "");
             t.kind = TypeRef::Kind::enumeration;
             t.name = pascal_case(prop);
             return t;
@@ -212,9 +273,10 @@ private:
         const std::string type = s["type"].get<std::string>();
         const auto rule = [&](Rule::Kind kind, const char* keyword) {
             if (!s.contains(keyword)) return;
-            if (!f) return problem(where(at + "/" + keyword), "constraints on array items are not supported");
+            if (!f) return problem(where(at + "/" + keyword), "constraints are supported on properties and their array items");
             Rule r{kind, 0, {}, {}};
             r.schemas = {schema_};
+            r.on_items = items_of_;
             const Json& v = s[keyword];
             if (kind == Rule::Kind::pattern || kind == Rule::Kind::format) {
                 r.text = v.get<std::string>();
@@ -235,12 +297,13 @@ private:
             rule(Rule::Kind::format, "format");
         } else if (type == "integer") {
             check_keywords(s, at, {"type", "minimum", "maximum"});
-            t.kind = TypeRef::Kind::integer;
+            t.kind = strict_numbers_ ? TypeRef::Kind::exact_integer : TypeRef::Kind::integer;
             rule(Rule::Kind::minimum, "minimum");
             rule(Rule::Kind::maximum, "maximum");
         } else if (type == "number") {
-            check_keywords(s, at, {"type"});
+            check_keywords(s, at, {"type", "minimum"});
             t.kind = TypeRef::Kind::number;
+            rule(Rule::Kind::minimum, "minimum");
         } else if (type == "boolean") {
             check_keywords(s, at, {"type"});
             t.kind = TypeRef::Kind::boolean;
@@ -249,15 +312,25 @@ private:
             if (s.value("additionalProperties", Json(true)) != Json::object() && s.value("additionalProperties", Json(true)) != true)
                 problem(where(at), "a property object must be free-form (\"additionalProperties\": {}) or a $ref");
             t.kind = TypeRef::Kind::object_any;
+            if (items_of_ && f) {  // a Json item must still be an object
+                Rule r{Rule::Kind::object, 0, {}, {schema_}};
+                r.on_items = true;
+                f->rules.push_back(r);
+            }
         } else if (type == "array") {
-            check_keywords(s, at, {"type", "items"});
+            check_keywords(s, at, {"type", "items", "minItems"});
             t.kind = TypeRef::Kind::array;
+            rule(Rule::Kind::min_items, "minItems");
             if (!s.contains("items")) {
                 problem(where(at), "arrays need 'items'");
             } else if (s["items"].contains("anyOf")) {
                 t.item = std::make_shared<TypeRef>(read_variant(s["items"], at + "/items", singular(pascal_case(prop))));
+            } else if (items_of_) {
+                problem(where(at + "/items"), "arrays of arrays are not supported");
             } else {
-                t.item = std::make_shared<TypeRef>(read_type(s["items"], at + "/items", owner, prop, nullptr));
+                items_of_ = true;  // constraints of the items apply to each item of this field
+                t.item = std::make_shared<TypeRef>(read_type(s["items"], at + "/items", owner, prop, f));
+                items_of_ = false;
             }
         } else {
             problem(where(at + "/type"), "type '" + type + "' is not supported");
@@ -293,6 +366,19 @@ private:
         t.kind = TypeRef::Kind::variant;
         t.name = name;
         return t;
+    }
+
+    void read_enum(const std::string& name, const Json& s, const std::string& at, const std::string& description) {
+        check_keywords(s, at, {"enum", "type"});
+        if (s.value("type", "") != "string") problem(where(at + "/type"), "enums must be \"type\": \"string\"");
+        Enum e;
+        e.name = name;
+        e.description = s.value("description", description);
+        for (const Json& v : s["enum"]) {
+            if (v.is_string()) e.values.push_back(v.get<std::string>());
+            else problem(where(at + "/enum"), "enum values must be strings");
+        }
+        add_enum(std::move(e), at);
     }
 
     void add_enum(Enum e, const std::string& at) {
@@ -348,8 +434,10 @@ private:
             if (t.kind == TypeRef::Kind::array && t.item) visit_type(*t.item);
             if (t.kind == TypeRef::Kind::variant)
                 for (const Variant& v : module_.variants)
-                    if (v.name == t.name)
+                    if (v.name == t.name) {
                         for (const std::string& m : v.models) visit_model(m);
+                        for (const TypeRef& alt : v.types) visit_type(alt);
+                    }
         };
         visit_model = [&](const std::string& name) {
             if (done.count(name)) return;
@@ -369,6 +457,8 @@ private:
     Module module_;
     std::string file_, schema_;
     const Json* root_ = nullptr;
+    bool strict_numbers_ = false;
+    bool items_of_ = false;
 };
 
 }  // namespace

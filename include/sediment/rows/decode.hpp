@@ -12,15 +12,6 @@
 
 namespace sediment::rows {
 
-template <class T, class = void>
-struct is_model : std::false_type {};
-/// True for the generated model types.
-template <class T>
-struct is_model<T, std::void_t<decltype(document_traits<T>::schema)>> : std::true_type {};
-
-template <class J>
-inline constexpr bool is_json_v = nlohmann::detail::is_basic_json<J>::value;
-
 /// Decodes a parsed document (nlohmann::json or nlohmann::ordered_json) into `out` under the rules of
 /// `schema` (by default the schema whose root T is). Appends every error found and returns false when
 /// there is one; `out` is then unspecified.
@@ -69,7 +60,7 @@ inline std::vector<Error> check(SchemaId schema, std::string_view text, const Li
 }
 
 /// nlohmann's ADL hook: `json.get<NemoGymRolloutRow>()` decodes strictly and throws DecodeError.
-template <class J, class T, std::enable_if_t<is_json_v<J> && is_model<T>::value, int> = 0>
+template <class J, class T, std::enable_if_t<is_json_v<J> && is_model<T>::value, int>>
 void from_json(const J& document, T& out) {
     std::vector<Error> errors;
     if (!decode(document, out, errors)) throw DecodeError(std::move(errors));

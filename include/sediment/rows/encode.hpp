@@ -24,6 +24,15 @@ std::string encode(const T& value, Style style = Style::compact) {
     return out;
 }
 
+/// The JSON text of any Json in `style`. Use it rather than nlohmann's dump() for values read by
+/// parse(), which may hold big integers (see kBigIntegerSubtype). Throws EncodeError.
+inline std::string dump(const Json& value, Style style = Style::compact) {
+    std::string out;
+    detail::Writer w(out, style);
+    w.json(value);
+    return out;
+}
+
 /// Decodes a document of a bundled schema and encodes it again in `style` (the CLI's `format`).
 /// Returns false with the errors when it does not decode or cannot be encoded.
 inline bool reencode(SchemaId schema, std::string_view text, Style style, std::string& out, std::vector<Error>& errors,
@@ -42,7 +51,7 @@ inline bool reencode(SchemaId schema, std::string_view text, Style style, std::s
 }
 
 /// nlohmann's ADL hook: `Json j = row;` holds exactly what encode() writes.
-template <class J, class T, std::enable_if_t<is_json_v<J> && is_model<T>::value, int> = 0>
+template <class J, class T, std::enable_if_t<is_json_v<J> && is_model<T>::value, int>>
 void to_json(J& document, const T& value) {
     document = J::parse(encode(value));
 }

@@ -1,7 +1,10 @@
 // Value types the generated models are made of: Json, Number and Nullable<T>.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <cstddef>
 #include <iterator>
 #include <optional>
@@ -94,6 +97,48 @@ private:
     };
 };
 
+/// An integer of any size, as the strict-number schemas (ATIF) hold them: a 64-bit value, or the
+/// exact decimal digits of a larger one (a token count of 2^70 is valid ATIF).
+class Integer {
+public:
+    Integer() = default;
+    Integer(std::int64_t v) noexcept : small_(v) {}  // NOLINT: implicit by design
+    Integer(int v) noexcept : small_(v) {}           // NOLINT
+
+    /// From JSON integer digits ("-123..."): the caller checks the syntax (detail::valid_big_integer).
+    static Integer from_digits(std::string_view digits) {
+        Integer out;
+        std::int64_t v = 0;
+        const char* end = digits.data() + digits.size();
+        const auto r = std::from_chars(digits.data(), end, v);
+        if (r.ec == std::errc() && r.ptr == end) out.small_ = v;
+        else out.big_ = std::string(digits);
+        return out;
+    }
+
+    /// True when the value fits std::int64_t.
+    bool fits_int64() const noexcept { return big_.empty(); }
+    /// The value; throws std::out_of_range when it does not fit std::int64_t.
+    std::int64_t value() const {
+        if (!fits_int64()) throw std::out_of_range("integer " + big_ + " does not fit in 64 bits");
+        return small_;
+    }
+    /// The exact decimal digits.
+    std::string to_string() const { return fits_int64() ? std::to_string(small_) : big_; }
+    /// -1, 0 or 1 as the value compares with `bound`.
+    int compare(std::int64_t bound) const noexcept {
+        if (!fits_int64()) return big_.front() == '-' ? -1 : 1;
+        return small_ < bound ? -1 : small_ > bound ? 1 : 0;
+    }
+
+    friend bool operator==(const Integer& a, const Integer& b) { return a.small_ == b.small_ && a.big_ == b.big_; }
+    friend bool operator!=(const Integer& a, const Integer& b) { return !(a == b); }
+
+private:
+    std::int64_t small_ = 0;
+    std::string big_;  // set only beyond the 64-bit range
+};
+
 /// A required field whose value may be JSON `null` (`"anyOf": [X, {"type": "null"}]`): always
 /// written, as a value or as null. Deliberately not std::optional, which means "may be absent".
 template <class T>
@@ -174,6 +219,23 @@ constexpr bool from_string(std::string_view text, E& out) noexcept {
 /// Specialized by the generated models: the schema whose rules apply when T is decoded on its own.
 template <class T>
 struct document_traits;
+
+template <class T, class = void>
+struct is_model : std::false_type {};
+/// True for the generated model types (they carry the member type `sediment_model`: a property of
+/// the type itself, so the answer never depends on what was declared when it was first asked).
+template <class T>
+struct is_model<T, std::void_t<typename T::sediment_model>> : std::true_type {};
+
+template <class J>
+inline constexpr bool is_json_v = nlohmann::detail::is_basic_json<J>::value;
+
+// nlohmann's ADL hooks (defined in decode.hpp and encode.hpp), declared before any model so that
+// nlohmann's traits see them wherever they are first asked about a model type.
+template <class J, class T, std::enable_if_t<is_json_v<J> && is_model<T>::value, int> = 0>
+void from_json(const J& document, T& out);
+template <class J, class T, std::enable_if_t<is_json_v<J> && is_model<T>::value, int> = 0>
+void to_json(J& document, const T& value);
 
 /// Carries a type through a function call (see visit_schema).
 template <class T>

@@ -167,6 +167,37 @@ public:
         if (value > maximum)
             error("rows.decode.range", std::to_string(value) + " is greater than the maximum " + std::to_string(maximum));
     }
+    void check_minimum(const Integer& value, std::int64_t minimum) {
+        if (value.compare(minimum) < 0)
+            error("rows.decode.range", value.to_string() + " is less than the minimum " + std::to_string(minimum));
+    }
+    void check_maximum(const Integer& value, std::int64_t maximum) {
+        if (value.compare(maximum) > 0)
+            error("rows.decode.range", value.to_string() + " is greater than the maximum " + std::to_string(maximum));
+    }
+    void check_minimum(const Number& value, std::int64_t minimum) {
+        if (value.is_integer() ? (value.kind() == Number::Kind::integer && value.as_int64() < minimum)
+                               : value.as_double() < static_cast<double>(minimum)) {
+            std::string text;
+            if (value.is_integer()) text = std::to_string(value.as_int64());
+            else append_double(text, value.as_double());
+            error("rows.decode.range", text + " is less than the minimum " + std::to_string(minimum));
+        }
+    }
+    template <class T>
+    void check_min_items(const std::vector<T>& items, std::size_t min) {
+        if (items.size() < min)
+            error("rows.decode.min_items", "expected at least " + std::to_string(min) + " item" + (min == 1 ? "" : "s") +
+                                               ", got " + std::to_string(items.size()));
+    }
+    /// Runs `check(item)` on each item, at the item's place.
+    template <class T, class F>
+    void check_items(const std::vector<T>& items, F check) {
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            auto here = at(i);
+            check(items[i]);
+        }
+    }
     void check_max_length(const std::string& value, std::size_t max) {
         const std::size_t n = code_points(value);
         if (n > max)
@@ -242,6 +273,32 @@ public:
         }
         out = static_cast<std::int64_t>(d);
         return true;
+    }
+
+    /// Strict integers (ATIF): a JSON integer of any size; `1.0` is not one.
+    template <class J>
+    bool read_exact_integer(const J& j, Integer& out) {
+        if constexpr (std::is_same_v<J, Json>) {
+            if (is_big_integer(j)) {
+                out = Integer::from_digits(big_integer_digits(j));
+                return true;
+            }
+        }
+        if (j.is_number_unsigned()) {
+            out = Integer::from_digits(std::to_string(j.template get<std::uint64_t>()));
+            return true;
+        }
+        if (j.is_number_integer()) {
+            out = Integer(j.template get<std::int64_t>());
+            return true;
+        }
+        if (j.is_number_float() && std::isfinite(j.template get<double>())) {
+            std::string text;
+            append_double(text, j.template get<double>());
+            error("rows.decode.integer", "expected an integer, got " + text);
+            return false;
+        }
+        return expect(j, false, "an integer");
     }
 
     template <class J>
@@ -353,6 +410,8 @@ template <class J>
 bool read(Decoder& d, const J& j, std::int64_t& out) { return d.read_integer(j, out); }
 template <class J>
 bool read(Decoder& d, const J& j, Number& out) { return d.read_number(j, out); }
+template <class J>
+bool read(Decoder& d, const J& j, Integer& out) { return d.read_exact_integer(j, out); }
 template <class J>
 bool read(Decoder& d, const J& j, Json& out) { return d.read_json(j, out, false); }
 

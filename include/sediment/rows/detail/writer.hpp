@@ -78,6 +78,12 @@ public:
             default: return floating(n.as_double());
         }
     }
+    /// Integer digits beyond 64 bits, written as they are.
+    void big_integer(std::string_view digits) {
+        separate();
+        if (!valid_big_integer(digits)) fail("rows.encode.type", "not an integer: '" + std::string(digits) + "'");
+        out_ += digits;
+    }
     void string(std::string_view s) {
         separate();
         string_literal(s);
@@ -111,10 +117,8 @@ public:
                 }
                 return end_object();
             default:
-                separate();
-                if (!is_big_integer(j) || !valid_big_integer(big_integer_digits(j)))
-                    fail("rows.encode.type", "binary values cannot be written as JSON");
-                out_ += big_integer_digits(j);
+                if (!is_big_integer(j)) separate(), fail("rows.encode.type", "binary values cannot be written as JSON");
+                big_integer(big_integer_digits(j));
         }
     }
 
@@ -216,6 +220,10 @@ inline void write(Writer& w, const std::string& v) { w.string(v); }
 inline void write(Writer& w, bool v) { w.boolean(v); }
 inline void write(Writer& w, std::int64_t v) { w.integer(v); }
 inline void write(Writer& w, const Number& v) { w.number(v); }
+inline void write(Writer& w, const Integer& v) {
+    if (v.fits_int64()) w.integer(v.value());
+    else w.big_integer(v.to_string());
+}
 inline void write(Writer& w, const Json& v) { w.json(v); }
 
 template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
