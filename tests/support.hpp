@@ -116,4 +116,17 @@ inline std::string mutate(Json doc, const Change& change) {
 
 inline std::string mutate(SchemaId schema, const Change& change) { return mutate(base(schema), change); }
 
+// valijson reports an unknown key at the key and an anyOf failure at the part; the typed decoder at
+// the object and at the failing member. valijson also repeats each failure on every enclosing
+// object, so only its deepest errors count: one of them must contain, or lie inside, the typed one.
+inline bool same_place(const std::string& typed, const std::vector<sediment::rows::Error>& schema_errors) {
+    const auto inside = [](const std::string& p, const std::string& outer) { return p.rfind(outer + "/", 0) == 0; };
+    for (const sediment::rows::Error& e : schema_errors) {
+        bool deepest = true;
+        for (const sediment::rows::Error& other : schema_errors) deepest = deepest && !inside(other.pointer, e.pointer);
+        if (deepest && (e.pointer == typed || inside(e.pointer, typed) || inside(typed, e.pointer))) return true;
+    }
+    return false;
+}
+
 }  // namespace test

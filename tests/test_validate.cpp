@@ -7,22 +7,6 @@
 
 using namespace sediment::rows;
 
-namespace {
-
-// valijson reports an unknown key at the key and an anyOf failure at the part; the typed decoder at
-// the object and at the failing member. valijson also repeats each failure on every enclosing
-// object, so only its deepest errors count: one of them must contain, or lie inside, the typed one.
-bool same_place(const std::string& typed, const std::vector<Error>& schema_errors) {
-    const auto inside = [](const std::string& p, const std::string& outer) { return p.rfind(outer + "/", 0) == 0; };
-    for (const Error& e : schema_errors) {
-        bool deepest = true;
-        for (const Error& other : schema_errors) deepest = deepest && !inside(other.pointer, e.pointer);
-        if (deepest && (e.pointer == typed || inside(e.pointer, typed) || inside(typed, e.pointer))) return true;
-    }
-    return false;
-}
-
-}  // namespace
 
 TEST_CASE("validate: the bundled schemas are embedded byte for byte") {
     for (const SchemaInfo& s : kSchemas) {
@@ -51,7 +35,7 @@ TEST_CASE("validate: the create-params pattern runs (std::regex cannot compile i
     std::vector<Error> errors;
     REQUIRE_NOTHROW(errors = validate(test::kParams, bad));
     REQUIRE_FALSE(errors.empty());
-    CHECK(same_place("/input/0/parts/0/id", errors));
+    CHECK(test::same_place("/input/0/parts/0/id", errors));
     bool named = false;
     for (const Error& e : errors) named = named || e.message == "does not match the pattern ^[^\\u0000\\uD800-\\uDFFF]*$";
     CHECK(named);
@@ -87,7 +71,7 @@ TEST_CASE("differential: typed decoder and valijson agree on every rule case") {
             INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
             INFO("valijson: " << (schema.empty() ? "valid" : to_string(schema[0])));
             REQUIRE(typed.empty() == schema.empty());
-            if (!typed.empty()) CHECK(same_place(typed[0].pointer, schema));
+            if (!typed.empty()) CHECK(test::same_place(typed[0].pointer, schema));
         }
     }
 }

@@ -356,8 +356,6 @@ std::string read_member(const Model& m, const Field& f) {
                     {{"Model", m.name}, {"Name", name}});
     }
     const std::string out = "out." + name;
-    if (f.type.kind == TypeRef::Kind::object_any && f.required && !f.nullable)
-        return "d.read_json(value, " + out + ", /*object_only=*/true);\n";
     if (f.rules.empty()) return "read(d, value, " + out + ");\n";
 
     std::string condition = "read(d, value, " + out + ")";

@@ -312,9 +312,9 @@ private:
             if (s.value("additionalProperties", Json(true)) != Json::object() && s.value("additionalProperties", Json(true)) != true)
                 problem(where(at), "a property object must be free-form (\"additionalProperties\": {}) or a $ref");
             t.kind = TypeRef::Kind::object_any;
-            if (items_of_ && f) {  // a Json item must still be an object
+            if (f) {  // held as Json, which may be any value: the rule keeps it an object
                 Rule r{Rule::Kind::object, 0, {}, {schema_}};
-                r.on_items = true;
+                r.on_items = items_of_;
                 f->rules.push_back(r);
             }
         } else if (type == "array") {

@@ -318,10 +318,10 @@ public:
         return true;
     }
 
-    /// Any JSON value, kept whole (`result`); `object_only` for free-form objects (`arguments`, `raw`).
+    /// Any JSON value, kept whole (`result`, and free-form objects such as `arguments`, whose
+    /// object-ness the generated code checks as a rule).
     template <class J>
-    bool read_json(const J& j, Json& out, bool object_only) {
-        if (object_only && !expect_object(j)) return false;
+    bool read_json(const J& j, Json& out) {
         if constexpr (std::is_same_v<J, Json>) {
             if (owned_) {
                 out = std::move(const_cast<Json&>(j));
@@ -413,7 +413,7 @@ bool read(Decoder& d, const J& j, Number& out) { return d.read_number(j, out); }
 template <class J>
 bool read(Decoder& d, const J& j, Integer& out) { return d.read_exact_integer(j, out); }
 template <class J>
-bool read(Decoder& d, const J& j, Json& out) { return d.read_json(j, out, false); }
+bool read(Decoder& d, const J& j, Json& out) { return d.read_json(j, out); }
 
 template <class J, class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
 bool read(Decoder& d, const J& j, E& out) {

@@ -156,7 +156,9 @@ bool read(Decoder& d, const J& j, ToolCallPart& out) {
         } else if (key == "arguments") {
             seen |= std::uint64_t{1} << 3;
             auto at = d.at(key);
-            d.read_json(value, out.arguments, /*object_only=*/true);
+            if (read(d, value, out.arguments)) {
+                d.expect_object(out.arguments);
+            }
         } else {
             d.unknown_key(key);
         }
@@ -471,7 +473,9 @@ bool read(Decoder& d, const J& j, CIOutcome& out) {
         } else if (key == "raw") {
             seen |= std::uint64_t{1} << 22;
             auto at = d.at(key);
-            d.read_json(value, out.raw, /*object_only=*/true);
+            if (read(d, value, out.raw)) {
+                d.expect_object(out.raw);
+            }
         } else {
             d.unknown_key(key);
         }
@@ -767,7 +771,9 @@ bool read(Decoder& d, const J& j, AtifAgent& out) {
         } else if (key == "extra") {
             seen |= std::uint64_t{1} << 4;
             auto at = d.at(key);
-            read(d, value, out.extra);
+            if (read(d, value, out.extra) && out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
         } else {
             d.unknown_key(key);
         }
@@ -852,11 +858,15 @@ bool read(Decoder& d, const J& j, AtifToolCall& out) {
         } else if (key == "arguments") {
             seen |= std::uint64_t{1} << 2;
             auto at = d.at(key);
-            d.read_json(value, out.arguments, /*object_only=*/true);
+            if (read(d, value, out.arguments)) {
+                d.expect_object(out.arguments);
+            }
         } else if (key == "extra") {
             seen |= std::uint64_t{1} << 3;
             auto at = d.at(key);
-            read(d, value, out.extra);
+            if (read(d, value, out.extra) && out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
         } else {
             d.unknown_key(key);
         }
@@ -889,7 +899,9 @@ bool read(Decoder& d, const J& j, AtifObservationResult& out) {
         } else if (key == "extra") {
             seen |= std::uint64_t{1} << 3;
             auto at = d.at(key);
-            read(d, value, out.extra);
+            if (read(d, value, out.extra) && out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
         } else {
             d.unknown_key(key);
         }
@@ -967,7 +979,9 @@ bool read(Decoder& d, const J& j, AtifStepMetrics& out) {
         } else if (key == "extra") {
             seen |= std::uint64_t{1} << 7;
             auto at = d.at(key);
-            read(d, value, out.extra);
+            if (read(d, value, out.extra) && out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
         } else {
             d.unknown_key(key);
         }
@@ -1038,7 +1052,9 @@ bool read(Decoder& d, const J& j, AtifStep& out) {
         } else if (key == "extra") {
             seen |= std::uint64_t{1} << 12;
             auto at = d.at(key);
-            read(d, value, out.extra);
+            if (read(d, value, out.extra) && out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
         } else {
             d.unknown_key(key);
         }
@@ -1087,7 +1103,9 @@ bool read(Decoder& d, const J& j, AtifFinalMetrics& out) {
         } else if (key == "extra") {
             seen |= std::uint64_t{1} << 5;
             auto at = d.at(key);
-            read(d, value, out.extra);
+            if (read(d, value, out.extra) && out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
         } else {
             d.unknown_key(key);
         }
@@ -1147,7 +1165,9 @@ bool read(Decoder& d, const J& j, AtifTrajectory& out) {
         } else if (key == "extra") {
             seen |= std::uint64_t{1} << 9;
             auto at = d.at(key);
-            read(d, value, out.extra);
+            if (read(d, value, out.extra) && out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
         } else {
             d.unknown_key(key);
         }

@@ -1,0 +1,148 @@
+// One case per rule of the ATIF v1.7 subset: a change to the valid base trajectory, the typed
+// decoder's verdict (the first error's id and JSON Pointer, or none), and whether the bundled JSON
+// Schema can say the rule (when not, the schema engine is not expected to agree).
+#pragma once
+
+#include <vector>
+
+#include "support.hpp"
+
+namespace test {
+
+struct AtifCase {
+    const char* rule;
+    Change change;
+    const char* id;       // "" when the trajectory stays valid
+    const char* pointer;  // of the first error
+    bool schema_says_it = true;
+};
+
+#define S0 "/steps/0"
+#define S1 "/steps/1"
+#define S2 "/steps/2"
+#define S3 "/steps/3"
+#define M2 "/steps/2/metrics"
+
+inline const std::vector<AtifCase>& atif_cases() {
+    static const std::vector<AtifCase> cases = {
+        // the version gate
+        {"schema_version: another version", {"/schema_version", "\"ATIF-v1.6\""}, "rows.decode.const", "/schema_version"},
+        {"schema_version: missing", {"/schema_version", ""}, "rows.decode.missing_key", ""},
+        {"schema_version: null", {"/schema_version", "null"}, "rows.decode.type", "/schema_version"},
+
+        // unknown keys, at every level
+        {"unknown key: trajectory", {"/x", "1"}, "rows.decode.unknown_key", ""},
+        {"unknown key: agent", {"/agent/x", "1"}, "rows.decode.unknown_key", "/agent"},
+        {"unknown key: step", {S0 "/x", "1"}, "rows.decode.unknown_key", S0},
+        {"unknown key: tool call", {S2 "/tool_calls/0/x", "1"}, "rows.decode.unknown_key", S2 "/tool_calls/0"},
+        {"unknown key: observation", {S2 "/observation/x", "1"}, "rows.decode.unknown_key", S2 "/observation"},
+        {"unknown key: observation result", {S2 "/observation/results/0/x", "1"}, "rows.decode.unknown_key", S2 "/observation/results/0"},
+        {"unknown key: metrics", {M2 "/x", "1"}, "rows.decode.unknown_key", M2},
+        {"unknown key: final metrics", {"/final_metrics/x", "1"}, "rows.decode.unknown_key", "/final_metrics"},
+        {"unknown key: content part", {S1 "/message/0/x", "1"}, "rows.decode.unknown_key", S1 "/message/0"},
+        {"unknown key: image source", {S1 "/message/1/source/x", "1"}, "rows.decode.unknown_key", S1 "/message/1/source"},
+        {"free-form: extra holds anything", {"/extra", "{\"a\": [1, {\"b\": null}]}"}, "", ""},
+
+        // required objects and arrays
+        {"steps: at least one", {"/steps", "[]"}, "rows.decode.min_items", "/steps"},
+        {"steps: missing", {"/steps", ""}, "rows.decode.missing_key", ""},
+        {"agent: name missing", {"/agent/name", ""}, "rows.decode.missing_key", "/agent"},
+        {"observation: results required", {S2 "/observation", "{}"}, "rows.decode.missing_key", S2 "/observation"},
+        {"observation: results may be empty", {S2 "/observation/results", "[]"}, "", ""},
+        {"observation: null", {S2 "/observation", "null"}, "", ""},
+        {"tool call: arguments may be empty", {S2 "/tool_calls/0/arguments", "{}"}, "", ""},
+        {"tool call: arguments null", {S2 "/tool_calls/0/arguments", "null"}, "rows.decode.type", S2 "/tool_calls/0/arguments"},
+        {"tool call: arguments an array", {S2 "/tool_calls/0/arguments", "[]"}, "rows.decode.type", S2 "/tool_calls/0/arguments"},
+        {"optional: null is absent", {"/session_id", "null"}, "", ""},
+        {"optional: wrong type", {"/notes", "1"}, "rows.decode.type", "/notes"},
+
+        // content: a string or an array of parts
+        {"content: empty string", {S0 "/message", "\"\""}, "", ""},
+        {"content: empty array", {S0 "/message", "[]"}, "", ""},
+        {"content: null message", {S0 "/message", "null"}, "rows.decode.type", S0 "/message"},
+        {"content: a number", {S0 "/message", "5"}, "rows.decode.type", S0 "/message"},
+        {"content: result content null", {S2 "/observation/results/0/content", "null"}, "", ""},
+        {"content part: text without text", {S1 "/message/0", "{\"type\": \"text\"}"}, "rows.decode.atif_content_part", S1 "/message/0"},
+        {"content part: empty text", {S1 "/message/0", "{\"type\": \"text\", \"text\": \"\"}"}, "", ""},
+        {"content part: text with a source", {S1 "/message/0/source", "{\"media_type\": \"image/png\", \"path\": \"a.png\"}"}, "rows.decode.atif_content_part", S1 "/message/0/source"},
+        {"content part: image without source", {S1 "/message/1/source", ""}, "rows.decode.atif_content_part", S1 "/message/1"},
+        {"content part: image with text", {S1 "/message/1/text", "\"x\""}, "rows.decode.atif_content_part", S1 "/message/1/text"},
+        {"content part: text with null source", {S1 "/message/0/source", "null"}, "", ""},
+        {"content part: unknown type", {S1 "/message/0/type", "\"video\""}, "rows.decode.enum", S1 "/message/0/type"},
+        {"image source: media type", {S1 "/message/1/source/media_type", "\"image/bmp\""}, "rows.decode.enum", S1 "/message/1/source/media_type"},
+        {"image source: path required", {S1 "/message/1/source/path", ""}, "rows.decode.missing_key", S1 "/message/1/source"},
+
+        // steps: ids, sources, agent-only fields
+        {"step_id: not the position", {S0 "/step_id", "5"}, "rows.decode.atif_step_id", S0 "/step_id", false},
+        {"step_id: 0", {S0 "/step_id", "0"}, "rows.decode.range", S0 "/step_id"},
+        {"step_id: 1.0", {S0 "/step_id", "1.0"}, "rows.decode.integer", S0 "/step_id"},
+        {"step_id: true", {S0 "/step_id", "true"}, "rows.decode.type", S0 "/step_id"},
+        {"step_id: \"1\"", {S0 "/step_id", "\"1\""}, "rows.decode.type", S0 "/step_id"},
+        {"source: tool", {S0 "/source", "\"tool\""}, "rows.decode.enum", S0 "/source"},
+        {"agent-only: model_name on a system step", {S0 "/model_name", "\"m\""}, "rows.decode.atif_step", S0 "/model_name"},
+        {"agent-only: reasoning_effort on a user step", {S1 "/reasoning_effort", "\"low\""}, "rows.decode.atif_step", S1 "/reasoning_effort"},
+        {"agent-only: reasoning_content on a user step", {S1 "/reasoning_content", "\"x\""}, "rows.decode.atif_step", S1 "/reasoning_content"},
+        {"agent-only: empty tool_calls on a user step", {S1 "/tool_calls", "[]"}, "rows.decode.atif_step", S1 "/tool_calls"},
+        {"agent-only: empty metrics on a system step", {S0 "/metrics", "{}"}, "rows.decode.atif_step", S0 "/metrics"},
+        {"agent-only: null is fine", {S0 "/tool_calls", "null"}, "", ""},
+        {"any step: observation on a user step", {S1 "/observation", "{\"results\": []}"}, "", ""},
+        {"any step: llm_call_count on a user step", {S1 "/llm_call_count", "1"}, "", ""},
+        {"llm_call_count 0: reasoning_content", {S3 "/reasoning_content", "\"x\""}, "rows.decode.atif_step", S3 "/reasoning_content"},
+        {"llm_call_count 0: reasoning_effort", {S3 "/reasoning_effort", "1"}, "rows.decode.atif_step", S3 "/reasoning_effort"},
+        {"llm_call_count 0: metrics", {S3 "/metrics", "{}"}, "rows.decode.atif_step", S3 "/metrics"},
+        {"llm_call_count 0: tool calls are fine", {S3 "/tool_calls/0/tool_call_id", "\"call_4\""}, "", ""},
+        {"llm_call_count: negative", {S3 "/llm_call_count", "-1"}, "rows.decode.range", S3 "/llm_call_count"},
+        {"llm_call_count: 2.0", {S2 "/llm_call_count", "2.0"}, "rows.decode.integer", S2 "/llm_call_count"},
+        {"reasoning_effort: a number", {S2 "/reasoning_effort", "0.5"}, "", ""},
+        {"reasoning_effort: a boolean", {S2 "/reasoning_effort", "true"}, "rows.decode.type", S2 "/reasoning_effort"},
+        {"is_copied_context: not a boolean", {S1 "/is_copied_context", "1"}, "rows.decode.type", S1 "/is_copied_context"},
+
+        // tool references and totals
+        {"source_call_id: names no tool call", {S2 "/observation/results/0/source_call_id", "\"call_9\""}, "rows.decode.atif_source_call_id", S2 "/observation/results/0/source_call_id", false},
+        {"source_call_id: another step's call", {S2 "/observation/results/0/source_call_id", "\"call_3\""}, "rows.decode.atif_source_call_id", S2 "/observation/results/0/source_call_id", false},
+        {"source_call_id: the second call", {S2 "/observation/results/0/source_call_id", "\"call_2\""}, "", ""},
+        {"total_steps: not the count", {"/final_metrics/total_steps", "3"}, "rows.decode.atif_total_steps", "/final_metrics/total_steps", false},
+        {"total_steps: null", {"/final_metrics/total_steps", "null"}, "", ""},
+        {"totals need not add up", {"/final_metrics/total_prompt_tokens", "1"}, "", ""},
+
+        // timestamps as Python's datetime.fromisoformat reads them
+        {"timestamp: a date", {S0 "/timestamp", "\"2026-08-24\""}, "", ""},
+        {"timestamp: no offset", {S0 "/timestamp", "\"2026-08-24T12:00:00\""}, "", ""},
+        {"timestamp: empty", {S0 "/timestamp", "\"\""}, "rows.decode.format", S0 "/timestamp", false},
+        {"timestamp: not one", {S0 "/timestamp", "\"not-a-timestamp\""}, "rows.decode.format", S0 "/timestamp", false},
+        {"timestamp: February 30", {S0 "/timestamp", "\"2026-02-30T00:00:00\""}, "rows.decode.format", S0 "/timestamp", false},
+        {"timestamp: ZZ", {S0 "/timestamp", "\"2026-08-24T12:00:00ZZ\""}, "rows.decode.format", S0 "/timestamp", false},
+        {"timestamp: epoch number", {S0 "/timestamp", "1724500000"}, "rows.decode.type", S0 "/timestamp"},
+
+        // strict numbers
+        {"tokens: any size", {M2 "/completion_tokens", "1180591620717411303424"}, "", ""},
+        {"tokens: 7.0", {M2 "/completion_tokens", "7.0"}, "rows.decode.integer", M2 "/completion_tokens"},
+        {"tokens: true", {M2 "/completion_tokens", "true"}, "rows.decode.type", M2 "/completion_tokens"},
+        {"tokens: \"7\"", {M2 "/completion_tokens", "\"7\""}, "rows.decode.type", M2 "/completion_tokens"},
+        {"tokens: negative", {M2 "/cached_tokens", "-1"}, "rows.decode.range", M2 "/cached_tokens"},
+        {"tokens: negative beyond 64 bits", {M2 "/cached_tokens", "-1180591620717411303424"}, "rows.decode.range", M2 "/cached_tokens"},
+        {"cost: an integer", {M2 "/cost_usd", "2"}, "", ""},
+        {"cost: negative", {M2 "/cost_usd", "-0.5"}, "rows.decode.range", M2 "/cost_usd"},
+        {"cost: a boolean", {M2 "/cost_usd", "false"}, "rows.decode.type", M2 "/cost_usd"},
+        {"token ids: negative", {M2 "/prompt_token_ids/1", "-1"}, "rows.decode.range", M2 "/prompt_token_ids/1"},
+        {"token ids: a boolean", {M2 "/prompt_token_ids/1", "true"}, "rows.decode.type", M2 "/prompt_token_ids/1"},
+        {"token ids: 1.0", {M2 "/completion_token_ids", "[1.0]"}, "rows.decode.integer", M2 "/completion_token_ids/0"},
+        {"logprobs: a boolean", {M2 "/logprobs/0", "true"}, "rows.decode.type", M2 "/logprobs/0"},
+        {"total_steps: 4.0", {"/final_metrics/total_steps", "4.0"}, "rows.decode.integer", "/final_metrics/total_steps"},
+
+        // free-form arrays hold objects
+        {"subagent_trajectories: an item not an object", {"/subagent_trajectories", "[1]"}, "rows.decode.type", "/subagent_trajectories/0"},
+        {"tool_definitions: an item not an object", {"/agent/tool_definitions/0", "\"bash\""}, "rows.decode.type", "/agent/tool_definitions/0"},
+        {"subagent_trajectory_ref: an item not an object", {S2 "/observation/results/2/subagent_trajectory_ref/0", "[]"}, "rows.decode.type", S2 "/observation/results/2/subagent_trajectory_ref/0"},
+        {"extra: not an object", {S2 "/extra", "\"x\""}, "rows.decode.type", S2 "/extra"},
+    };
+    return cases;
+}
+
+#undef S0
+#undef S1
+#undef S2
+#undef S3
+#undef M2
+
+}  // namespace test

@@ -1,0 +1,74 @@
+// The ATIF v1.7 subset: every rule of NeMo Gym's strict model, with the verdict and the error's
+// JSON Pointer; the schema engine agrees wherever the bundled schema can say the rule.
+#include <catch2/catch.hpp>
+
+#include "atif_rules.hpp"
+
+using namespace sediment::rows;
+
+TEST_CASE("atif: every rule gives its verdict and pointer") {
+    for (const test::AtifCase& c : test::atif_cases()) {
+        DYNAMIC_SECTION(c.rule) {
+            const auto errors = check(test::kAtif, test::mutate(test::kAtif, c.change));
+            INFO((errors.empty() ? std::string("valid") : to_string(errors[0])));
+            if (*c.id == '\0') {
+                CHECK(errors.empty());
+            } else {
+                REQUIRE_FALSE(errors.empty());
+                CHECK(errors[0].id == c.id);
+                CHECK(errors[0].pointer == c.pointer);
+            }
+        }
+    }
+}
+
+TEST_CASE("atif: the schema engine agrees wherever the schema can say the rule") {
+    std::size_t code_only = 0;
+    for (const test::AtifCase& c : test::atif_cases()) {
+        DYNAMIC_SECTION(c.rule) {
+            const std::string text = test::mutate(test::kAtif, c.change);
+            const auto typed = check(test::kAtif, text);
+            const auto schema = validate(test::kAtif, text);
+            INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
+            INFO("schema: " << (schema.empty() ? "valid" : to_string(schema[0])));
+            if (!c.schema_says_it) {
+                // cross-field rules and Python's timestamps: code only; the schema engine accepts
+                CHECK_FALSE(typed.empty());
+                CHECK(schema.empty());
+                ++code_only;
+            } else {
+                REQUIRE(typed.empty() == schema.empty());
+                if (!typed.empty()) CHECK(test::same_place(typed[0].pointer, schema));
+            }
+        }
+    }
+}
+
+TEST_CASE("atif: values land in the typed members") {
+    const auto t = decode<AtifTrajectory>(test::kTrajectory);
+    CHECK(AtifTrajectory::schema_version == "ATIF-v1.7");
+    CHECK(t.agent.name == "coder");
+    REQUIRE(t.steps.size() == 4);
+    CHECK(std::get<std::string>(t.steps[0].message) == "You are a careful engineer.");
+    const auto& parts = std::get<std::vector<AtifContentPart>>(t.steps[1].message);
+    CHECK(parts[1].type == AtifContentPartType::image);
+    CHECK((**parts[1].source).media_type == AtifImageMediaType::image_png);
+    const AtifStep& agent = t.steps[2];
+    CHECK(std::get<std::string>(**agent.reasoning_effort) == "high");
+    CHECK_FALSE((**agent.metrics).prompt_tokens->value().fits_int64());
+    CHECK((**agent.metrics).prompt_tokens->value().to_string() == "1180591620717411303424");
+    CHECK((**agent.metrics).completion_tokens->value().value() == 7);
+    CHECK(t.trajectory_id.has_value());  // present, as null
+    CHECK(t.trajectory_id->is_null());
+    CHECK_FALSE(t.steps[0].model_name.has_value());  // absent
+}
+
+TEST_CASE("atif: encoding keeps absent and null apart and loses nothing") {
+    const auto t = decode<AtifTrajectory>(test::kTrajectory);
+    const std::string text = encode(t);
+    CHECK(decode<AtifTrajectory>(text) == t);
+    // the same document as the input, key order aside
+    CHECK(nlohmann::json(parse(text)) == nlohmann::json(parse(test::kTrajectory)));
+    CHECK(text.find("\"trajectory_id\":null") != std::string::npos);
+    CHECK(text.find("\"prompt_tokens\":1180591620717411303424") != std::string::npos);
+}
