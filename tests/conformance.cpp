@@ -128,6 +128,47 @@ TEST_CASE("conformance: typed decoder and valijson agree on 2,000 mutated rows")
     CHECK(invalid > 1000);  // the mutations mostly break rows, so the agreement is not on valid rows alone
 }
 
+TEST_CASE("conformance: every ATIF fixture gets NeMo Gym's verdict, and valid ones round-trip") {
+    const std::string dir = kShared + "/fixtures/atif/";
+    std::istringstream expected(test::read_file(dir + "EXPECTED.tsv"));
+    std::size_t valid = 0, invalid = 0;
+    for (std::string line; std::getline(expected, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        const std::size_t tab = line.find('\t');
+        const std::string file = line.substr(0, tab);
+        const std::string rest = line.substr(tab + 1);
+        const std::string verdict = rest.substr(0, rest.find('\t'));
+        const std::string reason = rest.find('\t') == std::string::npos ? "" : rest.substr(rest.find('\t') + 1);
+        const std::string text = test::read_file(dir + file);
+        INFO(file);
+        const auto typed = check(SchemaId::atif_v1_7, text);
+        const auto schema = validate(SchemaId::atif_v1_7, text);
+        INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
+        CHECK(typed.empty() == (verdict == "valid"));
+        CHECK(schema.empty() == typed.empty());
+        if (verdict == "valid") {
+            ++valid;
+            const auto trajectory = decode<AtifTrajectory>(text);
+            const std::string encoded = encode(trajectory);
+            CHECK(decode<AtifTrajectory>(encoded) == trajectory);
+            // nothing lost or added: the same JSON document, key order aside
+            CHECK(nlohmann::json(parse(encoded)) == nlohmann::json(parse(text)));
+        } else {
+            ++invalid;
+            // the reference's first reason ("schema_version Input should be 'ATIF-v1.7'") is among ours
+            // (pydantic orders errors by field, the typed decoder by the document's key order)
+            const std::string field = reason.substr(0, reason.find(' '));
+            const bool missing = reason.find("Field required") != std::string::npos;
+            bool found = false;
+            for (const Error& e : typed)
+                found = found || (missing ? e.pointer.empty() && e.message == "missing key '" + field + "'" : e.pointer == "/" + field);
+            CHECK(found);
+        }
+    }
+    CHECK(valid + invalid == 53);
+    CHECK(valid > 10);
+}
+
 int main(int argc, char** argv) {
     if (!std::filesystem::exists(kShared + "/tools/rowgen.py")) {
         std::cout << "conformance suite skipped: " << kShared << " (../shared) not found\n";
