@@ -30,8 +30,8 @@ public:
     using string_t = Json::string_t;
     using binary_t = Json::binary_t;
 
-    DomBuilder(Json& root, std::vector<Error>& errors, const Limits& limits, std::size_t size)
-        : root_(root), errors_(errors), limits_(limits), size_(size) {}
+    DomBuilder(Json& root, std::vector<Error>& errors, const Limits& limits, Decimals decimals, std::size_t size)
+        : root_(root), errors_(errors), limits_(limits), decimals_(decimals), size_(size) {}
 
     bool null() { return add(Json(nullptr)); }
     bool boolean(bool v) { return add(Json(v)); }
@@ -40,6 +40,12 @@ public:
     bool number_float(number_float_t v, const string_t& text) {
         // nlohmann reads an integer beyond 64 bits as a double; keep its digits instead.
         if (text.find_first_of(".eE") == string_t::npos) return add(big_integer(text));
+        if (decimals_ == Decimals::exact && !detail::decimal_is_exact(text, v)) {
+            std::string nearest;
+            detail::append_double(nearest, v);
+            return fail("rows.parse.inexact_decimal",
+                        "decimal " + quote_limited(text) + " is not exactly a double (it reads as " + nearest + ")", true);
+        }
         return add(Json(v));
     }
     bool string(string_t& s) {
@@ -171,6 +177,7 @@ private:
     Json& root_;
     std::vector<Error>& errors_;
     Limits limits_;
+    Decimals decimals_;
     std::size_t size_;
     std::vector<Frame> frames_;
     bool failed_ = false;
@@ -178,7 +185,7 @@ private:
 
 }  // namespace
 
-bool parse(std::string_view text, Json& out, std::vector<Error>& errors, const Limits& limits) {
+bool parse(std::string_view text, Json& out, std::vector<Error>& errors, const Limits& limits, Decimals decimals) {
     if (text.size() > limits.max_document_bytes) {
         errors.push_back(Error{"rows.parse.size", "",
                                "document of " + std::to_string(text.size()) + " bytes exceeds " +
@@ -189,7 +196,7 @@ bool parse(std::string_view text, Json& out, std::vector<Error>& errors, const L
     // escape it), so read up to it and report it where it stands.
     const std::size_t nul = text.find('\0');
     const std::size_t before = errors.size();
-    DomBuilder builder(out, errors, limits, text.size());
+    DomBuilder builder(out, errors, limits, decimals, text.size());
     const std::string_view readable = text.substr(0, nul);
     const bool ok = Json::sax_parse(readable.begin(), readable.end(), &builder, nlohmann::detail::input_format_t::json, true);
     if (ok && !builder.failed() && nul == std::string_view::npos) return true;
@@ -200,10 +207,10 @@ bool parse(std::string_view text, Json& out, std::vector<Error>& errors, const L
     return false;
 }
 
-Json parse(std::string_view text, const Limits& limits) {
+Json parse(std::string_view text, const Limits& limits, Decimals decimals) {
     Json out;
     std::vector<Error> errors;
-    if (!parse(text, out, errors, limits)) throw DecodeError(std::move(errors));
+    if (!parse(text, out, errors, limits, decimals)) throw DecodeError(std::move(errors));
     return out;
 }
 

@@ -130,6 +130,15 @@ inline const std::vector<AtifCase>& atif_cases() {
         {"logprobs: a boolean", {M2 "/logprobs/0", "true"}, "rows.decode.type", M2 "/logprobs/0"},
         {"total_steps: 4.0", {"/final_metrics/total_steps", "4.0"}, "rows.decode.integer", "/final_metrics/total_steps"},
 
+        // NeMo Gym's JSON boundary
+        {"decimal: 0.1", {M2 "/logprobs/0", "0.1"}, "", ""},
+        {"decimal: 1.50 is 1.5", {M2 "/logprobs/0", "-1.50"}, "", ""},
+        {"decimal: 25e-1", {M2 "/cost_usd", "25e-1"}, "", ""},
+        {"decimal: not exactly a double", {M2 "/logprobs/0", "0.10000000000000001"}, "rows.parse.inexact_decimal", M2 "/logprobs/0"},
+        {"decimal: in a free-form value", {"/extra", "{\"x\": 1.00000000000000000001}"}, "rows.parse.inexact_decimal", "/extra/x"},
+        {"decimal: underflow", {M2 "/cost_usd", "1e-400"}, "rows.parse.inexact_decimal", M2 "/cost_usd"},
+        {"decimal: integers are never limited", {"/extra", "{\"x\": 123456789012345678901234567890}"}, "", ""},
+
         // free-form arrays hold objects
         {"subagent_trajectories: an item not an object", {"/subagent_trajectories", "[1]"}, "rows.decode.type", "/subagent_trajectories/0"},
         {"tool_definitions: an item not an object", {"/agent/tool_definitions/0", "\"bash\""}, "rows.decode.type", "/agent/tool_definitions/0"},

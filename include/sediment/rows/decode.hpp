@@ -26,7 +26,8 @@ bool decode(const J& document, T& out, std::vector<Error>& errors, SchemaId sche
 template <class T>
 bool decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits = {}) {
     Json document;
-    if (!parse(text, document, errors, limits)) return false;
+    const SchemaInfo& schema = kSchemas[static_cast<int>(document_traits<T>::schema)];
+    if (!parse(text, document, errors, limits, schema.strict_numbers ? Decimals::exact : Decimals::nearest)) return false;
     detail::Decoder d(document_traits<T>::schema, errors, limits, detail::Decoder::Source::owned_parse);
     return detail::read(d, document, out);
 }

@@ -18,14 +18,22 @@ struct Limits {
     std::size_t max_errors = 100;                  ///< errors collected before decoding stops reporting
 };
 
+/// How decimal literals (numbers with a fraction or an exponent) are read.
+enum class Decimals {
+    nearest,  ///< as the nearest double, like Python's json (the rows)
+    exact,    ///< only when the literal is exactly the double it reads as, in shortest form (NeMo Gym's
+              ///< ATIF loader): 0.1 and 1.50 are fine, 0.10000000000000001 and 1e-400 are refused
+};
+
 /// Parses one JSON document strictly: RFC 8259 text in UTF-8 with nothing after it, no NaN or
 /// Infinity, no lone surrogate escapes, no duplicate keys, numbers that fit a double. Keys keep their
 /// order; integers are exact, those beyond 64 bits (up to 308 digits) as big integers (see
 /// kBigIntegerSubtype). On failure returns false and appends one error to `errors` with the JSON
 /// Pointer of the place where reading stopped.
-bool parse(std::string_view text, Json& out, std::vector<Error>& errors, const Limits& limits = {});
+bool parse(std::string_view text, Json& out, std::vector<Error>& errors, const Limits& limits = {},
+           Decimals decimals = Decimals::nearest);
 
 /// Same as above; throws DecodeError.
-Json parse(std::string_view text, const Limits& limits = {});
+Json parse(std::string_view text, const Limits& limits = {}, Decimals decimals = Decimals::nearest);
 
 }  // namespace sediment::rows

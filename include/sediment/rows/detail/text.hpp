@@ -2,6 +2,7 @@
 // JSON Pointer tokens, and shortest round-trip number text. Written once here, called by generated code.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -117,6 +118,58 @@ inline bool valid_big_integer(std::string_view s) noexcept {
     for (const char c : s)
         if (c < '0' || c > '9') return false;
     return true;
+}
+
+/// True when the decimal literal `text` (JSON number syntax) denotes exactly the value of the double
+/// `v` written in shortest round-trip form: 1.50 and 1.5e0 are 1.5, 0.10000000000000001 is not 0.1.
+inline bool decimal_is_exact(std::string_view text, double v) {
+    // Both sides as (negative, significant digits, exponent of the point before the first digit).
+    struct Decimal {
+        bool negative = false;
+        std::string digits;
+        long exponent = 0;
+    };
+    const auto normalize = [](Decimal d) {
+        std::size_t lead = 0;
+        while (lead < d.digits.size() && d.digits[lead] == '0') ++lead;
+        d.digits.erase(0, lead);
+        d.exponent -= static_cast<long>(lead);
+        while (!d.digits.empty() && d.digits.back() == '0') d.digits.pop_back();
+        if (d.digits.empty()) d.exponent = 0;  // zero keeps its sign, as -0.0 does
+        return d;
+    };
+    Decimal literal;
+    std::size_t i = 0;
+    if (i < text.size() && text[i] == '-') literal.negative = true, ++i;
+    long point = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) literal.digits += text[i], ++point;
+    if (i < text.size() && text[i] == '.')
+        for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) literal.digits += text[i];
+    long exponent = 0;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        const bool minus = i < text.size() && text[i] == '-';
+        if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+        for (; i < text.size(); ++i) exponent = std::min(exponent * 10 + (text[i] - '0'), 100000L);
+        if (minus) exponent = -exponent;
+    }
+    literal.exponent = point + exponent;
+
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    const std::string_view sci(buf, static_cast<std::size_t>(r.ptr - buf));
+    Decimal shortest;
+    std::size_t k = 0;
+    if (sci[k] == '-') shortest.negative = true, ++k;
+    const std::size_t e = sci.find('e');
+    for (; k < e; ++k)
+        if (sci[k] != '.') shortest.digits += sci[k];
+    int exp10 = 0;
+    std::from_chars(sci.data() + e + (sci[e + 1] == '+' ? 2 : 1), sci.data() + sci.size(), exp10);
+    shortest.exponent = exp10 + 1;
+
+    const Decimal a = normalize(literal), b = normalize(shortest);
+    return a.negative == b.negative && a.digits == b.digits && a.exponent == b.exponent;
 }
 
 /// Appends `token` to a JSON Pointer, escaping `~` and `/` (RFC 6901).
