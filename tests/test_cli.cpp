@@ -124,3 +124,15 @@ TEST_CASE("cli: schema list and schema show") {
     CHECK(cli("schema show nope").status == 2);
     CHECK(cli("--help").status == 0);
 }
+
+TEST_CASE("cli: validate --schema atif-v1.7 reads a pretty-printed .json trajectory as one document") {
+    test::TempDir dir;
+    test::write_file(dir / "trajectory.json", test::kTrajectory);  // written over many lines
+    const auto ok = cli("validate --schema atif-v1.7 --format jsonl " + test::quote((dir / "trajectory.json").string()));
+    CHECK(ok.status == 0);
+    CHECK(ok.out == "{\"file\": " + Json((dir / "trajectory.json").string()).dump() + ", \"line\": 1, \"valid\": true, \"errors\": []}\n");
+    test::write_file(dir / "bad.json", test::mutate(test::kAtif, {"/steps/0/step_id", "2"}));
+    const auto bad = cli("validate --schema atif-v1.7 " + test::quote((dir / "bad.json").string()));
+    CHECK(bad.status == 1);
+    CHECK(bad.out == (dir / "bad.json").string() + ":1: /steps/0/step_id: expected step_id 1 (the step's position), got 2\n");
+}
