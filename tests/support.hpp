@@ -2,8 +2,12 @@
 // every part type, nulls and values), the parts cut from it, and mutations by JSON Pointer.
 #pragma once
 
+#include <cmath>
+#include <cstring>
+#include <random>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <sediment/rows.hpp>
@@ -79,6 +83,23 @@ inline const char* const kTrajectory = R"({"schema_version": "ATIF-v1.7", "sessi
  "notes": "hand-written for the tests",
  "final_metrics": {"total_prompt_tokens": 100, "total_completion_tokens": 20, "total_cached_tokens": null, "total_cost_usd": 1, "total_steps": 4, "extra": {"subagents": 1}},
  "continued_trajectory_ref": null, "subagent_trajectories": [], "extra": null})";
+
+/// `n` finite doubles from random bit patterns (every exponent, subnormals, both zeros), each with the
+/// text append_double() writes for it.
+inline std::vector<std::pair<double, std::string>> random_doubles(std::uint64_t seed, int n) {
+    std::mt19937_64 random(seed);
+    std::vector<std::pair<double, std::string>> out;
+    while (static_cast<int>(out.size()) < n) {
+        double v;
+        const std::uint64_t bits = random();
+        std::memcpy(&v, &bits, sizeof v);
+        if (!std::isfinite(v)) continue;
+        std::string text;
+        sediment::rows::detail::append_double(text, v);
+        out.emplace_back(v, std::move(text));
+    }
+    return out;
+}
 
 /// The valid base document of each bundled schema.
 inline Json base(SchemaId schema) {

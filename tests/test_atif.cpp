@@ -1,9 +1,5 @@
 // The ATIF v1.7 subset: every rule of NeMo Gym's strict model, with the verdict and the error's
 // JSON Pointer; the schema engine agrees wherever the bundled schema can say the rule.
-#include <cmath>
-#include <cstring>
-#include <random>
-
 #include <catch2/catch.hpp>
 
 #include "atif_rules.hpp"
@@ -88,14 +84,7 @@ TEST_CASE("atif: a decimal is exact when it is the double's shortest form, up to
     CHECK_FALSE(decimal_is_exact("-0.0", 0.0));
     CHECK_FALSE(decimal_is_exact("0.10000000000000001", 0.1));
     CHECK_FALSE(decimal_is_exact("1e-400", 0.0));
-    std::mt19937_64 random(3);
-    for (int i = 0; i < 20000; ++i) {
-        double v;
-        const std::uint64_t bits = random();
-        std::memcpy(&v, &bits, sizeof v);
-        if (!std::isfinite(v)) continue;
-        std::string shortest;
-        detail::append_double(shortest, v);
+    for (const auto& [v, shortest] : test::random_doubles(3, 20000)) {
         INFO(shortest);
         CHECK(decimal_is_exact(shortest, v));
         if (shortest.find('e') == std::string::npos) CHECK_FALSE(decimal_is_exact(shortest + "1", v));  // one digit more

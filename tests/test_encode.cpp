@@ -1,9 +1,7 @@
 // Exact encoding: schema key order, absent vs null, the two styles, numbers, refusals.
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <cstdlib>
-#include <random>
 
 #include <catch2/catch.hpp>
 
@@ -93,14 +91,7 @@ TEST_CASE("encode: numbers in Python's shortest round-trip layout") {
 }
 
 TEST_CASE("encode: every double round-trips") {
-    std::mt19937_64 random(7);
-    for (int i = 0; i < 20000; ++i) {
-        double v;
-        const std::uint64_t bits = random();
-        std::memcpy(&v, &bits, sizeof v);
-        if (!std::isfinite(v)) continue;
-        std::string out;
-        detail::append_double(out, v);
+    for (const auto& [v, out] : test::random_doubles(7, 20000)) {
         INFO(out);
         CHECK(std::strtod(out.c_str(), nullptr) == v);
         CHECK(Json::parse(out).is_number_float());
