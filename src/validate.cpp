@@ -184,8 +184,7 @@ std::vector<Error> validate_document(SchemaId schema, const Json& document) {
 std::vector<Error> validate(SchemaId schema, std::string_view text, const Limits& limits) {
     Json document;
     std::vector<Error> errors;
-    if (!parse(text, document, errors, limits, schema_info(schema).strict_numbers ? Decimals::exact : Decimals::nearest))
-        return errors;
+    if (!parse(text, document, errors, limits, decimals_of(schema))) return errors;
     return validate_document(schema, document);
 }
 

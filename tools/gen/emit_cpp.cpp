@@ -412,31 +412,21 @@ $Members$            d.unknown_key(key);
                  {"Required", mask.str()}});
 }
 
-// `j.is_string()`...: the JSON type that selects a branch of an untagged union.
-std::string json_type_test(const TypeRef& t) {
+// The JSON type that selects a branch of an untagged union: its test and its name in messages.
+struct JsonType {
+    const char* test;
+    const char* name;
+};
+JsonType json_type(const TypeRef& t) {
     switch (t.kind) {
         case TypeRef::Kind::string:
-        case TypeRef::Kind::enumeration: return "j.is_string()";
+        case TypeRef::Kind::enumeration: return {"j.is_string()", "a string"};
         case TypeRef::Kind::integer:
-        case TypeRef::Kind::exact_integer: return "j.is_number_integer()";
-        case TypeRef::Kind::number: return "j.is_number()";
-        case TypeRef::Kind::boolean: return "j.is_boolean()";
-        case TypeRef::Kind::array: return "j.is_array()";
-        default: return "j.is_object()";
-    }
-}
-
-// "a string", "an array"...: the JSON type of a branch, for messages.
-std::string json_type_name(const TypeRef& t) {
-    switch (t.kind) {
-        case TypeRef::Kind::string:
-        case TypeRef::Kind::enumeration: return "a string";
-        case TypeRef::Kind::integer:
-        case TypeRef::Kind::exact_integer: return "an integer";
-        case TypeRef::Kind::number: return "a number";
-        case TypeRef::Kind::boolean: return "a boolean";
-        case TypeRef::Kind::array: return "an array";
-        default: return "an object";
+        case TypeRef::Kind::exact_integer: return {"j.is_number_integer()", "an integer"};
+        case TypeRef::Kind::number: return {"j.is_number()", "a number"};
+        case TypeRef::Kind::boolean: return {"j.is_boolean()", "a boolean"};
+        case TypeRef::Kind::array: return {"j.is_array()", "an array"};
+        default: return {"j.is_object()", "an object"};
     }
 }
 
@@ -445,8 +435,8 @@ std::string emit_untagged_reader(const Variant& v) {
     std::vector<std::string> names;
     for (const TypeRef& t : v.types) {
         branches += fill("    if ($Test$) return read(d, j, out.template emplace<$Type$>());\n",
-                         {{"Test", json_type_test(t)}, {"Type", cpp_type(t)}});
-        names.push_back(json_type_name(t));
+                         {{"Test", json_type(t).test}, {"Type", cpp_type(t)}});
+        names.push_back(json_type(t).name);
     }
     return fill(R"(/// Reads the branch that the value's JSON type selects.
 template <class J>

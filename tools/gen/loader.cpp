@@ -191,14 +191,7 @@ private:
                 problem(where(at), "two branches are both JSON " + json_type + "s: they cannot be told apart");
             v.types.push_back(t);
         }
-        const auto same = std::find_if(module_.variants.begin(), module_.variants.end(),
-                                       [&](const Variant& x) { return x.name == v.name; });
-        if (same == module_.variants.end()) module_.variants.push_back(v);
-        else if (same->types != v.types) problem(where(at), "union " + name + " is defined twice, differently");
-        TypeRef t;
-        t.kind = TypeRef::Kind::variant;
-        t.name = name;
-        return t;
+        return add_variant(std::move(v), at);
     }
 
     static std::string json_type_of(const TypeRef& t) {
@@ -274,9 +267,7 @@ private:
         const auto rule = [&](Rule::Kind kind, const char* keyword) {
             if (!s.contains(keyword)) return;
             if (!f) return problem(where(at + "/" + keyword), "constraints are supported on properties and their array items");
-            Rule r{kind, 0, {}, {}};
-            r.schemas = {schema_};
-            r.on_items = items_of_;
+            Rule r = new_rule(kind);
             const Json& v = s[keyword];
             if (kind == Rule::Kind::pattern || kind == Rule::Kind::format) {
                 r.text = v.get<std::string>();
@@ -312,11 +303,7 @@ private:
             if (s.value("additionalProperties", Json(true)) != Json::object() && s.value("additionalProperties", Json(true)) != true)
                 problem(where(at), "a property object must be free-form (\"additionalProperties\": {}) or a $ref");
             t.kind = TypeRef::Kind::object_any;
-            if (f) {  // held as Json, which may be any value: the rule keeps it an object
-                Rule r{Rule::Kind::object, 0, {}, {schema_}};
-                r.on_items = items_of_;
-                f->rules.push_back(r);
-            }
+            if (f) f->rules.push_back(new_rule(Rule::Kind::object));  // a Json may be any value: keep it an object
         } else if (type == "array") {
             check_keywords(s, at, {"type", "items", "minItems"});
             t.kind = TypeRef::Kind::array;
@@ -358,14 +345,27 @@ private:
             v.tag = tag;
             v.models.push_back(model);
         }
-        const auto same = std::find_if(module_.variants.begin(), module_.variants.end(),
-                                       [&](const Variant& x) { return x.name == v.name; });
-        if (same == module_.variants.end()) module_.variants.push_back(v);
-        else if (same->models != v.models || same->tag != v.tag) problem(where(at), "union " + name + " is defined twice, differently");
+        return add_variant(std::move(v), at);
+    }
+
+    // One C++ type per union name: a union read again must have the same branches.
+    TypeRef add_variant(Variant v, const std::string& at) {
         TypeRef t;
         t.kind = TypeRef::Kind::variant;
-        t.name = name;
+        t.name = v.name;
+        const auto same = std::find_if(module_.variants.begin(), module_.variants.end(),
+                                       [&](const Variant& x) { return x.name == v.name; });
+        if (same == module_.variants.end()) module_.variants.push_back(std::move(v));
+        else if (same->models != v.models || same->tag != v.tag || same->types != v.types)
+            problem(where(at), "union " + v.name + " is defined twice, differently");
         return t;
+    }
+
+    // A rule of the field being read, held in this schema, on each item when inside `items`.
+    Rule new_rule(Rule::Kind kind) const {
+        Rule r{kind, 0, {}, {schema_}};
+        r.on_items = items_of_;
+        return r;
     }
 
     void read_enum(const std::string& name, const Json& s, const std::string& at, const std::string& description) {

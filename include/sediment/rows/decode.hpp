@@ -9,6 +9,7 @@
 #include "error.hpp"
 #include "generated/read.hpp"
 #include "json.hpp"
+#include "schema.hpp"
 
 namespace sediment::rows {
 
@@ -26,8 +27,7 @@ bool decode(const J& document, T& out, std::vector<Error>& errors, SchemaId sche
 template <class T>
 bool decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits = {}) {
     Json document;
-    const SchemaInfo& schema = kSchemas[static_cast<int>(document_traits<T>::schema)];
-    if (!parse(text, document, errors, limits, schema.strict_numbers ? Decimals::exact : Decimals::nearest)) return false;
+    if (!parse(text, document, errors, limits, decimals_of(document_traits<T>::schema))) return false;
     detail::Decoder d(document_traits<T>::schema, errors, limits, detail::Decoder::Source::owned_parse);
     return detail::read(d, document, out);
 }

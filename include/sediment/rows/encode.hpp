@@ -26,12 +26,7 @@ std::string encode(const T& value, Style style = Style::compact) {
 
 /// The JSON text of any Json in `style`. Use it rather than nlohmann's dump() for values read by
 /// parse(), which may hold big integers (see kBigIntegerSubtype). Throws EncodeError.
-inline std::string dump(const Json& value, Style style = Style::compact) {
-    std::string out;
-    detail::Writer w(out, style);
-    w.json(value);
-    return out;
-}
+inline std::string dump(const Json& value, Style style = Style::compact) { return encode(value, style); }
 
 /// Decodes a document of a bundled schema and encodes it again in `style` (the CLI's `format`).
 /// Returns false with the errors when it does not decode or cannot be encoded.

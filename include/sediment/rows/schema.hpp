@@ -23,6 +23,11 @@ constexpr const SchemaInfo* find_schema(std::string_view name) noexcept {
 
 constexpr const SchemaInfo& schema_info(SchemaId id) noexcept { return kSchemas[static_cast<int>(id)]; }
 
+/// How a schema's documents read decimal literals: exactly in strict-number schemas (ATIF).
+constexpr Decimals decimals_of(SchemaId id) noexcept {
+    return schema_info(id).strict_numbers ? Decimals::exact : Decimals::nearest;
+}
+
 /// Validates a document against a bundled schema with valijson, independently of the typed models.
 /// valijson 1.0 runs with three corrections so that it answers exactly what draft 2020-12 says:
 /// `pattern` runs over code points (std::regex cannot compile the create-params pattern),

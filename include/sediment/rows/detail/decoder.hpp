@@ -22,6 +22,14 @@ enum class SchemaId : int;  // generated/schemas.hpp lists them
 
 namespace sediment::rows::detail {
 
+/// The digits of a big integer (see kBigIntegerSubtype); empty for anything else, and for DOM types
+/// other than Json, which cannot hold one.
+template <class J>
+std::string_view big_digits(const J& j) {
+    if constexpr (std::is_same_v<J, Json>) return big_integer_digits(j);
+    else return {};
+}
+
 /// "an integer", "a string", ...: the JSON type of a value, for messages.
 template <class J>
 const char* json_type_name(const J& j) {
@@ -34,9 +42,7 @@ const char* json_type_name(const J& j) {
         case nlohmann::json::value_t::string: return "a string";
         case nlohmann::json::value_t::array: return "an array";
         case nlohmann::json::value_t::object: return "an object";
-        case nlohmann::json::value_t::binary:
-            if constexpr (std::is_same_v<J, Json>) return is_big_integer(j) ? "an integer" : "a non-JSON value";
-            [[fallthrough]];
+        case nlohmann::json::value_t::binary: return big_digits(j).empty() ? "a non-JSON value" : "an integer";
         default: return "a non-JSON value";
     }
 }
@@ -176,8 +182,9 @@ public:
             error("rows.decode.range", value.to_string() + " is greater than the maximum " + std::to_string(maximum));
     }
     void check_minimum(const Number& value, std::int64_t minimum) {
-        if (value.is_integer() ? (value.kind() == Number::Kind::integer && value.as_int64() < minimum)
-                               : value.as_double() < static_cast<double>(minimum)) {
+        const bool below = value.kind() == Number::Kind::floating ? value.as_double() < static_cast<double>(minimum)
+                                                                  : value.kind() == Number::Kind::integer && value.as_int64() < minimum;
+        if (below) {
             std::string text;
             if (value.is_integer()) text = std::to_string(value.as_int64());
             else append_double(text, value.as_double());
@@ -278,11 +285,9 @@ public:
     /// Strict integers (ATIF): a JSON integer of any size; `1.0` is not one.
     template <class J>
     bool read_exact_integer(const J& j, Integer& out) {
-        if constexpr (std::is_same_v<J, Json>) {
-            if (is_big_integer(j)) {
-                out = Integer::from_digits(big_integer_digits(j));
-                return true;
-            }
+        if (const std::string_view digits = big_digits(j); !digits.empty()) {
+            out = Integer::from_digits(digits);
+            return true;
         }
         if (j.is_number_unsigned()) {
             out = Integer::from_digits(std::to_string(j.template get<std::uint64_t>()));
@@ -337,14 +342,10 @@ private:
     // A big integer where the model holds a 64-bit integer or a double: refused, never rounded.
     template <class J>
     bool out_of_range(const J& j) {
-        if constexpr (std::is_same_v<J, Json>) {
-            if (is_big_integer(j)) {
-                error("rows.decode.range", std::string(big_integer_digits(j).substr(0, 64)) +
-                                               " is outside the 64-bit signed integer range");
-                return true;
-            }
-        }
-        return false;
+        const std::string_view digits = big_digits(j);
+        if (digits.empty()) return false;
+        error("rows.decode.range", std::string(digits.substr(0, 64)) + " is outside the 64-bit signed integer range");
+        return true;
     }
 
     struct Step {
@@ -383,8 +384,7 @@ private:
                 }
                 return true;
             case nlohmann::json::value_t::binary:
-                if constexpr (std::is_same_v<J, Json>)
-                    if (is_big_integer(j) && valid_big_integer(big_integer_digits(j))) return true;
+                if (valid_big_integer(big_digits(j))) return true;
                 error("rows.decode.type", "binary values are not JSON");
                 return false;
             default: return true;
