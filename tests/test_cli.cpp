@@ -136,3 +136,84 @@ TEST_CASE("cli: validate --schema atif-v1.7 reads a pretty-printed .json traject
     CHECK(bad.status == 1);
     CHECK(bad.out == (dir / "bad.json").string() + ":1: /steps/0/step_id: expected step_id 1 (the step's position), got 2\n");
 }
+
+TEST_CASE("cli: convert rows to ATIF and back, byte for byte") {
+    test::TempDir dir;
+    const std::string rows = std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/examples/rows.jsonl";
+    const auto to = cli("convert --from nemo-gym-rollout.v2 --to atif-v1.7 " + test::quote(rows));
+    REQUIRE(to.status == 0);
+    CHECK(to.err == "3 converted, 0 failed\n");
+    test::write_file(dir / "atif.jsonl", to.out);
+    const auto valid = cli("validate --schema atif-v1.7 " + test::quote((dir / "atif.jsonl").string()));
+    CHECK(valid.status == 0);
+    const auto back = cli("convert --from atif-v1.7 --to nemo-gym-rollout.v2 --style sediment " + test::quote((dir / "atif.jsonl").string()));
+    CHECK(back.status == 0);
+    CHECK(back.out == test::read_file(rows));
+}
+
+TEST_CASE("cli: convert ATIF to rows: losses fail the document unless --lossy, which lists them") {
+    test::TempDir dir;
+    const auto file = (dir / "t.json").string();
+    test::write_file(file, test::kTrajectory);
+
+    SECTION("strict: every loss as FILE:LINE: POINTER: message, nothing written") {
+        const auto r = cli("convert --from atif-v1.7 --to nemo-gym-response.v2 " + test::quote(file));
+        CHECK(r.status == 1);
+        CHECK(r.out.empty());
+        CHECK(r.err.find(file + ":1: /steps/0/timestamp: a row has no timestamps\n") != std::string::npos);
+        CHECK(r.err.find(file + ":1: /steps/2/observation/results/1: a result without source_call_id answers no tool call\n") != std::string::npos);
+        CHECK(r.err.substr(r.err.size() - 22) == "0 converted, 1 failed\n");
+    }
+    SECTION("lossy: the part is written and the dropped values listed") {
+        const auto r = cli("convert --lossy --from atif-v1.7 --to nemo-gym-response.v2 " + test::quote(file));
+        CHECK(r.status == 0);
+        const auto lossy = to_row_parts(decode<AtifTrajectory>(test::kTrajectory), ConvertOptions{true});
+        CHECK(r.out == encode(lossy.value.response) + "\n");
+        std::string expected;
+        for (const Error& e : lossy.losses) expected += file + ":1: " + e.pointer + ": dropped: " + e.message + "\n";
+        CHECK(r.err == expected + "1 converted, 0 failed\n");
+    }
+    SECTION("the create-params part") {
+        const auto r = cli("convert --lossy --from atif-v1.7 --to nemo-gym-responses-create-params.v2 --style sediment " + test::quote(file));
+        CHECK(r.status == 0);
+        CHECK(r.out == R"({"input": [{"role": "system", "parts": [{"type": "text", "content": "You are a careful engineer."}]}, )"
+                       R"({"role": "user", "parts": [{"type": "text", "content": "Fix the test."}]}]})" "\n");
+    }
+    SECTION("a rollout row needs metadata") {
+        const auto r = cli("convert --lossy --from atif-v1.7 --to nemo-gym-rollout.v2 " + test::quote(file));
+        CHECK(r.status == 1);
+        CHECK(r.err.find(file + ":1: (root): a rollout row needs metadata: pass it, or convert to the row's parts\n") != std::string::npos);
+    }
+    SECTION("--metadata gives it, line by line; a missing line is an I/O error") {
+        const Json row = test::base(test::kRollout);
+        const auto metadata = (dir / "m.jsonl").string();
+        test::write_file(metadata, dump(Json{{"metadata", row["metadata"]}}) + "\n");
+        const auto r = cli("convert --lossy --from atif-v1.7 --to nemo-gym-rollout.v2 --metadata " + test::quote(metadata) + " " +
+                           test::quote(file) + " " + test::quote(file));
+        CHECK(r.status == 2);
+        const auto first = decode<NemoGymRolloutRow>(r.out);
+        CHECK(first.metadata == decode<NemoGymRolloutRow>(test::kRow).metadata);
+        CHECK(!first.reward);
+        CHECK(r.err.find(metadata + ": no metadata line left for the next document\n") != std::string::npos);
+    }
+    SECTION("an invalid trajectory: its decode errors") {
+        test::write_file(file, test::mutate(SchemaId::atif_v1_7, {"/steps/0/step_id", "7"}));
+        const auto r = cli("convert --from atif-v1.7 --to nemo-gym-response.v2 " + test::quote(file));
+        CHECK(r.status == 1);
+        CHECK(r.err == file + ":1: /steps/0/step_id: expected step_id 1 (the step's position), got 7\n0 converted, 1 failed\n");
+    }
+}
+
+TEST_CASE("cli: convert usage errors exit 2") {
+    const auto missing = cli("convert --from atif-v1.7 x.json");
+    CHECK(missing.status == 2);
+    CHECK(missing.err.find("convert needs --from NAME and --to NAME") != std::string::npos);
+    const auto pair = cli("convert --from atif-v1.7 --to ci-outcome.v1 x.json");
+    CHECK(pair.status == 2);
+    CHECK(pair.err.find("convert goes from atif-v1.7 to") != std::string::npos);
+    const auto metadata = cli("convert --from atif-v1.7 --to nemo-gym-response.v2 --metadata m.jsonl x.json");
+    CHECK(metadata.status == 2);
+    CHECK(metadata.err.find("--metadata goes with --to nemo-gym-rollout.v2") != std::string::npos);
+    const auto lossy = cli("validate --lossy --schema atif-v1.7 x.json");
+    CHECK(lossy.status == 2);
+}

@@ -45,10 +45,12 @@ inline bool reencode(SchemaId schema, std::string_view text, Style style, std::s
     });
 }
 
-/// nlohmann's ADL hook: `Json j = row;` holds exactly what encode() writes.
+/// nlohmann's ADL hook: `Json j = row;` holds exactly what encode() writes (a Json keeps big integers
+/// exactly; other DOM types read them as doubles).
 template <class J, class T, std::enable_if_t<is_json_v<J> && is_model<T>::value, int>>
 void to_json(J& document, const T& value) {
-    document = J::parse(encode(value));
+    if constexpr (std::is_same_v<J, Json>) document = parse(encode(value));
+    else document = J::parse(encode(value));
 }
 
 }  // namespace sediment::rows

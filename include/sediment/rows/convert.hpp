@@ -1,0 +1,102 @@
+// Conversion between ATIF v1.7 trajectories and NeMo Gym rollout rows, both ways, in process.
+// docs/atif-mapping.md describes the mapping field by field.
+//
+//   auto trajectory = sediment::rows::decode<sediment::rows::AtifTrajectory>(text);
+//   auto parts = sediment::rows::to_row_parts(trajectory);            // throws ConvertError on any loss
+//   auto lossy = sediment::rows::to_row_parts(trajectory, {true});    // drops, and lists, what a row cannot hold
+//   sediment::rows::AtifTrajectory back = sediment::rows::to_atif(parts.value);
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "error.hpp"
+#include "generated/models.hpp"
+
+namespace sediment::rows {
+
+/// The key under which to_atif() writes, in `extra` objects, what ATIF has no field for.
+inline constexpr std::string_view kAtifExtensionKey = "sediment_rows";
+/// The `agent` that to_atif() writes: a row does not say which agent produced it.
+inline constexpr std::string_view kAtifAgentName = "sediment-rows";
+inline constexpr std::string_view kAtifAgentVersion = "1";  ///< the version of this mapping
+
+struct ConvertOptions {
+    /// false (the default): a conversion that would lose a value fails with the full list.
+    /// true: it drops exactly the listed values and returns the list.
+    bool lossy = false;
+};
+
+/// What a rollout row holds beyond the two trainer-facing parts, and a trajectory cannot supply.
+struct RowMetadata {
+    NemoGymMetadata metadata;
+    std::optional<Number> reward;
+
+    friend bool operator==(const RowMetadata& a, const RowMetadata& b) {
+        return a.metadata == b.metadata && a.reward == b.reward;
+    }
+};
+
+/// The two trainer-facing parts of a rollout row: what a trajectory holds.
+struct RowParts {
+    NemoGymResponsesCreateParams responses_create_params;
+    NemoGymResponse response;
+
+    friend bool operator==(const RowParts& a, const RowParts& b) {
+        return a.responses_create_params == b.responses_create_params && a.response == b.response;
+    }
+};
+
+/// A converted value and every source value it does not hold, each an Error whose id is
+/// `rows.convert.loss.<kind>`, whose pointer is the value's place in the source document and whose
+/// message says why a row cannot hold it. Empty unless ConvertOptions::lossy.
+template <class T>
+struct Converted {
+    T value;
+    std::vector<Error> losses;
+};
+
+/// Thrown by the conversions: errors() lists every value that would be lost (strict mode), or what is
+/// wrong with the source (an invalid document or `sediment_rows` extension), by JSON Pointer.
+class ConvertError : public std::runtime_error {
+public:
+    explicit ConvertError(std::vector<Error> errors)
+        : std::runtime_error(detail::describe(errors)), errors_(std::move(errors)) {}
+    const std::vector<Error>& errors() const noexcept { return errors_; }
+
+private:
+    std::vector<Error> errors_;
+};
+
+/// ATIF -> the row's `responses_create_params` and `response`.
+Converted<RowParts> to_row_parts(const AtifTrajectory& trajectory, const ConvertOptions& options = {});
+
+/// ATIF -> a complete rollout row. Its metadata and reward come from `metadata`, or else from the
+/// trajectory's extension (what to_atif() wrote for a complete row); with neither, ConvertError.
+Converted<NemoGymRolloutRow> to_rollout_row(const AtifTrajectory& trajectory,
+                                            const std::optional<RowMetadata>& metadata = std::nullopt,
+                                            const ConvertOptions& options = {});
+
+/// Row -> ATIF: a trajectory valid under the subset, from which to_row_parts() gives back `parts`
+/// exactly. Throws ConvertError for parts that are invalid or that no trajectory can hold (no
+/// message and no turn: ATIF needs a step).
+AtifTrajectory to_atif(const RowParts& parts);
+
+/// Row -> ATIF, with the row's metadata and reward in the trajectory's extension, so that
+/// to_rollout_row() gives back `row` exactly.
+AtifTrajectory to_atif(const NemoGymRolloutRow& row);
+
+/// Reads a RowMetadata from JSON text: an object with `metadata` (NemoGymMetadata) and optionally
+/// `reward` (a number), the two members of a rollout row beside its parts. Appends the errors and
+/// returns false when it is not one.
+bool decode(std::string_view text, RowMetadata& out, std::vector<Error>& errors);
+
+/// Sediment's scoring text of an output message (a turn's `completion`): the text parts, then the
+/// string leaves of the tool-call arguments (object keys in sorted order), empty items skipped, joined
+/// with "\n". Reasoning and tool responses are not part of it.
+std::string scoring_text(const RLVRInferenceMessageRow& output);
+
+}  // namespace sediment::rows

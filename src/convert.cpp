@@ -1,0 +1,669 @@
+// ATIF v1.7 <-> NeMo Gym rollout rows (docs/atif-mapping.md). One function builds an agent step's
+// output message and one builds its text back from a completion; both directions use them, so that
+// to_row_parts(to_atif(parts)) == parts holds by construction and the tests check it.
+#include "sediment/rows/convert.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <set>
+#include <string>
+
+#include "sediment/rows/decode.hpp"
+#include "sediment/rows/encode.hpp"
+
+namespace sediment::rows {
+namespace {
+
+using detail::Decoder;
+using Message = RLVRInferenceMessageRow;
+
+template <class T>
+bool given(const std::optional<Nullable<T>>& field) {
+    return field.has_value() && !field->is_null();
+}
+
+std::string pointer(std::string base, std::string_view token) {
+    detail::append_pointer_token(base, token);
+    return base;
+}
+std::string pointer(const std::string& base, std::size_t index) { return base + "/" + std::to_string(index); }
+
+// ----- the pieces both directions share -------------------------------------------------------------
+
+void string_leaves(const Json& v, std::vector<std::string_view>& out) {
+    if (v.is_string()) {
+        out.push_back(v.get_ref<const std::string&>());
+    } else if (v.is_object()) {
+        std::vector<const std::string*> keys;
+        for (auto it = v.begin(); it != v.end(); ++it) keys.push_back(&it.key());
+        std::sort(keys.begin(), keys.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+        for (const std::string* k : keys) string_leaves(v.at(*k), out);
+    } else if (v.is_array()) {
+        for (const Json& item : v) string_leaves(item, out);
+    }
+}
+
+std::string join_nonempty(const std::vector<std::string_view>& items) {
+    std::string out;
+    for (std::string_view s : items) {
+        if (s.empty()) continue;
+        if (!out.empty()) out += '\n';
+        out += s;
+    }
+    return out;
+}
+
+std::string arguments_text(const std::vector<ToolCallPart>& calls) {
+    std::vector<std::string_view> items;
+    for (const ToolCallPart& c : calls) string_leaves(c.arguments, items);
+    return join_nonempty(items);
+}
+
+/// The output text an agent step needs so that its scoring text is `completion`, when only the
+/// completion survives (the last turn): the completion without the argument text it ends with. When
+/// that is impossible, the whole completion (to_atif then records the completion in the extension).
+std::string text_before_arguments(const std::string& completion, const std::vector<ToolCallPart>& calls) {
+    const std::string tail = arguments_text(calls);
+    if (tail.empty()) return completion;
+    if (completion == tail) return "";
+    const std::size_t n = tail.size() + 1;
+    if (completion.size() > n && completion.compare(completion.size() - n, n, "\n" + tail) == 0)
+        return completion.substr(0, completion.size() - n);
+    return completion;
+}
+
+/// Row text -> ATIF content: "" for no part, the string for one non-empty part, else the parts.
+AtifContent content_of(const std::vector<std::string>& texts) {
+    if (texts.empty()) return std::string();
+    if (texts.size() == 1 && !texts[0].empty()) return texts[0];
+    std::vector<AtifContentPart> parts(texts.size());
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        parts[i].type = AtifContentPartType::text;
+        parts[i].text = Nullable<std::string>(texts[i]);
+    }
+    return parts;
+}
+
+/// The content of one text: "" holds no part.
+AtifContent text_content(const std::string& text) {
+    return content_of(text.empty() ? std::vector<std::string>{} : std::vector<std::string>{text});
+}
+
+/// Where the losses of one conversion go.
+struct Losses {
+    std::vector<Error> list;
+
+    void add(std::string at, const char* kind, std::string why) {
+        list.push_back(Error{std::string("rows.convert.loss.") + kind, std::move(at), std::move(why)});
+    }
+    /// Every key of an `extra` object but `keep` (what the mapping reads).
+    void extra(const std::optional<Nullable<Json>>& extra, const std::string& at,
+               std::initializer_list<std::string_view> keep = {}) {
+        if (!given(extra)) return;
+        for (auto it = (*extra)->begin(); it != (*extra)->end(); ++it)
+            if (std::find(keep.begin(), keep.end(), it.key()) == keep.end())
+                add(pointer(pointer(at, "extra"), it.key()), "extra", "a row has no place for ATIF extension data");
+    }
+};
+
+/// ATIF content -> its text parts' texts ("" holds none). Image parts are reported to `losses`.
+std::vector<std::string> texts_of(const AtifContent& content, Losses* losses, const std::string& at) {
+    std::vector<std::string> out;
+    if (const auto* s = std::get_if<std::string>(&content)) {
+        if (!s->empty()) out.push_back(*s);
+        return out;
+    }
+    const auto& parts = std::get<std::vector<AtifContentPart>>(content);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (parts[i].type == AtifContentPartType::text) out.push_back(given(parts[i].text) ? **parts[i].text : std::string());
+        else if (losses) losses->add(pointer(at, i), "image", "a row message has no images");
+    }
+    return out;
+}
+
+std::vector<Part> text_parts(const std::vector<std::string>& texts) {
+    std::vector<Part> parts;
+    for (const std::string& t : texts) parts.push_back(TextPart{t});
+    return parts;
+}
+
+ToolCallPart tool_call_part(const AtifToolCall& c) { return ToolCallPart{c.tool_call_id, c.function_name, c.arguments}; }
+
+/// An agent step's output message: reasoning, text, then tool calls (Gym's ingress order).
+Message output_message(const AtifStep& step, const std::optional<std::string>& finish_reason, Losses* losses,
+                       const std::string& at) {
+    Message m;
+    m.role = "assistant";
+    if (given(step.reasoning_content)) m.parts.push_back(ReasoningPart{**step.reasoning_content});
+    for (std::string& t : texts_of(step.message, losses, pointer(at, "message"))) m.parts.push_back(TextPart{std::move(t)});
+    if (given(step.tool_calls))
+        for (const AtifToolCall& c : **step.tool_calls) m.parts.push_back(tool_call_part(c));
+    m.finish_reason = finish_reason;
+    return m;
+}
+
+std::vector<ToolCallPart> tool_calls_of(const Message& m) {
+    std::vector<ToolCallPart> out;
+    for (const Part& p : m.parts)
+        if (const auto* c = std::get_if<ToolCallPart>(&p)) out.push_back(*c);
+    return out;
+}
+
+Json json_of(const Number& n) {
+    switch (n.kind()) {
+        case Number::Kind::integer: return Json(n.as_int64());
+        case Number::Kind::unsigned_integer: return Json(n.as_uint64());
+        default: return Json(n.as_double());
+    }
+}
+
+template <class T>
+Json json_of(const std::vector<T>& values) {
+    Json out = Json::array();
+    for (const T& v : values) out.push_back(Json(v));
+    return out;
+}
+
+// ----- the extension: what ATIF has no field for, under extra.sediment_rows -------------------------
+
+struct StepExtension {
+    std::optional<std::string> inference_call_id;
+    std::optional<std::string> finish_reason;
+    std::optional<std::string> completion;
+    std::optional<std::vector<ToolCallPart>> tool_calls;
+    std::optional<std::vector<Message>> new_messages;
+    std::optional<std::vector<RLVRDecisionRow>> decisions;
+};
+
+struct TrajectoryExtension {
+    std::optional<std::vector<Message>> input;
+    std::optional<Number> reward;
+    std::optional<NemoGymMetadata> metadata;
+};
+
+/// Reads the members of an extension object, each with the row schema's rules; `field(key, value)`
+/// returns false for a key it does not know.
+template <class Field>
+void read_extension(Decoder& d, const Json& j, Field&& field) {
+    if (!d.expect_object(j)) return;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (!field(it.key(), *it)) d.error("rows.convert.extension", "unknown key '" + it.key() + "'");
+    }
+}
+
+void read(Decoder& d, const Json& j, StepExtension& out) {
+    read_extension(d, j, [&](const std::string& key, const Json& v) {
+        auto at = d.at(key);
+        if (key == "inference_call_id") detail::read(d, v, out.inference_call_id);
+        else if (key == "finish_reason") detail::read(d, v, out.finish_reason);
+        else if (key == "completion") detail::read(d, v, out.completion);
+        else if (key == "tool_calls") detail::read(d, v, out.tool_calls);
+        else if (key == "new_messages") detail::read(d, v, out.new_messages);
+        else if (key == "decisions") detail::read(d, v, out.decisions);
+        else return false;
+        return true;
+    });
+}
+
+void read(Decoder& d, const Json& j, TrajectoryExtension& out) {
+    read_extension(d, j, [&](const std::string& key, const Json& v) {
+        auto at = d.at(key);
+        if (key == "input") detail::read(d, v, out.input);
+        else if (key == "reward") detail::read(d, v, out.reward);
+        else if (key == "metadata") detail::read(d, v, out.metadata);
+        else return false;
+        return true;
+    });
+}
+
+/// The extension object of an `extra`, if there is one.
+const Json* extension(const std::optional<Nullable<Json>>& extra) {
+    if (!given(extra)) return nullptr;
+    const auto it = (*extra)->find(std::string(kAtifExtensionKey));
+    return it == (*extra)->end() ? nullptr : &*it;
+}
+
+std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325ULL) {
+    for (const unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ULL;
+    return h;
+}
+
+/// Encodes `value` and decodes it again under `schema`: the typed rules a value built in C++ may break.
+template <class T>
+std::string checked_text(const T& value, SchemaId schema, const std::string& at) {
+    std::vector<Error> errors;
+    std::string text;
+    try {
+        text = encode(value);
+        Json document;
+        T copy;
+        if (parse(text, document, errors, {}, decimals_of(schema))) decode(document, copy, errors, schema);
+    } catch (const EncodeError& e) {
+        errors.push_back(e.error());
+    }
+    if (errors.empty()) return text;
+    for (Error& e : errors) e.pointer = at + e.pointer;
+    throw ConvertError(std::move(errors));
+}
+
+// ----- ATIF -> row ----------------------------------------------------------------------------------
+
+struct FromAtif {
+    const AtifTrajectory& t;
+    Losses losses;
+    std::vector<Error> errors;  // problems of the extension
+    TrajectoryExtension ext;
+    std::vector<StepExtension> step_ext;
+    std::vector<std::size_t> agents;  // indices of the agent steps
+
+    explicit FromAtif(const AtifTrajectory& trajectory) : t(trajectory), step_ext(trajectory.steps.size()) {
+        Decoder d(SchemaId::nemo_gym_rollout_v2, errors, Limits{}, Decoder::Source::caller_dom);
+        if (const Json* j = extension(t.extra)) {
+            auto extra_at = d.at("extra");
+            auto key_at = d.at(kAtifExtensionKey);
+            read(d, *j, ext);
+        }
+        auto steps_at = d.at("steps");
+        for (std::size_t i = 0; i < t.steps.size(); ++i) {
+            const AtifStep& step = t.steps[i];
+            const bool agent = step.source == AtifStepSource::agent;
+            if (agent) agents.push_back(i);
+            const Json* j = extension(step.extra);
+            if (!j) continue;
+            auto step_at = d.at(i);
+            auto extra_at = d.at("extra");
+            auto key_at = d.at(kAtifExtensionKey);
+            if (!agent) d.error("rows.convert.extension", "only an agent step carries the extension");
+            else read(d, *j, step_ext[i]);
+        }
+        // An override stands in for steps; steps it would shadow are an inconsistent extension.
+        if (ext.input && !t.steps.empty() && t.steps[0].source != AtifStepSource::agent)
+            errors.push_back({"rows.convert.extension", "/extra/sediment_rows/input",
+                              "'input' stands in for the steps before the first agent step, but there are such steps"});
+        for (std::size_t k = 1; k < agents.size(); ++k)
+            if (step_ext[agents[k]].new_messages && agents[k] != agents[k - 1] + 1)
+                errors.push_back({"rows.convert.extension", "/steps/" + std::to_string(agents[k]) + "/extra/sediment_rows/new_messages",
+                                  "'new_messages' stands in for the steps since the previous agent step, but there are such steps"});
+        if (!errors.empty()) throw ConvertError(std::move(errors));
+    }
+
+    /// Whether agent step k's output message is echoed in the next turn's new_messages.
+    bool echoed(std::size_t k) const { return k + 1 < agents.size() && !step_ext[agents[k + 1]].new_messages; }
+
+    Message plain_message(std::size_t i) {
+        const AtifStep& step = t.steps[i];
+        const std::string at = "/steps/" + std::to_string(i);
+        if (given(step.observation) && !(*step.observation)->results.empty())
+            losses.add(at + "/observation", "unpaired_result", "a system or user step has no tool call for a result to answer");
+        return Message{std::string(to_string(step.source)), text_parts(texts_of(step.message, &losses, at + "/message")), {}};
+    }
+
+    /// The tool messages of agent step i's observation, each result paired by source_call_id.
+    void tool_messages(std::size_t i, std::vector<Message>& out) {
+        const AtifStep& step = t.steps[i];
+        if (!given(step.observation)) return;
+        const std::string at = "/steps/" + std::to_string(i) + "/observation/results";
+        const auto& results = (*step.observation)->results;
+        for (std::size_t j = 0; j < results.size(); ++j) {
+            const AtifObservationResult& r = results[j];
+            const std::string here = pointer(at, j);
+            if (!given(r.source_call_id)) {
+                losses.add(here, "unpaired_result", "a result without source_call_id answers no tool call");
+                continue;
+            }
+            if (given(r.subagent_trajectory_ref) && !(*r.subagent_trajectory_ref)->empty())
+                losses.add(here + "/subagent_trajectory_ref", "subagent", "a row has no subagent trajectories");
+            ToolCallResponsePart part{**r.source_call_id, Json()};
+            const Json* tool_result = nullptr;
+            if (given(r.extra)) {
+                const auto it = (*r.extra)->find("tool_result");
+                if (it != (*r.extra)->end()) tool_result = &*it;
+            }
+            if (given(r.content)) {
+                if (const auto* s = std::get_if<std::string>(&**r.content)) part.result = *s;
+                else part.result = json_of(std::get<std::vector<AtifContentPart>>(**r.content));
+                losses.extra(r.extra, here);  // tool_result too: content is the result
+            } else {
+                if (tool_result) part.result = *tool_result;
+                losses.extra(r.extra, here, {"tool_result"});
+            }
+            out.push_back(Message{"tool", {std::move(part)}, {}});
+        }
+    }
+
+    void step_losses(std::size_t i) {
+        const AtifStep& s = t.steps[i];
+        const std::string at = "/steps/" + std::to_string(i);
+        const bool agent = s.source == AtifStepSource::agent;
+        if (given(s.timestamp)) losses.add(at + "/timestamp", "timestamp", "a row has no timestamps");
+        if (given(s.model_name)) losses.add(at + "/model_name", "model_name", "a row has no model names");
+        if (given(s.reasoning_effort)) losses.add(at + "/reasoning_effort", "reasoning_effort", "a row has no reasoning effort");
+        if (given(s.metrics)) losses.add(at + "/metrics", "metrics", "a row has no metrics, token ids or logprobs");
+        if (given(s.llm_call_count) && !(agent && s.llm_call_count->value().compare(1) == 0))
+            losses.add(at + "/llm_call_count", "llm_call_count", agent ? "a turn is exactly one inference call" : "a system or user step is no inference call");
+        if (given(s.is_copied_context) && **s.is_copied_context)
+            losses.add(at + "/is_copied_context", "copied_context", "a row has no copied context");
+        losses.extra(s.extra, at, {kAtifExtensionKey});
+        if (given(s.tool_calls))
+            for (std::size_t j = 0; j < (*s.tool_calls)->size(); ++j) losses.extra((**s.tool_calls)[j].extra, pointer(at + "/tool_calls", j));
+    }
+
+    void trajectory_losses(const std::optional<RowMetadata>& metadata) {
+        const auto differs = [&](const std::optional<Nullable<std::string>>& field, const std::string* expected) {
+            return given(field) && (!expected || **field != *expected);
+        };
+        const NemoGymMetadata* m = metadata ? &metadata->metadata : nullptr;
+        if (differs(t.session_id, m ? &m->session_id : nullptr))
+            losses.add("/session_id", "session", "a row holds a session id only as metadata.session_id, and it differs or is not given");
+        if (differs(t.trajectory_id, m ? &m->instance_id : nullptr))
+            losses.add("/trajectory_id", "session", "a row holds a trajectory id only as metadata.instance_id, and it differs or is not given");
+        if (t.agent.name != kAtifAgentName) losses.add("/agent/name", "agent", "a row does not name its agent");
+        if (t.agent.version != kAtifAgentVersion) losses.add("/agent/version", "agent", "a row does not name its agent's version");
+        if (given(t.agent.model_name)) losses.add("/agent/model_name", "model_name", "a row has no model names");
+        if (given(t.agent.tool_definitions) && !(*t.agent.tool_definitions)->empty())
+            losses.add("/agent/tool_definitions", "tool_definitions", "a row has no tool definitions");
+        losses.extra(t.agent.extra, "/agent");
+        if (given(t.notes)) losses.add("/notes", "notes", "a row has no notes");
+        if (given(t.final_metrics)) losses.add("/final_metrics", "metrics", "a row has no metrics");
+        if (given(t.continued_trajectory_ref))
+            losses.add("/continued_trajectory_ref", "continuation", "a row has no continuation references");
+        if (given(t.subagent_trajectories) && !(*t.subagent_trajectories)->empty())
+            losses.add("/subagent_trajectories", "subagent", "a row has no subagent trajectories");
+        losses.extra(t.extra, "", {kAtifExtensionKey});
+    }
+
+    RowParts run(const std::optional<RowMetadata>& metadata, std::string_view text) {
+        trajectory_losses(metadata);
+        RowParts out;
+        const std::size_t first_agent = agents.empty() ? t.steps.size() : agents.front();
+        const std::size_t last_agent = agents.empty() ? t.steps.size() : agents.back();
+        auto& input = out.responses_create_params.input;
+        for (std::size_t i = 0; i < first_agent; ++i) {
+            step_losses(i);
+            input.push_back(plain_message(i));
+        }
+        if (ext.input) input = *ext.input;
+
+        const std::uint64_t seed = fnv1a(text);
+        auto& turns = out.response.turns;
+        std::vector<Message> next;  // the next turn's new_messages: the echo, tool results, then plain steps
+        for (std::size_t k = 0; k < agents.size(); ++k) {
+            const std::size_t i = agents[k];
+            const AtifStep& step = t.steps[i];
+            StepExtension& e = step_ext[i];
+            const std::string at = "/steps/" + std::to_string(i);
+            step_losses(i);
+
+            RLVRTurnRow turn;
+            if (e.inference_call_id) {
+                turn.inference_call_id = *e.inference_call_id;
+            } else {
+                char id[20];
+                const std::uint64_t h = fnv1a("step " + step.step_id.to_string(), seed);
+                std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(h));
+                turn.inference_call_id = "ic_" + std::string(id);
+            }
+            if (e.new_messages) turn.new_messages = std::move(*e.new_messages);
+            else if (k == 0) turn.new_messages = input;
+            else turn.new_messages = std::move(next);
+            next.clear();
+
+            Message output = output_message(step, e.finish_reason, &losses, at);
+            turn.completion = e.completion ? *e.completion : scoring_text(output);
+            turn.tool_calls = e.tool_calls ? std::move(*e.tool_calls) : tool_calls_of(output);
+            if (e.decisions) turn.decisions = std::move(*e.decisions);
+
+            if (echoed(k)) {
+                next.push_back(std::move(output));
+                tool_messages(i, next);
+                for (std::size_t j = i + 1; j < agents[k + 1]; ++j) {
+                    step_losses(j);
+                    next.push_back(plain_message(j));
+                }
+            } else {
+                // Only completion and tool_calls keep this output: what they cannot give back is lost.
+                const char* why = "the output of a turn whose message is not echoed (the last turn) lives on only as completion and tool_calls";
+                if (given(step.reasoning_content)) losses.add(at + "/reasoning_content", "last_output", why);
+                if (e.finish_reason) losses.add(at + "/extra/sediment_rows/finish_reason", "last_output", why);
+                if (given(step.observation) && !(*step.observation)->results.empty())
+                    losses.add(at + "/observation", "last_output", "the results of a turn whose output is not echoed have no turn to go in");
+                const std::vector<std::string> kept = texts_of(text_content(text_before_arguments(turn.completion, turn.tool_calls)), nullptr, "");
+                if (texts_of(step.message, nullptr, "") != kept) losses.add(at + "/message", "last_output", why);
+                if (tool_calls_of(output) != turn.tool_calls) losses.add(at + "/tool_calls", "last_output", why);
+            }
+            turns.push_back(std::move(turn));
+        }
+        for (std::size_t i = last_agent + 1; i < t.steps.size(); ++i)
+            losses.add("/steps/" + std::to_string(i), "after_last_turn", "a step after the last agent step has no turn to go in");
+        return out;
+    }
+};
+
+Converted<RowParts> convert(const AtifTrajectory& trajectory, const std::optional<RowMetadata>& metadata,
+                            const ConvertOptions& options, std::optional<RowMetadata>* found) {
+    const std::string text = checked_text(trajectory, SchemaId::atif_v1_7, "");
+    FromAtif from(trajectory);
+    std::optional<RowMetadata> in_use = metadata;
+    if (!in_use && from.ext.metadata) in_use = RowMetadata{*from.ext.metadata, from.ext.reward};
+    if (metadata && from.ext.metadata && *from.ext.metadata != metadata->metadata)
+        from.losses.add("/extra/sediment_rows/metadata", "metadata", "the metadata argument replaces the trajectory's");
+    if (metadata && from.ext.reward && from.ext.reward != metadata->reward)
+        from.losses.add("/extra/sediment_rows/reward", "metadata", "the metadata argument's reward replaces the trajectory's");
+    Converted<RowParts> out{from.run(in_use, text), std::move(from.losses.list)};
+    if (!options.lossy && !out.losses.empty()) throw ConvertError(std::move(out.losses));
+    if (found) *found = std::move(in_use);
+    return out;
+}
+
+// ----- row -> ATIF ----------------------------------------------------------------------------------
+
+bool is_plain(const Message& m) {
+    if ((m.role != "system" && m.role != "user") || m.finish_reason) return false;
+    return std::all_of(m.parts.begin(), m.parts.end(), [](const Part& p) { return std::holds_alternative<TextPart>(p); });
+}
+
+/// An output message in the order output_message() builds: one reasoning part at most, then text, then tool calls.
+bool is_output(const Message& m) {
+    if (m.role != "assistant") return false;
+    int stage = 0;  // 0 reasoning, 1 text, 2 tool calls
+    for (std::size_t i = 0; i < m.parts.size(); ++i) {
+        const int kind = std::holds_alternative<ReasoningPart>(m.parts[i]) ? 0
+                         : std::holds_alternative<TextPart>(m.parts[i]) ? 1
+                         : std::holds_alternative<ToolCallPart>(m.parts[i]) ? 2 : 3;
+        if (kind == 3 || kind < stage || (kind == 0 && i > 0)) return false;
+        stage = kind;
+    }
+    return true;
+}
+
+/// A turn's new_messages as the previous output's echo, the tool results answering it, then plain
+/// messages; nullopt when they do not have that shape.
+struct Echo {
+    const Message* output;
+    std::vector<const ToolCallResponsePart*> results;
+    std::vector<const Message*> plain;
+};
+
+std::optional<Echo> echo_of(const std::vector<Message>& messages) {
+    if (messages.empty() || !is_output(messages[0])) return std::nullopt;
+    Echo echo{&messages[0], {}, {}};
+    std::set<std::string> ids;
+    for (const ToolCallPart& c : tool_calls_of(messages[0])) ids.insert(c.id);
+    std::size_t j = 1;
+    for (; j < messages.size(); ++j) {
+        const Message& m = messages[j];
+        if (m.role != "tool" || m.finish_reason || m.parts.size() != 1) break;
+        const auto* r = std::get_if<ToolCallResponsePart>(&m.parts[0]);
+        if (!r || !ids.count(r->id)) break;
+        echo.results.push_back(r);
+    }
+    for (; j < messages.size() && is_plain(messages[j]); ++j) echo.plain.push_back(&messages[j]);
+    if (j != messages.size()) return std::nullopt;
+    return echo;
+}
+
+std::vector<std::string> texts_of(const Message& m) {
+    std::vector<std::string> out;
+    for (const Part& p : m.parts)
+        if (const auto* t = std::get_if<TextPart>(&p)) out.push_back(t->content);
+    return out;
+}
+
+AtifStep plain_step(const Message& m) {
+    AtifStep s;
+    from_string(m.role, s.source);
+    s.message = content_of(texts_of(m));
+    return s;
+}
+
+AtifObservationResult observation_result(const ToolCallResponsePart& r) {
+    AtifObservationResult out;
+    out.source_call_id = Nullable<std::string>(r.id);
+    if (r.result.is_string()) {
+        out.content = Nullable<AtifContent>(AtifContent(r.result.get<std::string>()));
+    } else {
+        out.content = Nullable<AtifContent>();
+        if (!r.result.is_null()) out.extra = Nullable<Json>(Json::object({{"tool_result", r.result}}));
+    }
+    return out;
+}
+
+AtifTrajectory build_atif(const RowParts& parts, const RowMetadata* metadata) {
+    const auto& input = parts.responses_create_params.input;
+    const auto& turns = parts.response.turns;
+    AtifTrajectory t;
+    t.agent.name = kAtifAgentName;
+    t.agent.version = kAtifAgentVersion;
+    Json ext = Json::object();
+    if (std::all_of(input.begin(), input.end(), is_plain)) {
+        for (const Message& m : input) t.steps.push_back(plain_step(m));
+    } else {
+        ext["input"] = json_of(input);
+    }
+    if (metadata) {
+        t.session_id = Nullable<std::string>(metadata->metadata.session_id);
+        t.trajectory_id = Nullable<std::string>(metadata->metadata.instance_id);
+        if (metadata->reward) ext["reward"] = json_of(*metadata->reward);
+        ext["metadata"] = Json(metadata->metadata);
+    }
+    if (!ext.empty()) t.extra = Nullable<Json>(Json::object({{std::string(kAtifExtensionKey), std::move(ext)}}));
+
+    std::vector<std::optional<Echo>> echoes(turns.size());
+    for (std::size_t k = 1; k < turns.size(); ++k) echoes[k] = echo_of(turns[k].new_messages);
+    for (std::size_t k = 0; k < turns.size(); ++k) {
+        const RLVRTurnRow& turn = turns[k];
+        const std::optional<Echo>* next = k + 1 < turns.size() && echoes[k + 1] ? &echoes[k + 1] : nullptr;
+        AtifStep s;
+        s.source = AtifStepSource::agent;
+        Json e = Json::object();
+        e["inference_call_id"] = turn.inference_call_id;
+        std::vector<ToolCallPart> calls;
+        if (next) {
+            const Message& out = *(*next)->output;
+            for (const Part& p : out.parts)
+                if (const auto* r = std::get_if<ReasoningPart>(&p)) s.reasoning_content = Nullable<std::string>(r->content);
+            s.message = content_of(texts_of(out));
+            calls = tool_calls_of(out);
+            if (out.finish_reason) e["finish_reason"] = *out.finish_reason;
+            if (!(*next)->results.empty()) {
+                AtifObservation o;
+                for (const ToolCallResponsePart* r : (*next)->results) o.results.push_back(observation_result(*r));
+                s.observation = Nullable<AtifObservation>(std::move(o));
+            }
+        } else {
+            calls = turn.tool_calls;
+            s.message = text_content(text_before_arguments(turn.completion, calls));
+        }
+        if (!calls.empty()) {
+            std::vector<AtifToolCall> atif_calls;
+            for (const ToolCallPart& c : calls) atif_calls.push_back(AtifToolCall{c.id, c.name, c.arguments, std::nullopt});
+            s.tool_calls = Nullable<std::vector<AtifToolCall>>(std::move(atif_calls));
+        }
+        // What the steps give back is compared with the turn; what differs travels in the extension.
+        const Message rebuilt = output_message(s, std::nullopt, nullptr, "");
+        if (scoring_text(rebuilt) != turn.completion) e["completion"] = turn.completion;
+        if (tool_calls_of(rebuilt) != turn.tool_calls) e["tool_calls"] = json_of(turn.tool_calls);
+        const bool shadowed = k == 0 ? turn.new_messages != input : !echoes[k];
+        if (shadowed) e["new_messages"] = json_of(turn.new_messages);
+        if (!turn.decisions.empty()) e["decisions"] = json_of(turn.decisions);
+        s.extra = Nullable<Json>(Json::object({{std::string(kAtifExtensionKey), std::move(e)}}));
+        t.steps.push_back(std::move(s));
+        if (next)
+            for (const Message* m : (*next)->plain) t.steps.push_back(plain_step(*m));
+    }
+    if (t.steps.empty())
+        throw ConvertError({Error{"rows.convert.empty", "",
+                                  "a row with no turn and no plain system or user input has no ATIF form (ATIF needs a step)"}});
+    for (std::size_t i = 0; i < t.steps.size(); ++i) t.steps[i].step_id = static_cast<std::int64_t>(i + 1);
+    checked_text(t, SchemaId::atif_v1_7, "");
+    return t;
+}
+
+}  // namespace
+
+std::string scoring_text(const RLVRInferenceMessageRow& output) {
+    std::vector<std::string_view> items;
+    for (const Part& p : output.parts)
+        if (const auto* t = std::get_if<TextPart>(&p)) items.push_back(t->content);
+    for (const Part& p : output.parts)
+        if (const auto* c = std::get_if<ToolCallPart>(&p)) string_leaves(c->arguments, items);
+    return join_nonempty(items);
+}
+
+bool decode(std::string_view text, RowMetadata& out, std::vector<Error>& errors) {
+    Json document;
+    if (!parse(text, document, errors)) return false;
+    const std::size_t before = errors.size();
+    Decoder d(SchemaId::nemo_gym_rollout_v2, errors, Limits{}, Decoder::Source::owned_parse);
+    if (!d.expect_object(document)) return false;
+    bool has_metadata = false;
+    for (auto it = document.begin(); it != document.end(); ++it) {
+        if (it.key() == "metadata") {
+            has_metadata = true;
+            auto at = d.at("metadata");
+            detail::read(d, *it, out.metadata);
+        } else if (it.key() == "reward") {
+            auto at = d.at("reward");
+            detail::read(d, *it, out.reward);
+        } else {
+            d.unknown_key(it.key());
+        }
+    }
+    if (!has_metadata) d.error("rows.decode.missing_key", "missing key 'metadata'");
+    return errors.size() == before;
+}
+
+Converted<RowParts> to_row_parts(const AtifTrajectory& trajectory, const ConvertOptions& options) {
+    return convert(trajectory, std::nullopt, options, nullptr);
+}
+
+Converted<NemoGymRolloutRow> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadata>& metadata,
+                                            const ConvertOptions& options) {
+    std::optional<RowMetadata> found;
+    Converted<RowParts> parts = convert(trajectory, metadata, options, &found);
+    if (!found)
+        throw ConvertError({Error{"rows.convert.metadata", "",
+                                  "a rollout row needs metadata: pass it, or convert to the row's parts"}});
+    Converted<NemoGymRolloutRow> out;
+    out.value.responses_create_params = std::move(parts.value.responses_create_params);
+    out.value.response = std::move(parts.value.response);
+    out.value.reward = found->reward;
+    out.value.metadata = std::move(found->metadata);
+    out.losses = std::move(parts.losses);
+    return out;
+}
+
+AtifTrajectory to_atif(const RowParts& parts) {
+    checked_text(parts.responses_create_params, SchemaId::nemo_gym_rollout_v2, "/responses_create_params");
+    checked_text(parts.response, SchemaId::nemo_gym_rollout_v2, "/response");
+    return build_atif(parts, nullptr);
+}
+
+AtifTrajectory to_atif(const NemoGymRolloutRow& row) {
+    checked_text(row, SchemaId::nemo_gym_rollout_v2, "");
+    const RowMetadata metadata{row.metadata, row.reward};
+    return build_atif(RowParts{row.responses_create_params, row.response}, &metadata);
+}
+
+}  // namespace sediment::rows
