@@ -89,33 +89,38 @@ TEST_CASE("conformance: generated parts decode, validate and re-encode byte for 
     }
 }
 
+/// One random change to `doc`: a value replaced by one of `replacements`, a member or element removed,
+/// or an unknown key added to an object.
+Json mutated(const Json& doc, std::mt19937& random, const std::vector<std::string>& replacements) {
+    std::vector<std::string> values, objects;
+    places(doc, "", values, objects);
+    Json changed = doc;
+    const int kind = static_cast<int>(random() % 3);
+    if (kind == 0) {
+        const std::string& p = values[random() % values.size()];
+        changed[Json::json_pointer(p)] = parse(replacements[random() % replacements.size()]);
+    } else if (kind == 1) {
+        const Json::json_pointer p(values[random() % values.size()]);
+        Json& parent = changed[p.parent_pointer()];
+        if (parent.is_object()) parent.erase(p.back());
+        else parent.erase(static_cast<std::size_t>(std::stoul(p.back())));
+    } else {
+        changed[Json::json_pointer(objects[random() % objects.size()])]["zz_unknown"] = 1;
+    }
+    return changed;
+}
+
 TEST_CASE("conformance: typed decoder and valijson agree on 2,000 mutated rows") {
     const auto rows = rowgen("rows 200 --seed 3 --scale 0.3");
-    const std::string replacements[] = {"null", "1", "-1", "0", "3.5", "3.0", "\"x\"", "\"\"", "true", "[]", "{}",
-                                        "9223372036854775808", "\"2026-02-30T00:00:00Z\"", "\"2026-03-01T00:00:00Z\"",
-                                        "\"passed\"", "\"tool_call\"", "1e300"};
+    const std::vector<std::string> replacements = {"null", "1", "-1", "0", "3.5", "3.0", "\"x\"", "\"\"", "true", "[]", "{}",
+                                                   "9223372036854775808", "\"2026-02-30T00:00:00Z\"", "\"2026-03-01T00:00:00Z\"",
+                                                   "\"passed\"", "\"tool_call\"", "1e300"};
     std::mt19937 random(11);
     std::size_t invalid = 0, total = 0;
     for (const std::string& line : rows) {
         const Json doc = parse(line);
-        std::vector<std::string> values, objects;
-        places(doc, "", values, objects);
         for (int k = 0; k < 10; ++k) {
-            Json changed = doc;
-            const int kind = static_cast<int>(random() % 3);
-            std::string text;
-            if (kind == 0) {  // replace a value
-                const std::string& p = values[random() % values.size()];
-                changed[Json::json_pointer(p)] = parse(replacements[random() % std::size(replacements)]);
-            } else if (kind == 1) {  // remove a member or element
-                const Json::json_pointer p(values[random() % values.size()]);
-                Json& parent = changed[p.parent_pointer()];
-                if (parent.is_object()) parent.erase(p.back());
-                else parent.erase(static_cast<std::size_t>(std::stoul(p.back())));
-            } else {  // add a key to an object
-                changed[Json::json_pointer(objects[random() % objects.size()])]["zz_unknown"] = 1;
-            }
-            text = changed.dump();
+            const std::string text = mutated(doc, random, replacements).dump();
             const auto typed = check(SchemaId::nemo_gym_rollout_v2, text);
             const auto schema = validate(SchemaId::nemo_gym_rollout_v2, text);
             INFO(text.substr(0, 400));
@@ -128,6 +133,42 @@ TEST_CASE("conformance: typed decoder and valijson agree on 2,000 mutated rows")
     }
     CHECK(total == 2000);
     CHECK(invalid > 1000);  // the mutations mostly break rows, so the agreement is not on valid rows alone
+}
+
+TEST_CASE("conformance: mutated rows that stay valid still come back from ATIF exactly") {
+    // Mutations break the segment shape Sediment writes (roles, part order, echoes, completions), so
+    // these rows exercise every override of the extension.
+    const auto rows = rowgen("rows 100 --seed 6 --scale 0.2");
+    const std::vector<std::string> replacements = {"\"\"", "\"x\"", "\"assistant\"", "\"tool\"", "\"user\"", "\"system\"",
+                                                   "\"text\"", "[]", "{}", "null", "0", "\"stop\""};
+    std::mt19937 random(5);
+    std::size_t valid = 0;
+    for (const std::string& line : rows) {
+        Json doc = parse(line);
+        for (int k = 0; k < 30; ++k) {
+            doc = mutated(doc, random, replacements);
+            const std::string text = dump(doc);
+            NemoGymRolloutRow row;
+            std::vector<Error> errors;
+            if (!decode(text, row, errors)) {
+                doc = parse(line);
+                continue;
+            }
+            INFO(text.substr(0, 600));
+            ++valid;
+            AtifTrajectory t;
+            try {
+                t = to_atif(row);
+            } catch (const ConvertError& e) {
+                CHECK(e.errors().at(0).id == "rows.convert.empty");
+                continue;
+            }
+            const std::string atif = encode(t);
+            CHECK(check(SchemaId::atif_v1_7, atif).empty());
+            CHECK(encode(to_rollout_row(decode<AtifTrajectory>(atif)).value, Style::sediment) == encode(row, Style::sediment));
+        }
+    }
+    CHECK(valid > 500);
 }
 
 TEST_CASE("conformance: every ATIF fixture gets NeMo Gym's verdict, and valid ones round-trip") {
@@ -246,6 +287,22 @@ TEST_CASE("conformance: every valid ATIF fixture converts, or lists exactly what
          "tool_calls": [{"tool_call_id": "d", "function_name": "g", "arguments": {"x": ["y", 1]}}], "observation": {"results": [{"source_call_id": "d", "content": "z"}]}},
         {"step_id": 5, "source": "system", "message": "bye"}]})");
     REQUIRE(documents.size() > 10);
+    // and valid mutations of them, which put fields where real trajectories do not
+    const std::vector<std::string> replacements = {"null", "\"\"", "\"x\"", "[]", "{}", "0", "1", "2", "true", "false",
+                                                   "\"agent\"", "\"user\"", "\"system\"", "[{\"type\": \"text\", \"text\": \"t\"}]"};
+    std::mt19937 random(17);
+    const std::size_t fixtures = documents.size();
+    std::size_t mutants = 0;
+    for (std::size_t i = 0; i < fixtures; ++i) {
+        const Json doc = parse(documents[i].second);
+        for (int k = 0; k < 60; ++k) {
+            const std::string text = dump(mutated(doc, random, replacements));
+            if (!check(SchemaId::atif_v1_7, text).empty()) continue;
+            documents.emplace_back(documents[i].first + " mutation " + std::to_string(k), text);
+            ++mutants;
+        }
+    }
+    CHECK(mutants > 200);
 
     std::string requests;
     std::size_t losses = 0;
