@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <simdjson.h>
+
 #include <sediment/rows.hpp>
 
 namespace rows = sediment::rows;
@@ -58,6 +60,10 @@ int main(int argc, char** argv) {
     std::printf("corpus: %zu documents, %.1f MB (%s)\n", lines.size(), bytes / 1e6, std::string(schema->name).c_str());
 
     std::size_t sink = 0;
+    simdjson::dom::parser parser;
+    report("simdjson parse alone (ceiling)", bytes, lines.size(), seconds_of([&] {
+        for (const auto& l : lines) sink += parser.parse(l).is_object();
+    }, repeat));
     report("nlohmann::json::parse alone", bytes, lines.size(), seconds_of([&] {
         for (const auto& l : lines) sink += nlohmann::json::parse(l).size();
     }, repeat));
@@ -66,8 +72,12 @@ int main(int argc, char** argv) {
     }, repeat));
 
     std::vector<rows::NemoGymRolloutRow> decoded(lines.size());
-    report("strict typed decode", bytes, lines.size(), seconds_of([&] {
-        for (std::size_t i = 0; i < lines.size(); ++i) decoded[i] = rows::decode<rows::NemoGymRolloutRow>(lines[i]);
+    std::vector<rows::Error> errors;
+    report("strict typed decode (decode())", bytes, lines.size(), seconds_of([&] {
+        for (std::size_t i = 0; i < lines.size(); ++i) sink += rows::decode(lines[i], decoded[i], errors);
+    }, repeat));
+    report("  exact reader alone", bytes, lines.size(), seconds_of([&] {
+        for (std::size_t i = 0; i < lines.size(); ++i) sink += rows::detail::exact_decode(lines[i], decoded[i], errors, {});
     }, repeat));
     std::string out;
     out.reserve(static_cast<std::size_t>(bytes) + 1024);

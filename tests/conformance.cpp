@@ -135,6 +135,31 @@ TEST_CASE("conformance: typed decoder and valijson agree on 2,000 mutated rows")
     CHECK(invalid > 1000);  // the mutations mostly break rows, so the agreement is not on valid rows alone
 }
 
+TEST_CASE("conformance: the fast path reads generated and mutated rows as the exact reader does") {
+    const auto lines = rowgen("rows 1000 --seed 8");
+    const std::vector<std::string> replacements = {"null", "1", "-1", "3.0", "\"x\"", "\"\"", "true", "[]", "{}",
+                                                   "18446744073709551616", "\"2026-02-30T00:00:00Z\"", "1e300"};
+    std::mt19937 random(23);
+    std::size_t fast = 0, accepted = 0, total = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string text = i % 2 ? lines[i] : dump(mutated(parse(lines[i]), random, replacements));
+        NemoGymRolloutRow a, b;
+        std::vector<Error> errors;
+        const bool fast_ok = detail::fast_decode(text, a, Limits{});
+        const bool exact_ok = detail::exact_decode(text, b, errors, Limits{});
+        INFO(text.substr(0, 300));
+        if (fast_ok) {
+            CHECK(exact_ok);
+            CHECK(encode(a, Style::sediment) == encode(b, Style::sediment));
+        }
+        fast += fast_ok;
+        accepted += exact_ok;
+        ++total;
+    }
+    CHECK(fast * 100 >= accepted * 99);  // big integers and 3.0-style integers aside, valid rows go fast
+    CHECK(accepted < total);
+}
+
 TEST_CASE("conformance: mutated rows that stay valid still come back from ATIF exactly") {
     // Mutations break the segment shape Sediment writes (roles, part order, echoes, completions), so
     // these rows exercise every override of the extension.

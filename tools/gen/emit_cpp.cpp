@@ -346,6 +346,19 @@ std::string rule_check(const Rule& r, const std::string& value) {
     return "d.check_items(" + value + ", [&](const auto& item) { " + check + " });";
 }
 
+// The checks of a member's rules once it is read into `out`, behind the presence test they need.
+std::string member_checks(const Field& f, const std::string& out, std::string& guard) {
+    std::string access = out;
+    if (!f.required) guard += " && " + access, access = "*" + access;
+    if (f.nullable) guard += " && !" + (f.required ? access : "(" + access + ")") + ".is_null()", access = "*" + access;
+    std::string checks;
+    for (const Rule& r : f.rules) {
+        const std::string check = rule_check(r, access);
+        checks += r.schemas.empty() ? check + "\n" : "if (" + schema_condition(r) + ") " + check + "\n";
+    }
+    return checks;
+}
+
 // The statements that read one member's `value` into `out`.
 std::string read_member(const Model& m, const Field& f) {
     const std::string name = identifier(f.json_name);
@@ -357,16 +370,8 @@ std::string read_member(const Model& m, const Field& f) {
     }
     const std::string out = "out." + name;
     if (f.rules.empty()) return "read(d, value, " + out + ");\n";
-
     std::string condition = "read(d, value, " + out + ")";
-    std::string access = out;
-    if (!f.required) condition += " && " + access, access = "*" + access;
-    if (f.nullable) condition += " && !" + (f.required ? access : "(" + access + ")") + ".is_null()", access = "*" + access;
-    std::string checks;
-    for (const Rule& r : f.rules) {
-        const std::string check = rule_check(r, access);
-        checks += r.schemas.empty() ? check + "\n" : "if (" + schema_condition(r) + ") " + check + "\n";
-    }
+    const std::string checks = member_checks(f, out, condition);
     return "if (" + condition + ") {\n" + indent(checks, 4) + "}\n";
 }
 
@@ -414,19 +419,20 @@ $Members$            d.unknown_key(key);
 
 // The JSON type that selects a branch of an untagged union: its test and its name in messages.
 struct JsonType {
-    const char* test;
+    const char* test;       // on a nlohmann DOM value `j`
+    const char* fast_test;  // on a simdjson DOM element `e`
     const char* name;
 };
 JsonType json_type(const TypeRef& t) {
     switch (t.kind) {
         case TypeRef::Kind::string:
-        case TypeRef::Kind::enumeration: return {"j.is_string()", "a string"};
+        case TypeRef::Kind::enumeration: return {"j.is_string()", "e.is_string()", "a string"};
         case TypeRef::Kind::integer:
-        case TypeRef::Kind::exact_integer: return {"j.is_number_integer()", "an integer"};
-        case TypeRef::Kind::number: return {"j.is_number()", "a number"};
-        case TypeRef::Kind::boolean: return {"j.is_boolean()", "a boolean"};
-        case TypeRef::Kind::array: return {"j.is_array()", "an array"};
-        default: return {"j.is_object()", "an object"};
+        case TypeRef::Kind::exact_integer: return {"j.is_number_integer()", "(e.is_int64() || e.is_uint64())", "an integer"};
+        case TypeRef::Kind::number: return {"j.is_number()", "e.is_number()", "a number"};
+        case TypeRef::Kind::boolean: return {"j.is_boolean()", "e.is_bool()", "a boolean"};
+        case TypeRef::Kind::array: return {"j.is_array()", "e.is_array()", "an array"};
+        default: return {"j.is_object()", "e.is_object()", "an object"};
     }
 }
 
@@ -474,6 +480,15 @@ $Cases$        default: return false;
                  {"Cases", cases}});
 }
 
+// The roots the fast path reads: documents of schemas with JSON's own number rules (ATIF's exact
+// decimals need the literals, which a simdjson DOM does not keep), each root once.
+std::vector<std::string> fast_roots(const Module& module) {
+    std::vector<std::string> roots;
+    for (const SchemaDoc& s : module.schemas)
+        if (!s.strict_numbers && std::find(roots.begin(), roots.end(), s.root) == roots.end()) roots.push_back(s.root);
+    return roots;
+}
+
 std::string emit_readers(const Module& module) {
     std::string body;
     // Untagged unions read their branches by overload, so every reader is declared first; so are
@@ -488,6 +503,13 @@ std::string emit_readers(const Module& module) {
     for (const Variant& v : module.variants)
         declarations += fill("template <class J>\nbool read(Decoder& d, const J& j, $Name$& out);\n", {{"Name", v.name}});
     body += declarations + "\n";
+    for (const std::string& root : fast_roots(module))
+        body += fill(R"(/// The fast path of decode() for $Root$ documents (src/fast.cpp, over simdjson): true when `text` is a
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
+bool fast_decode(std::string_view text, $Root$& out, const Limits& limits);
+)",
+                     {{"Root", root}});
+    body += "\n";
     in_emission_order(
         module, [&](const Model& m) { body += emit_model_reader(m); },
         [&](const Variant& v) { body += emit_variant_reader(v); });
@@ -560,6 +582,135 @@ $Body$}  // namespace sediment::rows::detail
                 {{"Banner", banner(module)}, {"Body", body}});
 }
 
+// ----- fast_read.hpp -----------------------------------------------------------------------------
+// The fast path: the same models read from a simdjson DOM. A reader answers only "valid, and here is
+// the value" or "ask the exact reader": it returns false at the first thing it does not accept, and
+// the exact reader (read.hpp) then gives the verdict and the errors. Rules run through the same
+// Decoder checks; any error they record also sends the document to the exact reader.
+
+std::string fast_member(const Model& m, const Field& f) {
+    const std::string name = identifier(f.json_name);
+    if (f.constant) {
+        return fill(f.constant->is_string
+                        ? "std::string_view text;\nif (value.get(text) || text != $Model$::$Name$) return false;\n"
+                        : "std::int64_t number = 0;\nif (!read(r, value, number) || number != $Model$::$Name$) return false;\n",
+                    {{"Model", m.name}, {"Name", name}});
+    }
+    const std::string out = "out." + name;
+    std::string text = "if (!read(r, value, " + out + ")) return false;\n";
+    if (f.rules.empty()) return text;
+    std::string guard = "true";
+    const std::string checks = member_checks(f, out, guard);
+    if (guard == "true") return text + checks;
+    return text + "if (" + guard.substr(8) + ") {\n" + indent(checks, 4) + "}\n";
+}
+
+std::string emit_fast_model_reader(const Model& m) {
+    std::string members;
+    std::uint64_t required = 0;
+    for (std::size_t i = 0; i < m.fields.size(); ++i) {
+        const Field& f = m.fields[i];
+        if (f.required) required |= std::uint64_t{1} << i;
+        members += fill(R"($Else$if (key == $Key$) {
+    bit = $Bit$;
+$Read$)",
+                        {{"Else", i ? "} else " : ""},
+                         {"Key", string_literal(f.json_name)},
+                         {"Bit", "std::uint64_t{1} << " + std::to_string(i)},
+                         {"Read", indent(fast_member(m, f), 4)}});
+    }
+    members += m.fields.empty() ? "{\n" : "} else {\n";
+    std::ostringstream mask;
+    mask << "0x" << std::hex << required;
+    return fill(R"(inline bool read(Reader& r, element e, $Name$& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+$Members$            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    return (seen & $Required$) == $Required$ && d.error_count() == 0$Rules$;
+}
+
+)",
+                {{"Name", m.name},
+                 {"Rules", m.checked_by_code.empty() ? "" : " && check_rules(d, out)"},
+                 {"Members", indent(members, 8)},
+                 {"Required", mask.str()}});
+}
+
+std::string emit_fast_variant_reader(const Variant& v) {
+    std::string branches;
+    if (v.tag.empty()) {
+        for (const TypeRef& t : v.types)
+            branches += fill("    if ($Test$) return read(r, e, out.template emplace<$Type$>());\n",
+                             {{"Test", json_type(t).fast_test}, {"Type", cpp_type(t)}});
+        return fill("inline bool read(Reader& r, element e, $Name$& out) {\n$Branches$    return false;\n}\n\n",
+                    {{"Name", v.name}, {"Branches", branches}});
+    }
+    for (const std::string& model : v.models)
+        branches += fill("    if (tag == $Model$::$Tag$) return read(r, e, out.emplace<$Model$>());\n",
+                         {{"Model", model}, {"Tag", identifier(v.tag)}});
+    return fill(R"(inline bool read(Reader& r, element e, $Name$& out) {
+    simdjson::dom::object object;
+    std::string_view tag;
+    if (e.get(object) || object[$TagLiteral$].get(tag)) return false;
+$Branches$    return false;
+}
+
+)",
+                {{"Name", v.name}, {"TagLiteral", string_literal(v.tag)}, {"Branches", branches}});
+}
+
+std::string emit_fast_readers(const Module& module) {
+    std::string declarations, body, entries;
+    for (const Model& m : module.models)
+        declarations += fill("inline bool read(Reader& r, element e, $Name$& out);\n", {{"Name", m.name}});
+    for (const Variant& v : module.variants)
+        declarations += fill("inline bool read(Reader& r, element e, $Name$& out);\n", {{"Name", v.name}});
+    for (const std::string& root : fast_roots(module)) {
+        std::string id;
+        for (const SchemaDoc& doc : module.schemas)
+            if (doc.root == root && id.empty()) id = schema_enumerator(doc.name);
+        entries += fill(R"(bool fast_decode(std::string_view text, $Root$& out, const Limits& limits) {
+    return fast::decode_document(text, out, limits, SchemaId::$Id$);
+}
+)",
+                        {{"Root", root}, {"Id", id}});
+    }
+    in_emission_order(
+        module, [&](const Model& m) { body += emit_fast_model_reader(m); },
+        [&](const Variant& v) { body += emit_fast_variant_reader(v); });
+    return fill(R"($Banner$// The fast path's readers (see read.hpp for the exact ones). Only src/fast.cpp includes this header:
+// simdjson stays out of the library's interface.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "sediment/rows/detail/fast.hpp"
+#include "read.hpp"
+
+namespace sediment::rows::detail::fast {
+
+$Declarations$
+$Body$}  // namespace sediment::rows::detail::fast
+
+namespace sediment::rows::detail {
+
+$Entries$
+}  // namespace sediment::rows::detail
+)",
+                {{"Banner", banner(module)}, {"Declarations", declarations}, {"Body", body}, {"Entries", entries}});
+}
+
 }  // namespace
 
 std::map<std::string, std::string> emit_headers(const Module& module, std::vector<Problem>& problems) {
@@ -568,6 +719,7 @@ std::map<std::string, std::string> emit_headers(const Module& module, std::vecto
         {"models.hpp", emit_models(module, problems)},
         {"read.hpp", emit_readers(module)},
         {"write.hpp", emit_writers(module)},
+        {"fast_read.hpp", emit_fast_readers(module)},
     };
 }
 

@@ -23,13 +23,34 @@ bool decode(const J& document, T& out, std::vector<Error>& errors, SchemaId sche
     return detail::read(d, document, out);
 }
 
-/// Parses JSON text strictly (see parse()) and decodes it into `out`.
+namespace detail {
+
+/// No fast path for this type: decode() reads it exactly. (The generated overloads in read.hpp cover
+/// the document roots of the bundled schemas.)
 template <class T>
-bool decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits = {}) {
+bool fast_decode(std::string_view, T&, const Limits&) {
+    return false;
+}
+
+/// The exact reader: the strict parser, then the typed readers over its DOM. Every verdict and error
+/// comes from here.
+template <class T>
+bool exact_decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits) {
     Json document;
     if (!parse(text, document, errors, limits, decimals_of(document_traits<T>::schema))) return false;
-    detail::Decoder d(document_traits<T>::schema, errors, limits, detail::Decoder::Source::owned_parse);
-    return detail::read(d, document, out);
+    Decoder d(document_traits<T>::schema, errors, limits, Decoder::Source::owned_parse);
+    return read(d, document, out);
+}
+
+}  // namespace detail
+
+/// Parses JSON text strictly (see parse()) and decodes it into `out`. A valid document takes the fast
+/// path (simdjson); anything else is read by the exact reader, which reports every error.
+template <class T>
+bool decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits = {}) {
+    if (detail::fast_decode(text, out, limits)) return true;
+    out = T();
+    return detail::exact_decode(text, out, errors, limits);
 }
 
 /// Decodes JSON text into a T; throws DecodeError.

@@ -76,6 +76,19 @@ bool read(Decoder& d, const J& j, AtifContent& out);
 template <class J>
 bool read(Decoder& d, const J& j, ReasoningEffort& out);
 
+/// The fast path of decode() for NemoGymRolloutRow documents (src/fast.cpp, over simdjson): true when `text` is a
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
+bool fast_decode(std::string_view text, NemoGymRolloutRow& out, const Limits& limits);
+/// The fast path of decode() for NemoGymResponse documents (src/fast.cpp, over simdjson): true when `text` is a
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
+bool fast_decode(std::string_view text, NemoGymResponse& out, const Limits& limits);
+/// The fast path of decode() for NemoGymResponsesCreateParams documents (src/fast.cpp, over simdjson): true when `text` is a
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
+bool fast_decode(std::string_view text, NemoGymResponsesCreateParams& out, const Limits& limits);
+/// The fast path of decode() for CIOutcome documents (src/fast.cpp, over simdjson): true when `text` is a
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
+bool fast_decode(std::string_view text, CIOutcome& out, const Limits& limits);
+
 /// Reads the branch that the value's JSON type selects.
 template <class J>
 bool read(Decoder& d, const J& j, ReasoningEffort& out) {

@@ -1,0 +1,157 @@
+// The fast path's runtime: simdjson parses the text (structure, numbers, strings and UTF-8, all
+// checked), and these readers move a simdjson DOM into the typed models. Each reader returns false at
+// the first thing it does not accept as is, and decode() then hands the text to the exact reader,
+// which gives the verdict and the errors. So the fast path may refuse what is valid (integers beyond
+// 64 bits, 3.0 as an integer, very deep or very wide free-form values), never accept what is not.
+//
+// Included only by src/fast.cpp (through generated/fast_read.hpp); not installed.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "decoder.hpp"
+
+namespace sediment::rows::detail::fast {
+
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+
+/// The Decoder whose checks every rule shares (any error it records sends the document to the exact
+/// reader) and the limits of this document.
+struct Reader {
+    Decoder& d;
+    const Limits& limits;
+};
+
+// Free-form values deeper than this (counted from the free-form root) go to the exact reader, which
+// counts the depth of the whole document against Limits::max_depth. The typed models nest far less.
+constexpr std::size_t kTypedDepthMargin = 64;
+// Objects wider than this go to the exact reader, which checks duplicate keys with a hash set.
+constexpr std::size_t kMaxScannedKeys = 64;
+
+inline bool read(Reader& r, element e, std::string& out) {
+    std::string_view s;
+    if (e.get(s) || s.size() > r.limits.max_string_bytes) return false;
+    out.assign(s.data(), s.size());
+    return true;
+}
+
+inline bool read(Reader&, element e, bool& out) { return !e.get(out); }
+
+// An integer field: a JSON integer in the 64-bit range (3.0 and the rest go to the exact reader).
+inline bool read(Reader&, element e, std::int64_t& out) { return e.type() == element_type::INT64 && !e.get(out); }
+
+inline bool read(Reader&, element e, Integer& out) {
+    std::int64_t v = 0;
+    if (e.type() != element_type::INT64 || e.get(v)) return false;
+    out = Integer(v);
+    return true;
+}
+
+inline bool read(Reader&, element e, Number& out) {
+    switch (e.type()) {
+        case element_type::INT64: out = Number(e.get_int64().value_unsafe()); return true;
+        case element_type::UINT64: out = Number(e.get_uint64().value_unsafe()); return true;
+        case element_type::DOUBLE: out = Number(e.get_double().value_unsafe()); return true;
+        default: return false;
+    }
+}
+
+/// A free-form value as the exact reader builds it: key order kept, non-negative integers unsigned
+/// (nlohmann's reading), duplicate keys refused.
+inline bool read_json(Reader& r, element e, Json& out, std::size_t depth) {
+    switch (e.type()) {
+        case element_type::NULL_VALUE: out = nullptr; return true;
+        case element_type::BOOL: out = e.get_bool().value_unsafe(); return true;
+        case element_type::INT64: {
+            const std::int64_t v = e.get_int64().value_unsafe();
+            if (v >= 0) out = static_cast<std::uint64_t>(v);
+            else out = v;
+            return true;
+        }
+        case element_type::UINT64: out = e.get_uint64().value_unsafe(); return true;
+        case element_type::DOUBLE: out = e.get_double().value_unsafe(); return true;
+        case element_type::STRING: {
+            std::string_view s = e.get_string().value_unsafe();
+            if (s.size() > r.limits.max_string_bytes) return false;
+            out = std::string(s);
+            return true;
+        }
+        case element_type::ARRAY: {
+            if (depth + kTypedDepthMargin >= r.limits.max_depth) return false;
+            out = Json::array();
+            auto& items = out.get_ref<Json::array_t&>();
+            const simdjson::dom::array array = e.get_array().value_unsafe();
+            items.reserve(array.size());
+            for (const element item : array) {
+                items.emplace_back();
+                if (!read_json(r, item, items.back(), depth + 1)) return false;
+            }
+            return true;
+        }
+        case element_type::OBJECT: {
+            if (depth + kTypedDepthMargin >= r.limits.max_depth) return false;
+            const simdjson::dom::object object = e.get_object().value_unsafe();
+            if (object.size() > kMaxScannedKeys) return false;
+            out = Json::object();
+            auto& members = out.get_ref<Json::object_t&>();
+            members.reserve(object.size());
+            for (const auto field : object) {
+                if (field.key.size() > r.limits.max_string_bytes) return false;
+                for (const auto& m : members)
+                    if (m.first == field.key) return false;  // a duplicate key
+                members.emplace_back(std::string(field.key), Json());
+                if (!read_json(r, field.value, members.back().second, depth + 1)) return false;
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+inline bool read(Reader& r, element e, Json& out) { return read_json(r, e, out, 0); }
+
+template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
+bool read(Reader&, element e, E& out) {
+    std::string_view s;
+    return !e.get(s) && from_string(s, out);
+}
+
+template <class T>
+bool read(Reader& r, element e, std::vector<T>& out) {
+    simdjson::dom::array array;
+    if (e.get(array)) return false;
+    out.clear();
+    out.resize(array.size());
+    std::size_t i = 0;
+    for (const element item : array)
+        if (!read(r, item, out[i++])) return false;
+    return true;
+}
+
+template <class T>
+bool read(Reader& r, element e, Nullable<T>& out) {
+    if (e.is_null()) {
+        out = nullptr;
+        return true;
+    }
+    return read(r, e, out.emplace());
+}
+
+template <class T>
+bool read(Reader& r, element e, std::optional<T>& out) {
+    return read(r, e, out.emplace());
+}
+
+/// Parses `text` and reads a document of `schema` into `out`; false for anything the exact reader
+/// must judge.
+template <class T>
+bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema);
+
+}  // namespace sediment::rows::detail::fast
