@@ -217,3 +217,37 @@ TEST_CASE("cli: convert usage errors exit 2") {
     const auto lossy = cli("validate --lossy --schema atif-v1.7 x.json");
     CHECK(lossy.status == 2);
 }
+
+TEST_CASE("cli: --jobs runs batches in parallel and keeps the output in input order") {
+    test::TempDir dir;
+    const auto file = dir / "many.jsonl";
+    // 9,000 documents (several batches), every seventh invalid, so that order shows in the output
+    std::string text;
+    const std::string good = row_line();
+    const std::string bad = test::mutate(test::kRollout, {"/metadata/split", "\"test\""});
+    for (int i = 0; i < 9000; ++i) text += (i % 7 == 3 ? bad : good) + "\n";
+    test::write_file(file, text);
+    const std::string f = test::quote(file.string());
+    const auto one = cli("validate --schema nemo-gym-rollout.v2 --format jsonl -j 1 " + f);
+    const auto two = cli("validate --schema nemo-gym-rollout.v2 --format jsonl --jobs 2 " + f);
+    const auto four = cli("validate --schema nemo-gym-rollout.v2 --format jsonl -j 4 " + f);
+    CHECK(one.status == 1);
+    CHECK(one.err == "7714 valid, 1286 invalid\n");
+    CHECK(two.out == one.out);
+    CHECK(four.out == one.out);
+    CHECK(two.err == one.err);
+    CHECK(one.out.find("\"line\": 9000,") != std::string::npos);
+    const auto formatted = cli("format --schema nemo-gym-rollout.v2 --style sediment -j 2 " + f);
+    std::string expected;
+    for (int i = 0; i < 9000; ++i)
+        if (i % 7 != 3) expected += encode(decode<NemoGymRolloutRow>(good), Style::sediment) + "\n";
+    CHECK(formatted.out == expected);
+    CHECK(cli("validate --schema nemo-gym-rollout.v2 -j 0 " + f).status == 2);
+    CHECK(cli("validate --schema nemo-gym-rollout.v2 --jobs x " + f).status == 2);
+}
+
+TEST_CASE("cli: no progress line when standard error is not a terminal") {
+    const auto r = cli("validate --schema nemo-gym-rollout.v2 " + test::quote(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/examples/rows.jsonl"));
+    CHECK(r.status == 0);
+    CHECK(r.err == "3 valid, 0 invalid\n");
+}

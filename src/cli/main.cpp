@@ -1,5 +1,13 @@
 // sediment-rows: validate, format and inspect documents of the bundled schemas.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <deque>
+#include <future>
+#include <sstream>
+#include <thread>
 #include <fstream>
 #include <functional>
 #include <optional>
@@ -42,7 +50,11 @@ Commands:
       Prints a bundled schema, byte for byte.
 
 FILE is a path or - for standard input. A .json file holds one document; any other file holds one
-document per line (blank lines are skipped).
+document per line (blank lines are skipped). Files are read as a stream: memory holds the documents
+in flight, not the file.
+
+  -j, --jobs N   threads (default: every core); output stays in input order.
+On a terminal, a progress line (documents, MB/s) shows on standard error while a command runs.
 
 Exit status: 0 when every document is valid, 1 when any is invalid, 2 on a usage or I/O error.
 )";
@@ -87,112 +99,229 @@ struct Options {
     const rows::SchemaInfo* to = nullptr;  // convert: --from is `schema`
     std::string metadata;
     bool lossy = false;
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     std::vector<std::string> files;
 };
 
-/// Calls `on_document(text, line)` for each document of `path`; false on an I/O error.
-bool for_each_document(const std::string& path, const std::function<void(std::string_view, std::size_t)>& on_document) {
-    std::ifstream file;
-    std::istream* in = &std::cin;
-    if (path != "-") {
-        file.open(path, std::ios::binary);
-        if (!file) {
-            std::cerr << "sediment-rows: cannot open " << path << "\n";
-            return false;
-        }
-        in = &file;
-    }
-    const bool whole = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-    if (whole) {
-        std::string text((std::istreambuf_iterator<char>(*in)), std::istreambuf_iterator<char>());
-        if (in->bad()) {
-            std::cerr << "sediment-rows: cannot read " << path << "\n";
-            return false;
-        }
-        on_document(text, 1);
-        return true;
-    }
-    std::string line;
-    for (std::size_t number = 1; std::getline(*in, line); ++number) {
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        on_document(line, number);
-    }
-    if (in->bad()) {
-        std::cerr << "sediment-rows: cannot read " << path << "\n";
-        return false;
-    }
-    return true;
-}
+// ----- documents in, results out, in order, on every core --------------------------------------
 
-int run_validate(const Options& o) {
-    std::size_t valid = 0, invalid = 0;
+/// One document: where it is, its text, and (convert --metadata) the metadata line that goes with it.
+struct Document {
+    const std::string* path = nullptr;
+    std::size_t line = 0;
+    std::string text;
+    std::string metadata;
+    std::size_t metadata_line = 0;
+    std::string io_error;  // set instead of text when the file or the metadata could not be read
+
+    static Document of(const std::string& path, std::size_t line, std::string text) {
+        Document d;
+        d.path = &path, d.line = line, d.text = std::move(text);
+        return d;
+    }
+    static Document failure(const std::string& path, std::string message) {
+        Document d;
+        d.path = &path, d.io_error = std::move(message);
+        return d;
+    }
+};
+
+/// What one document gives: text for standard output and for standard error, and its verdict.
+struct Outcome {
+    std::string out, err;
+    bool ok = true;
+};
+
+using Process = std::function<Outcome(const Document&)>;
+
+struct Batch {
+    std::vector<Document> documents;
+    std::size_t bytes = 0;
+};
+
+struct Results {
+    std::string out, err;
+    std::size_t ok = 0, failed = 0, documents = 0, bytes = 0;
     bool io_error = false;
-    for (const std::string& path : o.files) {
-        io_error |= !for_each_document(path, [&](std::string_view text, std::size_t line) {
-            const std::vector<rows::Error> errors =
-                o.engine == "schema" ? rows::validate(o.schema->id, text) : rows::check(o.schema->id, text);
-            ++(errors.empty() ? valid : invalid);
-            if (o.format == "jsonl") {
-                std::string out = "{\"file\": " + json_string(path) + ", \"line\": " + std::to_string(line) +
-                                  ", \"valid\": " + (errors.empty() ? "true" : "false") + ", \"errors\": [";
-                for (std::size_t i = 0; i < errors.size(); ++i)
-                    out += std::string(i ? ", " : "") + "{\"pointer\": " + json_string(errors[i].pointer) +
-                           ", \"message\": " + json_string(errors[i].message) + "}";
-                std::cout << out << "]}\n";
-            } else {
-                print_errors(std::cout, path, line, errors);
-            }
-        });
+};
+
+Results process_batch(const Batch& batch, const Process& process) {
+    Results r;
+    for (const Document& d : batch.documents) {
+        if (!d.io_error.empty()) {
+            r.err += d.io_error;
+            r.io_error = true;
+            continue;
+        }
+        Outcome o = process(d);
+        r.out += o.out;
+        r.err += o.err;
+        ++(o.ok ? r.ok : r.failed);
+        ++r.documents;
     }
-    std::cout.flush();
-    std::cerr << valid << " valid, " << invalid << " invalid\n";
-    if (io_error) return kExitUsage;
-    return invalid ? kExitInvalid : kExitValid;
+    r.bytes = batch.bytes;
+    return r;
 }
 
-int run_format(const Options& o) {
-    std::size_t invalid = 0;
-    bool io_error = false;
-    std::string out;
-    for (const std::string& path : o.files) {
-        io_error |= !for_each_document(path, [&](std::string_view text, std::size_t line) {
-            std::vector<rows::Error> errors;
-            out.clear();
-            if (rows::reencode(o.schema->id, text, o.style, out, errors)) {
-                out += '\n';
-                std::cout << out;
-                return;
-            }
-            ++invalid;
-            print_errors(std::cerr, path, line, errors);
-        });
+/// "12000 documents, 250.3 MB/s" on standard error while a run lasts, when it is a terminal.
+class Progress {
+public:
+    Progress() : on_(isatty(STDERR_FILENO) == 1), start_(Clock::now()), last_(start_) {}
+    void update(std::size_t documents, std::size_t bytes) {
+        const auto now = Clock::now();
+        if (!on_ || now - last_ < std::chrono::milliseconds(250)) return;
+        last_ = now;
+        const double seconds = std::chrono::duration<double>(now - start_).count();
+        std::fprintf(stderr, "\r\033[K%zu documents, %.1f MB/s", documents, static_cast<double>(bytes) / seconds / 1e6);
+        std::fflush(stderr);
+        shown_ = true;
     }
-    std::cout.flush();
-    if (io_error) return kExitUsage;
-    return invalid ? kExitInvalid : kExitValid;
-}
+    void clear() {
+        if (shown_) std::fputs("\r\033[K", stderr);
+        shown_ = false;
+    }
 
-/// Line i of the --metadata file for the i-th converted document.
-struct MetadataFile {
+private:
+    using Clock = std::chrono::steady_clock;
+    bool on_;
+    bool shown_ = false;
+    Clock::time_point start_, last_;
+};
+
+/// The next non-blank line of the --metadata file, for the next document.
+struct MetadataLines {
     std::ifstream in;
     std::string path;
     std::size_t line = 0;
 
-    /// The next metadata; false after printing why there is none.
-    bool next(rows::RowMetadata& out) {
+    bool next(Document& d) {
         std::string text;
         while (std::getline(in, text)) {
             ++line;
             if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-            std::vector<rows::Error> errors;
-            if (rows::decode(text, out, errors)) return true;
-            print_errors(std::cerr, path, line, errors);
-            return false;
+            d.metadata = std::move(text);
+            d.metadata_line = line;
+            return true;
         }
-        std::cerr << path << ": no metadata line left for the next document\n";
+        d.io_error = path + ": no metadata line left for the next document\n";
         return false;
     }
 };
+
+/// Reads every document of every file (a .json file is one document, any other file one per line),
+/// processes them in batches on `o.jobs` threads, and writes the results in input order. Memory holds
+/// the batches in flight, never a whole file.
+Results run_documents(const Options& o, const Process& process, MetadataLines* metadata) {
+    constexpr std::size_t kBatchBytes = 4u << 20, kBatchDocuments = 4096;
+    Results total;
+    Progress progress;
+    std::deque<std::future<Results>> pending;
+    const auto emit = [&](Results r) {
+        progress.clear();
+        std::cout << r.out;
+        std::cout.flush();
+        std::cerr << r.err;
+        total.ok += r.ok, total.failed += r.failed, total.documents += r.documents, total.bytes += r.bytes;
+        total.io_error |= r.io_error;
+        progress.update(total.documents, total.bytes);
+    };
+    Batch batch;
+    const auto dispatch = [&] {
+        if (o.jobs <= 1) {
+            emit(process_batch(batch, process));
+        } else {
+            if (pending.size() >= o.jobs) {
+                emit(pending.front().get());
+                pending.pop_front();
+            }
+            pending.push_back(std::async(std::launch::async, [&process, b = std::move(batch)] { return process_batch(b, process); }));
+        }
+        batch = Batch();
+    };
+    const auto add = [&](Document d) {
+        if (metadata && d.io_error.empty()) metadata->next(d);
+        batch.bytes += d.text.size() + 1;
+        batch.documents.push_back(std::move(d));
+        if (batch.bytes >= kBatchBytes || batch.documents.size() >= kBatchDocuments) dispatch();
+    };
+    for (const std::string& path : o.files) {
+        std::ifstream file;
+        std::istream* in = &std::cin;
+        if (path != "-") {
+            file.open(path, std::ios::binary);
+            if (!file) {
+                add(Document::failure(path, "sediment-rows: cannot open " + path + "\n"));
+                continue;
+            }
+            in = &file;
+        }
+        if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
+            add(Document::of(path, 1, std::string(std::istreambuf_iterator<char>(*in), std::istreambuf_iterator<char>())));
+        } else {
+            std::string line;
+            for (std::size_t number = 1; std::getline(*in, line); ++number) {
+                if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+                add(Document::of(path, number, std::move(line)));
+                line = std::string();
+            }
+        }
+        if (in->bad()) add(Document::failure(path, "sediment-rows: cannot read " + path + "\n"));
+    }
+    if (!batch.documents.empty()) dispatch();
+    while (!pending.empty()) {
+        emit(pending.front().get());
+        pending.pop_front();
+    }
+    progress.clear();
+    return total;
+}
+
+std::string error_lines(const Document& d, const std::vector<rows::Error>& errors) {
+    std::ostringstream out;
+    print_errors(out, *d.path, d.line, errors);
+    return out.str();
+}
+
+// ----- the commands ------------------------------------------------------------------------------
+
+int exit_status(const Results& r) {
+    if (r.io_error) return kExitUsage;
+    return r.failed ? kExitInvalid : kExitValid;
+}
+
+int run_validate(const Options& o) {
+    const Results r = run_documents(o, [&](const Document& d) {
+        const std::vector<rows::Error> errors =
+            o.engine == "schema" ? rows::validate(o.schema->id, d.text) : rows::check(o.schema->id, d.text);
+        Outcome out;
+        out.ok = errors.empty();
+        if (o.format != "jsonl") {
+            out.out = error_lines(d, errors);
+            return out;
+        }
+        out.out = "{\"file\": " + json_string(*d.path) + ", \"line\": " + std::to_string(d.line) +
+                  ", \"valid\": " + (errors.empty() ? "true" : "false") + ", \"errors\": [";
+        for (std::size_t i = 0; i < errors.size(); ++i)
+            out.out += std::string(i ? ", " : "") + "{\"pointer\": " + json_string(errors[i].pointer) +
+                       ", \"message\": " + json_string(errors[i].message) + "}";
+        out.out += "]}\n";
+        return out;
+    }, nullptr);
+    std::cerr << r.ok << " valid, " << r.failed << " invalid\n";
+    return exit_status(r);
+}
+
+int run_format(const Options& o) {
+    const Results r = run_documents(o, [&](const Document& d) {
+        Outcome out;
+        std::vector<rows::Error> errors;
+        out.ok = rows::reencode(o.schema->id, d.text, o.style, out.out, errors);
+        if (out.ok) out.out += '\n';
+        else out.out.clear(), out.err = error_lines(d, errors);
+        return out;
+    }, nullptr);
+    return exit_status(r);
+}
 
 int run_convert(const Options& o) {
     using rows::SchemaId;
@@ -204,7 +333,7 @@ int run_convert(const Options& o) {
                            "nemo-gym-responses-create-params.v2, or from nemo-gym-rollout.v2 to atif-v1.7");
     if (!o.metadata.empty() && to != SchemaId::nemo_gym_rollout_v2)
         return usage_error("--metadata goes with --to nemo-gym-rollout.v2");
-    MetadataFile metadata;
+    MetadataLines metadata;
     if (!o.metadata.empty()) {
         metadata.path = o.metadata;
         metadata.in.open(o.metadata, std::ios::binary);
@@ -214,60 +343,53 @@ int run_convert(const Options& o) {
         }
     }
     const rows::ConvertOptions options{o.lossy};
-    std::size_t converted = 0, failed = 0;
-    bool io_error = false;
-    std::string out;
-    for (const std::string& path : o.files) {
-        io_error |= !for_each_document(path, [&](std::string_view text, std::size_t line) {
-            out.clear();
-            std::vector<rows::Error> errors, losses;
-            try {
-                if (!from_atif) {
-                    const auto row = rows::decode<rows::NemoGymRolloutRow>(text);
-                    rows::encode(rows::to_atif(row), out, o.style);
-                } else {
-                    const auto trajectory = rows::decode<rows::AtifTrajectory>(text);
-                    std::optional<rows::RowMetadata> given;
-                    if (!o.metadata.empty() && !metadata.next(given.emplace())) {
-                        io_error = true;
-                        ++failed;
-                        return;
-                    }
-                    if (to == SchemaId::nemo_gym_rollout_v2) {
-                        auto row = rows::to_rollout_row(trajectory, given, options);
-                        rows::encode(row.value, out, o.style);
-                        losses = std::move(row.losses);
-                    } else {
-                        auto parts = rows::to_row_parts(trajectory, options);
-                        if (to == SchemaId::nemo_gym_response_v2) rows::encode(parts.value.response, out, o.style);
-                        else rows::encode(parts.value.responses_create_params, out, o.style);
-                        losses = std::move(parts.losses);
-                        errors = rows::check(to, out);  // the create-params schema's own tool-call id rule
+    const Results r = run_documents(o, [&](const Document& d) {
+        Outcome out;
+        std::vector<rows::Error> errors, losses;
+        try {
+            if (!from_atif) {
+                rows::encode(rows::to_atif(rows::decode<rows::NemoGymRolloutRow>(d.text)), out.out, o.style);
+            } else {
+                const auto trajectory = rows::decode<rows::AtifTrajectory>(d.text);
+                std::optional<rows::RowMetadata> given;
+                if (!o.metadata.empty()) {
+                    std::vector<rows::Error> metadata_errors;
+                    if (!rows::decode(d.metadata, given.emplace(), metadata_errors)) {
+                        std::ostringstream err;
+                        print_errors(err, o.metadata, d.metadata_line, metadata_errors);
+                        out.err = err.str();
+                        out.ok = false;
+                        return out;
                     }
                 }
-            } catch (const rows::DecodeError& e) {
-                errors = e.errors();
-            } catch (const rows::ConvertError& e) {
-                errors = e.errors();
-            } catch (const rows::EncodeError& e) {
-                errors = {e.error()};
+                if (to == SchemaId::nemo_gym_rollout_v2) {
+                    auto row = rows::to_rollout_row(trajectory, given, options);
+                    rows::encode(row.value, out.out, o.style);
+                    losses = std::move(row.losses);
+                } else {
+                    auto parts = rows::to_row_parts(trajectory, options);
+                    if (to == SchemaId::nemo_gym_response_v2) rows::encode(parts.value.response, out.out, o.style);
+                    else rows::encode(parts.value.responses_create_params, out.out, o.style);
+                    losses = std::move(parts.losses);
+                    errors = rows::check(to, out.out);  // the create-params schema's own tool-call id rule
+                }
             }
-            for (rows::Error& e : losses) e.message = "dropped: " + e.message;
-            print_errors(std::cerr, path, line, losses);
-            if (!errors.empty()) {
-                ++failed;
-                print_errors(std::cerr, path, line, errors);
-                return;
-            }
-            ++converted;
-            out += '\n';
-            std::cout << out;
-        });
-    }
-    std::cout.flush();
-    std::cerr << converted << " converted, " << failed << " failed\n";
-    if (io_error) return kExitUsage;
-    return failed ? kExitInvalid : kExitValid;
+        } catch (const rows::DecodeError& e) {
+            errors = e.errors();
+        } catch (const rows::ConvertError& e) {
+            errors = e.errors();
+        } catch (const rows::EncodeError& e) {
+            errors = {e.error()};
+        }
+        for (rows::Error& e : losses) e.message = "dropped: " + e.message;
+        out.err = error_lines(d, losses) + error_lines(d, errors);
+        out.ok = errors.empty();
+        if (out.ok) out.out += '\n';
+        else out.out.clear();
+        return out;
+    }, o.metadata.empty() ? nullptr : &metadata);
+    std::cerr << r.ok << " converted, " << r.failed << " failed\n";
+    return exit_status(r);
 }
 
 int run_schema(const std::vector<std::string>& args) {
@@ -326,6 +448,11 @@ int main(int argc, char** argv) {
         } else if (a == "--engine" && o.command == "validate") {
             if (!value(o.engine) || (o.engine != "typed" && o.engine != "schema"))
                 return usage_error("--engine is typed or schema");
+        } else if (a == "--jobs" || a == "-j") {
+            if (!value(v) || v.find_first_not_of("0123456789") != std::string::npos || v.empty() || v.size() > 4 ||
+                std::stoul(v) == 0)
+                return usage_error(a + " needs a number of threads, 1 or more");
+            o.jobs = static_cast<unsigned>(std::stoul(v));
         } else if (a == "--style" && (o.command == "format" || o.command == "convert")) {
             if (!value(v) || (v != "compact" && v != "sediment")) return usage_error("--style is compact or sediment");
             o.style = v == "sediment" ? rows::Style::sediment : rows::Style::compact;
