@@ -5,7 +5,9 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
-#include <future>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <thread>
 #include <fstream>
@@ -208,14 +210,89 @@ struct MetadataLines {
     }
 };
 
+/// Batches processed by `jobs` threads while the caller reads ahead; results come back in the order
+/// the batches went in.
+class Workers {
+public:
+    Workers(unsigned jobs, const Process& process) : process_(process) {
+        for (unsigned i = 0; i < jobs; ++i) threads_.emplace_back([this] { work(); });
+    }
+    ~Workers() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stopping_ = true;
+        }
+        work_.notify_all();
+        for (std::thread& t : threads_) t.join();
+    }
+    /// Batches in flight (queued or being processed, or done and not yet taken).
+    std::size_t in_flight() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return order_.size();
+    }
+    void submit(Batch batch) {
+        auto slot = std::make_shared<Slot>();
+        slot->batch = std::move(batch);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            order_.push_back(slot);
+            todo_.push_back(slot);
+        }
+        work_.notify_one();
+    }
+    /// The results of the oldest batch, once it is done.
+    Results take() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        std::shared_ptr<Slot> slot = order_.front();
+        done_.wait(lock, [&] { return slot->done; });
+        order_.pop_front();
+        return std::move(slot->results);
+    }
+
+private:
+    struct Slot {
+        Batch batch;
+        Results results;
+        bool done = false;
+    };
+    void work() {
+        for (;;) {
+            std::shared_ptr<Slot> slot;
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                work_.wait(lock, [&] { return stopping_ || !todo_.empty(); });
+                if (todo_.empty()) return;
+                slot = todo_.front();
+                todo_.pop_front();
+            }
+            Results r = process_batch(slot->batch, process_);
+            slot->batch = Batch();
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                slot->results = std::move(r);
+                slot->done = true;
+            }
+            done_.notify_all();
+        }
+    }
+
+    const Process& process_;
+    std::mutex mutex_;
+    std::condition_variable work_, done_;
+    std::deque<std::shared_ptr<Slot>> order_, todo_;
+    bool stopping_ = false;
+    std::vector<std::thread> threads_;
+};
+
 /// Reads every document of every file (a .json file is one document, any other file one per line),
 /// processes them in batches on `o.jobs` threads, and writes the results in input order. Memory holds
-/// the batches in flight, never a whole file.
+/// the batches in flight (at most two per thread), never a whole file.
 Results run_documents(const Options& o, const Process& process, MetadataLines* metadata) {
     constexpr std::size_t kBatchBytes = 4u << 20, kBatchDocuments = 4096;
     Results total;
     Progress progress;
-    std::deque<std::future<Results>> pending;
+    std::optional<Workers> workers;
+    if (o.jobs > 1) workers.emplace(o.jobs, process);
     const auto emit = [&](Results r) {
         progress.clear();
         std::cout << r.out;
@@ -227,14 +304,11 @@ Results run_documents(const Options& o, const Process& process, MetadataLines* m
     };
     Batch batch;
     const auto dispatch = [&] {
-        if (o.jobs <= 1) {
+        if (!workers) {
             emit(process_batch(batch, process));
         } else {
-            if (pending.size() >= o.jobs) {
-                emit(pending.front().get());
-                pending.pop_front();
-            }
-            pending.push_back(std::async(std::launch::async, [&process, b = std::move(batch)] { return process_batch(b, process); }));
+            while (workers->in_flight() >= 2 * o.jobs) emit(workers->take());
+            workers->submit(std::move(batch));
         }
         batch = Batch();
     };
@@ -268,10 +342,7 @@ Results run_documents(const Options& o, const Process& process, MetadataLines* m
         if (in->bad()) add(Document::failure(path, "sediment-rows: cannot read " + path + "\n"));
     }
     if (!batch.documents.empty()) dispatch();
-    while (!pending.empty()) {
-        emit(pending.front().get());
-        pending.pop_front();
-    }
+    while (workers && workers->in_flight() > 0) emit(workers->take());
     progress.clear();
     return total;
 }

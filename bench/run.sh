@@ -1,0 +1,50 @@
+#!/bin/sh
+# The benchmark suite, every figure from the same run on the same corpus:
+#   - a 44 MB corpus of rollout rows from ../shared/tools/rowgen.py (2,400 rows, seed 5, Sediment's bytes);
+#   - bench/throughput.cpp: simdjson parse alone (the ceiling), nlohmann::json::parse alone, the strict
+#     parse, decode() (fast path) and the exact reader alone, both encode styles, valijson;
+#   - ajv (npm, installed into bench/ajv/node_modules on first use): JSON.parse + validate, the baseline;
+#   - the CLI's `validate` on 1 thread and on every core, over four copies of the corpus.
+# usage: bench/run.sh [BUILD_DIR]      (ROWGEN=path/to/rowgen.py when ../shared is elsewhere)
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-bench}
+rowgen=${ROWGEN:-$root/../shared/tools/rowgen.py}
+if [ ! -f "$rowgen" ]; then
+  echo "bench: $rowgen not found; set ROWGEN=path/to/rowgen.py" >&2
+  exit 2
+fi
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSEDIMENT_ROWS_BUILD_BENCH=ON \
+  -DSEDIMENT_ROWS_BUILD_TESTS=OFF -DSEDIMENT_ROWS_BUILD_EXAMPLES=OFF >/dev/null
+cmake --build "$build" -j"$(nproc)" --target sediment-rows-throughput sediment-rows-cli >/dev/null
+
+corpus=$build/bench-corpus.jsonl
+[ -s "$corpus" ] || python3 "$rowgen" rows 2400 --seed 5 --sediment > "$corpus"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr)"
+"$build/sediment-rows-throughput" "$corpus" --repeat 5
+
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  [ -d "$root/bench/ajv/node_modules/ajv" ] || (cd "$root/bench/ajv" && npm install --silent --no-audit --no-fund >/dev/null)
+  node "$root/bench/ajv/validate.mjs" "$root/schemas/nemo-gym-rollout.v2.schema.json" "$corpus" 5
+else
+  echo "ajv baseline skipped: node and npm not found"
+fi
+
+big=$build/bench-corpus-x4.jsonl
+[ -s "$big" ] || { cat "$corpus" "$corpus" "$corpus" "$corpus" > "$big"; }
+python3 - "$build/sediment-rows" "$big" "$(nproc)" <<'PY'
+import os, subprocess, sys, time
+cli, corpus, cores = sys.argv[1], sys.argv[2], int(sys.argv[3])
+size = os.path.getsize(corpus)
+def best(jobs):
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run([cli, "validate", "--schema", "nemo-gym-rollout.v2", "-j", str(jobs), corpus],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return min(times)
+one, all_ = best(1), best(cores)
+print(f"{'CLI validate, 1 thread':34} {size / one / 1e6:9.1f} MB/s")
+print(f"{'CLI validate, %d threads' % cores:34} {size / all_ / 1e6:9.1f} MB/s   ({one / all_:.2f}x)")
+PY
