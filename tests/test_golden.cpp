@@ -26,7 +26,7 @@ std::string encode_compact(const T& value) {
     std::string out;
     detail::Writer w(out, Style::compact);
     detail::write(w, value);
-    return out;
+    return w.finish();
 }
 
 }  // namespace

@@ -83,7 +83,7 @@ std::string json_string(std::string_view s) {
         }
     }
     w.string(valid);
-    return out;
+    return w.finish();
 }
 
 /// `FILE:LINE: POINTER: message`, one line per error; the document's root is `(root)`.

@@ -14,6 +14,7 @@ template <class T>
 void encode(const T& value, std::string& out, Style style = Style::compact) {
     detail::Writer w(out, style);
     detail::write(w, value);
+    w.finish();
 }
 
 /// The JSON text of `value`. Throws EncodeError for NaN, infinity or invalid UTF-8.

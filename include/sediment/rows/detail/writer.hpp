@@ -2,6 +2,8 @@
 // number layout, and the JSON Pointer of the value being written (for EncodeError).
 #pragma once
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -10,6 +12,10 @@
 #include <string_view>
 #include <variant>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "../error.hpp"
 #include "../value.hpp"
@@ -27,50 +33,65 @@ enum class Style {
 
 namespace sediment::rows::detail {
 
+/// Writes JSON text at the end of a string. It writes into the string's spare room and sets its final
+/// size in finish() (or when destroyed): one bounds check per piece instead of std::string's appends.
 class Writer {
 public:
-    Writer(std::string& out, Style style) : out_(out), ascii_(style == Style::sediment), spaced_(style == Style::sediment) {}
+    Writer(std::string& out, Style style)
+        : out_(out), start_(out.size()), len_(out.size()), ascii_(style == Style::sediment), spaced_(style == Style::sediment) {}
+    Writer(const Writer&) = delete;
+    Writer& operator=(const Writer&) = delete;
+    ~Writer() { finish(); }
+
+    /// The text written so far, the string sized to it.
+    std::string& finish() {
+        out_.resize(len_);
+        return out_;
+    }
 
     void begin_object() {
         separate();
-        out_ += '{';
+        put('{');
         path_.push_back(Step{});
         first_ = true;
     }
     void end_object() {
         path_.pop_back();
-        out_ += '}';
+        put('}');
         first_ = false;
     }
     void begin_array() {
         separate();
-        out_ += '[';
+        put('[');
         path_.push_back(Step{{}, 0, true});
         first_ = true;
     }
     void end_array() {
         path_.pop_back();
-        out_ += ']';
+        put(']');
         first_ = false;
     }
 
     /// Writes `"key": ` (after a separator when needed); the next value written is that member.
     void key(std::string_view k) {
-        if (!first_) out_ += spaced_ ? ", " : ",";
+        if (!first_) comma();
         path_.back().key = k;
         string_literal(k);
-        out_ += spaced_ ? ": " : ":";
+        if (spaced_) put(": ", 2);
+        else put(':');
         first_ = true;  // the value that follows needs no separator
     }
 
-    void null() { separate(), out_ += "null"; }
-    void boolean(bool v) { separate(), out_ += v ? "true" : "false"; }
-    void integer(std::int64_t v) { separate(), out_ += std::to_string(v); }
-    void unsigned_integer(std::uint64_t v) { separate(), out_ += std::to_string(v); }
+    void null() { separate(), put("null", 4); }
+    void boolean(bool v) { separate(), v ? put("true", 4) : put("false", 5); }
+    void integer(std::int64_t v) { separate(), decimal(v); }
+    void unsigned_integer(std::uint64_t v) { separate(), decimal(v); }
     void floating(double v) {
         separate();
         if (!std::isfinite(v)) fail("rows.encode.number", "NaN and infinity cannot be written as JSON");
-        append_double(out_, v);
+        scratch_.clear();
+        append_double(scratch_, v);
+        put(scratch_.data(), scratch_.size());
     }
     void number(const Number& n) {
         switch (n.kind()) {
@@ -83,7 +104,7 @@ public:
     void big_integer(std::string_view digits) {
         separate();
         if (!valid_big_integer(digits)) fail("rows.encode.type", "not an integer: '" + std::string(digits) + "'");
-        out_ += digits;
+        put(digits.data(), digits.size());
     }
     void string(std::string_view s) {
         separate();
@@ -132,80 +153,146 @@ private:
 
     // Before a value: a comma unless it is the first in its container or follows a key.
     void separate() {
-        if (!first_) out_ += spaced_ ? ", " : ",";
+        if (!first_) comma();
         first_ = false;
         if (!path_.empty() && path_.back().is_array) ++path_.back().index;
     }
 
     void string_literal(std::string_view s) {
         static constexpr char kHex[] = "0123456789abcdef";
-        out_ += '"';
-        std::size_t run = 0;  // start of the pending run of bytes that need no escape
-        for (std::size_t i = 0; i < s.size();) {
-            // Eight plain ASCII bytes at a time: the common case of a long run that needs no escape.
-            while (i + 8 <= s.size() && plain_ascii8(s.data() + i)) i += 8;
-            if (i >= s.size()) break;
-            const auto c = static_cast<unsigned char>(s[i]);
-            if (c >= 0x20 && c != '"' && c != '\\' && (c < 0x7F || (!ascii_ && c >= 0x80))) {
-                if (c >= 0x80 && utf8_sequence(s, i) == 0) invalid_utf8(i);
-                i += c < 0x80 ? 1 : utf8_sequence(s, i);
-                continue;
-            }
-            out_.append(s.data() + run, i - run);
-            if (c < 0x80) {
-                switch (c) {
-                    case '"': out_ += "\\\""; break;
-                    case '\\': out_ += "\\\\"; break;
-                    case '\n': out_ += "\\n"; break;
-                    case '\r': out_ += "\\r"; break;
-                    case '\t': out_ += "\\t"; break;
-                    case '\b': out_ += "\\b"; break;
-                    case '\f': out_ += "\\f"; break;
-                    case 0x7F:
-                        if (!ascii_) {
-                            out_ += '\x7f';
-                            break;
-                        }
-                        [[fallthrough]];
-                    default: out_ += "\\u00", out_ += kHex[c >> 4], out_ += kHex[c & 15];
+        put('"');
+        const char* p = s.data();
+        const char* const end = p + s.size();
+        const char* run = p;  // start of the pending run of bytes written as they are
+        while (p < end) {
+            p = next_care(p, end);
+            if (p == end) break;
+            const auto c = static_cast<unsigned char>(*p);
+            if (c >= 0x80) {
+                const std::size_t n = utf8_sequence(s, static_cast<std::size_t>(p - s.data()));
+                if (n == 0) invalid_utf8(static_cast<std::size_t>(p - s.data()));
+                if (!ascii_) {  // UTF-8 as it is
+                    p += n;
+                    continue;
                 }
-                run = ++i;
+                // a non-ASCII character as \uXXXX, an astral one as a surrogate pair
+                put(run, static_cast<std::size_t>(p - run));
+                char32_t cp = n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+                for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(p[k]) & 0x3F);
+                char buf[12];
+                const auto unit = [&](char* at, unsigned u) {
+                    at[0] = '\\', at[1] = 'u';
+                    for (int k = 0; k < 4; ++k) at[2 + k] = kHex[(u >> (12 - 4 * k)) & 15];
+                };
+                if (cp >= 0x10000) {
+                    cp -= 0x10000;
+                    unit(buf, 0xD800 + (cp >> 10));
+                    unit(buf + 6, 0xDC00 + (cp & 0x3FF));
+                    put(buf, 12);
+                } else {
+                    unit(buf, cp);
+                    put(buf, 6);
+                }
+                p += n;
+                run = p;
                 continue;
             }
-            // ascii_: a non-ASCII character as \uXXXX, astral ones as a surrogate pair.
-            const std::size_t n = utf8_sequence(s, i);
-            if (n == 0) invalid_utf8(i);
-            char32_t cp = n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-            for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-            const auto unit = [&](unsigned u) {
-                out_ += "\\u";
-                for (int shift = 12; shift >= 0; shift -= 4) out_ += kHex[(u >> shift) & 15];
-            };
-            if (cp >= 0x10000) {
-                cp -= 0x10000;
-                unit(0xD800 + (cp >> 10));
-                unit(0xDC00 + (cp & 0x3FF));
-            } else {
-                unit(cp);
+            put(run, static_cast<std::size_t>(p - run));
+            switch (c) {
+                case '"': put("\\\"", 2); break;
+                case '\\': put("\\\\", 2); break;
+                case '\n': put("\\n", 2); break;
+                case '\r': put("\\r", 2); break;
+                case '\t': put("\\t", 2); break;
+                case '\b': put("\\b", 2); break;
+                case '\f': put("\\f", 2); break;
+                default: {  // other control characters, and DEL in the sediment style
+                    const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+                    put(esc, 6);
+                }
             }
-            i += n;
-            run = i;
+            run = ++p;
         }
-        out_.append(s.data() + run, s.size() - run);
-        out_ += '"';
+        put(run, static_cast<std::size_t>(end - run));
+        put('"');
     }
 
-    /// True when none of the 8 bytes at `p` is a control character, '"', '\\', DEL or non-ASCII.
-    static bool plain_ascii8(const char* p) noexcept {
+    // ----- the output buffer: out_ holds len_ bytes of text, then spare room ---------------------
+
+    // Room for n more bytes. The room grows with what this writer has written, so that zero-filling
+    // it costs no more than the text itself (std::string reallocates geometrically underneath).
+    void reserve(std::size_t n) {
+        if (out_.size() - len_ < n) out_.resize(len_ + std::max(n, std::max<std::size_t>(256, len_ - start_)));
+    }
+    void put(char c) {
+        reserve(1);
+        out_[len_++] = c;
+    }
+    void put(const char* p, std::size_t n) {
+        reserve(n);
+        std::memcpy(&out_[len_], p, n);
+        len_ += n;
+    }
+    void comma() {
+        if (spaced_) put(", ", 2);
+        else put(',');
+    }
+    template <class I>
+    void decimal(I v) {
+        reserve(24);
+        const auto r = std::to_chars(&out_[len_], &out_[len_] + 24, v);
+        len_ = static_cast<std::size_t>(r.ptr - out_.data());
+    }
+
+    /// A byte that is not written as it is: control characters, '"', '\\', non-ASCII (validated, and
+    /// escaped in the sediment style), and DEL in the sediment style (Python escapes it).
+    bool needs_care(unsigned char c) const noexcept {
+        return c < 0x20 || c == '"' || c == '\\' || c >= 0x80 || (c == 0x7F && ascii_);
+    }
+
+    /// The first byte from `p` that needs care (see needs_care), or `end`: 16 bytes at a time with
+    /// SSE2, else 8 at a time in a 64-bit word, then byte by byte.
+    const char* next_care(const char* p, const char* end) const noexcept {
+        while (end - p >= kBlock) {
+            const unsigned mask = suspects(p);
+            if (mask == 0) {
+                p += kBlock;
+                continue;
+            }
+            const char* q = p + __builtin_ctz(mask);  // the first suspect is a byte to look at
+            if (needs_care(static_cast<unsigned char>(*q))) return q;
+            p = q + 1;  // DEL, which the compact style writes as it is
+        }
+        while (p < end && !needs_care(static_cast<unsigned char>(*p))) ++p;
+        return p;
+    }
+
+#if defined(__SSE2__)
+    static constexpr std::ptrdiff_t kBlock = 16;
+    /// Bit i set when byte i at `p` may need care: below 0x20 or from 0x7F up (a signed compare
+    /// takes bytes from 0x80 up as negative), '"' or '\\'.
+    static unsigned suspects(const char* p) noexcept {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i hit = _mm_or_si128(
+            _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F))),
+            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+        return static_cast<unsigned>(_mm_movemask_epi8(hit));
+    }
+#else
+    static constexpr std::ptrdiff_t kBlock = 8;
+    /// The same in a 64-bit word (little-endian): the lowest flagged byte is a true suspect, since
+    /// borrows run only upward from a byte that is one.
+    static unsigned suspects(const char* p) noexcept {
         std::uint64_t w;
         std::memcpy(&w, p, sizeof w);
         constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
         const auto zero_byte = [](std::uint64_t v) { return (v - ones) & ~v & highs; };
-        const std::uint64_t special = (w - 0x20 * ones) |  // a byte below 0x20 borrows into its high bit
-                                      zero_byte(w ^ ('"' * ones)) | zero_byte(w ^ ('\\' * ones)) |
-                                      zero_byte(w ^ (0x7F * ones)) | w;  // DEL, and high bits of non-ASCII
-        return (special & highs) == 0;
+        const std::uint64_t flagged = ((w - 0x20 * ones) | zero_byte(w ^ ('"' * ones)) | zero_byte(w ^ ('\\' * ones)) |
+                                       zero_byte(w ^ (0x7F * ones)) | w) & highs;
+        if (flagged == 0) return 0;
+        return 1u << (__builtin_ctzll(flagged) / 8);
     }
+#endif
 
     [[noreturn]] void invalid_utf8(std::size_t at) {
         fail("rows.encode.utf8", "invalid UTF-8 at byte " + std::to_string(at) + " of a string");
@@ -224,6 +311,9 @@ private:
     }
 
     std::string& out_;
+    std::size_t start_;  // where this writer began
+    std::size_t len_;    // the end of the text; out_ may be longer (spare room)
+    std::string scratch_;
     bool ascii_;
     bool spaced_;
     bool first_ = true;
