@@ -2,6 +2,7 @@
 # Installs what sediment-rows needs to build and test, from Debian's packages (Debian 12).
 # valijson's package depends on ~70 unrelated packages (Qt5, Poco, ...), so only its headers are
 # installed, under /usr/local. Run as root, or as a user with sudo.
+#   --sanitizers   also clang and its runtimes (libFuzzer, ASan, UBSan), for fuzz/ and the sanitizer build
 set -eu
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -17,5 +18,8 @@ if [ ! -f /usr/include/valijson/validator.hpp ] && [ ! -f /usr/local/include/val
   $SUDO cp -r "$tmp/root/usr/include/valijson" /usr/local/include/
   $SUDO cp -r "$tmp/root/usr/share/cmake/valijson" /usr/local/share/cmake/
   rm -rf "$tmp"
+fi
+if [ "${1:-}" = "--sanitizers" ]; then
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev >/dev/null
 fi
 echo "sediment-rows: dependencies installed"

@@ -251,3 +251,19 @@ TEST_CASE("cli: no progress line when standard error is not a terminal") {
     CHECK(r.status == 0);
     CHECK(r.err == "3 valid, 0 invalid\n");
 }
+
+TEST_CASE("cli: the limits on one document can be changed, and an error names the one exceeded") {
+    const std::string rows = test::quote(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/examples/rows.jsonl");
+    const auto depth = cli("validate --schema nemo-gym-rollout.v2 --max-depth 3 " + rows);
+    CHECK(depth.status == 1);
+    CHECK(depth.out.find(":1: /responses_create_params/input/0: nesting deeper than 3 levels (limit max_depth)\n") != std::string::npos);
+    const auto strings = cli("validate --schema nemo-gym-rollout.v2 --max-string-bytes 20 " + rows);
+    CHECK(strings.status == 1);
+    CHECK(strings.out.find("(limit max_string_bytes)") != std::string::npos);
+    const auto size = cli("format --schema nemo-gym-rollout.v2 --max-document-bytes 100 " + rows);
+    CHECK(size.status == 1);
+    CHECK(size.err.find("(limit max_document_bytes)") != std::string::npos);
+    CHECK(cli("validate --schema nemo-gym-rollout.v2 --max-depth 1000 " + rows).status == 0);
+    CHECK(cli("validate --schema nemo-gym-rollout.v2 --max-depth 0 " + rows).status == 2);
+    CHECK(cli("validate --schema nemo-gym-rollout.v2 --max-string-bytes x " + rows).status == 2);
+}

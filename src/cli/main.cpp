@@ -56,6 +56,9 @@ document per line (blank lines are skipped). Files are read as a stream: memory 
 in flight, not the file.
 
   -j, --jobs N   threads (default: every core); output stays in input order.
+  --max-depth N, --max-document-bytes N, --max-string-bytes N
+                 limits on one document (defaults 1000, 268435456, 67108864); exceeding one is an
+                 error that names it.
 On a terminal, a progress line (documents, MB/s) shows on standard error while a command runs.
 
 Exit status: 0 when every document is valid, 1 when any is invalid, 2 on a usage or I/O error.
@@ -102,6 +105,7 @@ struct Options {
     std::string metadata;
     bool lossy = false;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    rows::Limits limits;
     std::vector<std::string> files;
 };
 
@@ -363,7 +367,7 @@ int exit_status(const Results& r) {
 int run_validate(const Options& o) {
     const Results r = run_documents(o, [&](const Document& d) {
         const std::vector<rows::Error> errors =
-            o.engine == "schema" ? rows::validate(o.schema->id, d.text) : rows::check(o.schema->id, d.text);
+            o.engine == "schema" ? rows::validate(o.schema->id, d.text, o.limits) : rows::check(o.schema->id, d.text, o.limits);
         Outcome out;
         out.ok = errors.empty();
         if (o.format != "jsonl") {
@@ -386,7 +390,7 @@ int run_format(const Options& o) {
     const Results r = run_documents(o, [&](const Document& d) {
         Outcome out;
         std::vector<rows::Error> errors;
-        out.ok = rows::reencode(o.schema->id, d.text, o.style, out.out, errors);
+        out.ok = rows::reencode(o.schema->id, d.text, o.style, out.out, errors, o.limits);
         if (out.ok) out.out += '\n';
         else out.out.clear(), out.err = error_lines(d, errors);
         return out;
@@ -419,9 +423,9 @@ int run_convert(const Options& o) {
         std::vector<rows::Error> errors, losses;
         try {
             if (!from_atif) {
-                rows::encode(rows::to_atif(rows::decode<rows::NemoGymRolloutRow>(d.text)), out.out, o.style);
+                rows::encode(rows::to_atif(rows::decode<rows::NemoGymRolloutRow>(d.text, o.limits)), out.out, o.style);
             } else {
-                const auto trajectory = rows::decode<rows::AtifTrajectory>(d.text);
+                const auto trajectory = rows::decode<rows::AtifTrajectory>(d.text, o.limits);
                 std::optional<rows::RowMetadata> given;
                 if (!o.metadata.empty()) {
                     std::vector<rows::Error> metadata_errors;
@@ -519,6 +523,13 @@ int main(int argc, char** argv) {
         } else if (a == "--engine" && o.command == "validate") {
             if (!value(o.engine) || (o.engine != "typed" && o.engine != "schema"))
                 return usage_error("--engine is typed or schema");
+        } else if (a == "--max-depth" || a == "--max-document-bytes" || a == "--max-string-bytes") {
+            if (!value(v) || v.empty() || v.size() > 12 || v.find_first_not_of("0123456789") != std::string::npos ||
+                std::stoull(v) == 0)
+                return usage_error(a + " needs a positive number");
+            const std::size_t n = std::stoull(v);
+            (a == "--max-depth" ? o.limits.max_depth : a == "--max-document-bytes" ? o.limits.max_document_bytes
+                                                                                 : o.limits.max_string_bytes) = n;
         } else if (a == "--jobs" || a == "-j") {
             if (!value(v) || v.find_first_not_of("0123456789") != std::string::npos || v.empty() || v.size() > 4 ||
                 std::stoul(v) == 0)

@@ -669,12 +669,31 @@ $Branches$    return false;
                 {{"Name", v.name}, {"TagLiteral", string_literal(v.tag)}, {"Branches", branches}});
 }
 
+// Whether a model belongs to a schema the fast path reads.
+bool fast_model(const Module& module, const Model& m) {
+    for (const std::string& name : m.schemas)
+        for (const SchemaDoc& doc : module.schemas)
+            if (doc.name == name && !doc.strict_numbers) return true;
+    return false;
+}
+
+// The unions a type names, through arrays.
+void variants_named(const TypeRef& t, std::set<std::string>& out) {
+    if (t.kind == TypeRef::Kind::variant) out.insert(t.name);
+    if (t.item) variants_named(*t.item, out);
+}
+
 std::string emit_fast_readers(const Module& module) {
     std::string declarations, body, entries;
-    for (const Model& m : module.models)
+    std::set<std::string> variants;  // the unions the fast models hold
+    for (const Model& m : module.models) {
+        if (!fast_model(module, m)) continue;
         declarations += fill("inline bool read(Reader& r, element e, $Name$& out);\n", {{"Name", m.name}});
+        for (const Field& f : m.fields) variants_named(f.type, variants);
+    }
     for (const Variant& v : module.variants)
-        declarations += fill("inline bool read(Reader& r, element e, $Name$& out);\n", {{"Name", v.name}});
+        if (variants.count(v.name))
+            declarations += fill("inline bool read(Reader& r, element e, $Name$& out);\n", {{"Name", v.name}});
     for (const std::string& root : fast_roots(module)) {
         std::string id;
         for (const SchemaDoc& doc : module.schemas)
@@ -686,8 +705,8 @@ std::string emit_fast_readers(const Module& module) {
                         {{"Root", root}, {"Id", id}});
     }
     in_emission_order(
-        module, [&](const Model& m) { body += emit_fast_model_reader(m); },
-        [&](const Variant& v) { body += emit_fast_variant_reader(v); });
+        module, [&](const Model& m) { if (fast_model(module, m)) body += emit_fast_model_reader(m); },
+        [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(v); });
     return fill(R"($Banner$// The fast path's readers (see read.hpp for the exact ones). Only src/fast.cpp includes this header:
 // simdjson stays out of the library's interface.
 #pragma once

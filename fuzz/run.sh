@@ -1,0 +1,79 @@
+#!/bin/sh
+# Builds the libFuzzer targets (clang, ASan and UBSan), generates their seeds and runs each target for
+# a bounded time. Exit status 1 when any target finds a crash, a leak or a broken invariant; what it
+# found is kept in BUILD/findings/ (a reproducer: BUILD/fuzz/TARGET FILE).
+# usage: fuzz/run.sh [--minutes N | --seconds N] [TARGET...]      (default: 1 minute each, every target)
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${SEDIMENT_ROWS_FUZZ_BUILD:-$root/build-fuzz}
+seconds=60
+targets=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --minutes) seconds=$(($2 * 60)); shift 2 ;;
+    --seconds) seconds=$2; shift 2 ;;
+    -*) echo "usage: fuzz/run.sh [--minutes N | --seconds N] [TARGET...]" >&2; exit 2 ;;
+    *) targets="$targets $1"; shift ;;
+  esac
+done
+all="fuzz-decode-nemo_gym_rollout_v2 fuzz-decode-nemo_gym_response_v2 fuzz-decode-nemo_gym_responses_create_params_v2
+     fuzz-decode-ci_outcome_v1 fuzz-decode-atif_v1_7 fuzz-validate fuzz-convert"
+targets=${targets:-$all}
+
+# A build configured with SEDIMENT_ROWS_BUILD_FUZZ=ON (CI's sanitizer build) is used as it is.
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEDIMENT_ROWS_BUILD_FUZZ=ON \
+    -DSEDIMENT_ROWS_BUILD_TESTS=OFF -DSEDIMENT_ROWS_BUILD_CLI=OFF -DSEDIMENT_ROWS_BUILD_EXAMPLES=OFF \
+    -DSEDIMENT_ROWS_INSTALL=OFF >/dev/null
+fi
+# shellcheck disable=SC2086
+cmake --build "$build" -j"$(nproc)" --target $targets >/dev/null
+
+rm -rf "$build/seeds" && "$root/fuzz/seeds.sh" "$build/seeds"
+# a dictionary: JSON's tokens and every property name of the bundled schemas
+python3 - "$root/schemas" > "$build/fuzz.dict" <<'PY'
+import json, os, sys
+names = set()
+def walk(node):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                names.update(value)
+            walk(value)
+    elif isinstance(node, list):
+        for item in node:
+            walk(item)
+for f in sorted(os.listdir(sys.argv[1])):
+    walk(json.load(open(os.path.join(sys.argv[1], f), encoding="utf-8")))
+tokens = ['{', '}', '[', ']', ':', ',', 'null', 'true', 'false', '-0', '1e400', '0.1', '18446744073709551616',
+          '\\u0000', '\\ud800', '"ATIF-v1.7"', '"agent"', '"user"', '"system"', '"tool_call"', '"sediment_rows"']
+for i, t in enumerate(tokens + sorted('"%s"' % n for n in names)):
+    print('t%d="%s"' % (i, t.replace('\\', '\\\\').replace('"', '\\"')))
+PY
+
+mkdir -p "$build/findings"
+failed=0
+for t in $targets; do
+  case $t in
+    fuzz-decode-nemo_gym_rollout_v2) seeds=rollout ;;
+    fuzz-decode-nemo_gym_response_v2) seeds=response ;;
+    fuzz-decode-nemo_gym_responses_create_params_v2) seeds=create-params ;;
+    fuzz-decode-ci_outcome_v1) seeds=ci-outcome ;;
+    fuzz-decode-atif_v1_7) seeds=atif ;;
+    *) seeds="rollout atif response" ;;
+  esac
+  dirs=""
+  for s in $seeds; do dirs="$dirs $build/seeds/$s"; done
+  mkdir -p "$build/corpus/$t"
+  # shellcheck disable=SC2086
+  if "$build/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+       -dict="$build/fuzz.dict" -artifact_prefix="$build/findings/$t-" -print_final_stats=1 \
+       "$build/corpus/$t" $dirs > "$build/findings/$t.log" 2>&1; then
+    echo "$t: $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/findings/$t.log" | grep -o '[0-9]*$') runs in ${seconds} s, nothing found"
+  else
+    echo "$t: FOUND a problem; see $build/findings/$t.log" >&2
+    tail -n 30 "$build/findings/$t.log" >&2
+    failed=1
+  fi
+done
+exit $failed

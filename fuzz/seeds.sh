@@ -1,0 +1,50 @@
+#!/bin/sh
+# Writes the fuzz targets' seed corpora into OUT/{rollout,response,create-params,ci-outcome,atif}/, one
+# document per file: the rows of examples/rows.jsonl and their parts, a trajectory written here, and,
+# when ../shared is beside the project, rows from rowgen.py and the public ATIF fixtures. Generated at
+# each run, never committed.
+# usage: fuzz/seeds.sh OUT
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$1
+shared=${SEDIMENT_ROWS_SHARED_DIR:-$root/../shared}
+mkdir -p "$out/rollout" "$out/response" "$out/create-params" "$out/ci-outcome" "$out/atif"
+rows=$out/rows.jsonl
+cp "$root/examples/rows.jsonl" "$rows"
+if [ -f "$shared/tools/rowgen.py" ]; then
+  python3 "$shared/tools/rowgen.py" rows 20 --seed 9 --scale 0.1 >> "$rows"
+  python3 "$shared/tools/rowgen.py" rows 20 --seed 10 --scale 0.1 --sediment >> "$rows"
+  for f in "$shared"/fixtures/atif/*.json; do cp "$f" "$out/atif/"; done
+fi
+cat > "$out/atif/hand-written.json" <<'JSON'
+{"schema_version": "ATIF-v1.7", "session_id": "s", "agent": {"name": "a", "version": "1", "extra": {"k": [1, 2.5]}},
+ "steps": [{"step_id": 1, "source": "system", "message": "be careful", "timestamp": "2026-08-24T12:00:00Z"},
+  {"step_id": 2, "source": "user", "message": [{"type": "text", "text": "fix it"}, {"type": "image", "source": {"media_type": "image/png", "path": "p.png"}}]},
+  {"step_id": 3, "source": "agent", "message": "", "reasoning_content": "look first", "llm_call_count": 1,
+   "tool_calls": [{"tool_call_id": "c1", "function_name": "bash", "arguments": {"command": "ls", "n": 18446744073709551616}}],
+   "observation": {"results": [{"source_call_id": "c1", "content": null, "extra": {"tool_result": {"exit": 0}}}, {"content": "stray"}]},
+   "metrics": {"prompt_tokens": 5, "cost_usd": 0.25, "logprobs": [-0.5]},
+   "extra": {"sediment_rows": {"inference_call_id": "ic_1", "finish_reason": "tool_calls",
+     "decisions": [{"accepted": true, "explicit": false, "agent_harness": "codex", "interaction_mode": "agent", "file_path": ""}]}}},
+  {"step_id": 4, "source": "user", "message": "and?"},
+  {"step_id": 5, "source": "agent", "message": [{"type": "text", "text": "done"}], "llm_call_count": 0}],
+ "final_metrics": {"total_steps": 5}}
+JSON
+python3 - "$rows" "$out" <<'PY'
+import json, sys
+rows, out = sys.argv[1], sys.argv[2]
+for i, line in enumerate(open(rows, encoding="utf-8")):
+    if not line.strip():
+        continue
+    row = json.loads(line)
+    def write(kind, value):
+        with open(f"{out}/{kind}/{i:03}.json", "w", encoding="utf-8") as f:
+            f.write(value if isinstance(value, str) else json.dumps(value))
+    write("rollout", line.rstrip("\n"))
+    write("response", row["response"])
+    write("create-params", row["responses_create_params"])
+    for k, outcome in enumerate(row["metadata"]["verifier_results"][:2]):
+        with open(f"{out}/ci-outcome/{i:03}-{k}.json", "w", encoding="utf-8") as f:
+            f.write(json.dumps(outcome))
+PY
+rm "$rows"
