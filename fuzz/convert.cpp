@@ -10,12 +10,9 @@
 
 #include <sediment/rows.hpp>
 
-namespace rows = sediment::rows;
+#include "check.hpp"
 
-#define SEDIMENT_CHECK(condition) \
-    do {                          \
-        if (!(condition)) std::abort(); \
-    } while (0)
+namespace rows = sediment::rows;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -4,10 +4,11 @@
 // (sequential step ids, tool-call references, total_steps, Python's timestamps), so whatever it
 // accepts the schema engine accepts too.
 #include <cstdint>
-#include <cstdlib>
 #include <string_view>
 
 #include <sediment/rows.hpp>
+
+#include "check.hpp"
 
 namespace rows = sediment::rows;
 
@@ -17,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const bool typed = rows::check(schema.id, text).empty();
         const bool valijson = rows::validate(schema.id, text).empty();
         const bool agree = schema.id == rows::SchemaId::atif_v1_7 ? (!typed || valijson) : typed == valijson;
-        if (!agree) std::abort();
+        SEDIMENT_CHECK(agree);
     }
     return 0;
 }

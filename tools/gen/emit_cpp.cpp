@@ -346,11 +346,14 @@ std::string rule_check(const Rule& r, const std::string& value) {
     return "d.check_items(" + value + ", [&](const auto& item) { " + check + " });";
 }
 
-// The checks of a member's rules once it is read into `out`, behind the presence test they need.
-std::string member_checks(const Field& f, const std::string& out, std::string& guard) {
+// The checks of a member's rules once it is read into `out`. `presence` gets the test they need
+// first (the member present and not null), empty when they need none.
+std::string member_checks(const Field& f, const std::string& out, std::string& presence) {
     std::string access = out;
-    if (!f.required) guard += " && " + access, access = "*" + access;
-    if (f.nullable) guard += " && !" + (f.required ? access : "(" + access + ")") + ".is_null()", access = "*" + access;
+    std::vector<std::string> tests;
+    if (!f.required) tests.push_back(access), access = "*" + access;
+    if (f.nullable) tests.push_back("!" + (f.required ? access : "(" + access + ")") + ".is_null()"), access = "*" + access;
+    presence = join(tests, " && ");
     std::string checks;
     for (const Rule& r : f.rules) {
         const std::string check = rule_check(r, access);
@@ -370,8 +373,9 @@ std::string read_member(const Model& m, const Field& f) {
     }
     const std::string out = "out." + name;
     if (f.rules.empty()) return "read(d, value, " + out + ");\n";
-    std::string condition = "read(d, value, " + out + ")";
-    const std::string checks = member_checks(f, out, condition);
+    std::string presence;
+    const std::string checks = member_checks(f, out, presence);
+    const std::string condition = "read(d, value, " + out + ")" + (presence.empty() ? "" : " && " + presence);
     return "if (" + condition + ") {\n" + indent(checks, 4) + "}\n";
 }
 
@@ -599,10 +603,10 @@ std::string fast_member(const Model& m, const Field& f) {
     const std::string out = "out." + name;
     std::string text = "if (!read(r, value, " + out + ")) return false;\n";
     if (f.rules.empty()) return text;
-    std::string guard = "true";
-    const std::string checks = member_checks(f, out, guard);
-    if (guard == "true") return text + checks;
-    return text + "if (" + guard.substr(8) + ") {\n" + indent(checks, 4) + "}\n";
+    std::string presence;
+    const std::string checks = member_checks(f, out, presence);
+    if (presence.empty()) return text + checks;
+    return text + "if (" + presence + ") {\n" + indent(checks, 4) + "}\n";
 }
 
 std::string emit_fast_model_reader(const Model& m) {
