@@ -379,6 +379,18 @@ std::string read_member(const Model& m, const Field& f) {
     return "if (" + condition + ") {\n" + indent(checks, 4) + "}\n";
 }
 
+// After a model's members are read: an optional field the document does not have is reset, so that
+// decoding into a model that holds an earlier document leaves nothing of it behind.
+std::string absent_resets(const Model& m) {
+    std::string text;
+    for (std::size_t i = 0; i < m.fields.size(); ++i) {
+        if (m.fields[i].required) continue;
+        text += fill("if (!(seen & (std::uint64_t{1} << $I$))) out.$Name$.reset();\n",
+                     {{"I", std::to_string(i)}, {"Name", identifier(m.fields[i].json_name)}});
+    }
+    return text;
+}
+
 std::string emit_model_reader(const Model& m) {
     std::string members;
     std::vector<std::string> names;
@@ -410,11 +422,12 @@ $Members$            d.unknown_key(key);
     }
     static constexpr const char* kKeys[] = {$Names$};
     d.require(seen, $Required$, kKeys);
-    return d.error_count() == errors$Rules$;
+$Resets$    return d.error_count() == errors$Rules$;
 }
 
 )",
                 {{"Name", m.name},
+                 {"Resets", indent(absent_resets(m), 4)},
                  {"Rules", m.checked_by_code.empty() ? "" : " && check_rules(d, out)"},
                  {"Members", indent(members, 8)},
                  {"Names", join(names, ", ")},
@@ -539,15 +552,20 @@ std::string emit_model_writer(const Model& m) {
     std::string members;
     for (const Field& f : m.fields) {
         const std::string name = identifier(f.json_name);
-        const Vars vars = {{"Key", string_literal(f.json_name)}, {"Name", name}, {"Model", m.name}};
+        // A key no style escapes is written as a constant (Writer::plain_key).
+        const bool plain = std::all_of(f.json_name.begin(), f.json_name.end(),
+                                       [](char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; });
+        const Vars vars = {{"Key", fill(plain ? "w.plain_key($K$);" : "w.key($K$);", {{"K", string_literal(f.json_name)}})},
+                           {"Name", name},
+                           {"Model", m.name}};
         if (f.constant)
-            members += fill(f.constant->is_string ? "w.key($Key$);\nw.string($Model$::$Name$);\n"
-                                                  : "w.key($Key$);\nw.integer($Model$::$Name$);\n",
+            members += fill(f.constant->is_string ? "$Key$\nw.string($Model$::$Name$);\n"
+                                                  : "$Key$\nw.integer($Model$::$Name$);\n",
                             vars);
         else if (!f.required)
-            members += fill("if (v.$Name$) {\n    w.key($Key$);\n    write(w, *v.$Name$);\n}\n", vars);
+            members += fill("if (v.$Name$) {\n    $Key$\n    write(w, *v.$Name$);\n}\n", vars);
         else
-            members += fill("w.key($Key$);\nwrite(w, v.$Name$);\n", vars);
+            members += fill("$Key$\nwrite(w, v.$Name$);\n", vars);
     }
     return fill(R"(inline void write(Writer& w, const $Name$& v) {
     w.begin_object();
@@ -640,11 +658,12 @@ $Members$            return false;
         if (seen & bit) return false;  // a duplicate key
         seen |= bit;
     }
-    return (seen & $Required$) == $Required$ && d.error_count() == 0$Rules$;
+$Resets$    return (seen & $Required$) == $Required$ && d.error_count() == 0$Rules$;
 }
 
 )",
                 {{"Name", m.name},
+                 {"Resets", indent(absent_resets(m), 4)},
                  {"Rules", m.checked_by_code.empty() ? "" : " && check_rules(d, out)"},
                  {"Members", indent(members, 8)},
                  {"Required", mask.str()}});

@@ -82,6 +82,27 @@ public:
         first_ = true;  // the value that follows needs no separator
     }
 
+    /// key() for a literal that no style escapes (printable ASCII without '"' and '\\'; generated
+    /// code checks that): separator, quotes and key written with copies of a size known at compile time.
+    template <std::size_t N>
+    void plain_key(const char (&k)[N]) {
+        constexpr std::size_t n = N - 1;
+        char* p = room(n + 6);  // `, "k": `
+        if (!first_) {
+            *p++ = ',';
+            if (spaced_) *p++ = ' ';
+        }
+        *p++ = '"';
+        std::memcpy(p, k, n);
+        p += n;
+        *p++ = '"';
+        *p++ = ':';
+        if (spaced_) *p++ = ' ';
+        len_ = static_cast<std::size_t>(p - out_.data());
+        path_.back().key = std::string_view(k, n);
+        first_ = true;
+    }
+
     void null() { separate(), put("null", 4); }
     void boolean(bool v) { separate(), v ? put("true", 4) : put("false", 5); }
     void integer(std::int64_t v) { separate(), decimal(v); }
@@ -219,18 +240,22 @@ private:
 
     // ----- the output buffer: out_ holds len_ bytes of text, then spare room ---------------------
 
-    // Room for n more bytes. The room grows with what this writer has written, so that zero-filling
-    // it costs no more than the text itself (std::string reallocates geometrically underneath).
-    void reserve(std::size_t n) {
-        if (out_.size() - len_ < n) out_.resize(len_ + std::max(n, std::max<std::size_t>(256, len_ - start_)));
+    // Room for n more bytes at the end of the text.
+    char* room(std::size_t n) {
+        if (__builtin_expect(out_.size() - len_ < n, 0)) grow(n);
+        return out_.data() + len_;
+    }
+    // The room grows with what this writer has written, so that zero-filling it costs no more than
+    // the text itself (std::string reallocates geometrically underneath).
+    __attribute__((noinline)) void grow(std::size_t n) {
+        out_.resize(len_ + std::max(n, std::max<std::size_t>(256, len_ - start_)));
     }
     void put(char c) {
-        reserve(1);
-        out_[len_++] = c;
+        *room(1) = c;
+        ++len_;
     }
     void put(const char* p, std::size_t n) {
-        reserve(n);
-        std::memcpy(&out_[len_], p, n);
+        std::memcpy(room(n), p, n);
         len_ += n;
     }
     void comma() {
@@ -239,9 +264,8 @@ private:
     }
     template <class I>
     void decimal(I v) {
-        reserve(24);
-        const auto r = std::to_chars(&out_[len_], &out_[len_] + 24, v);
-        len_ = static_cast<std::size_t>(r.ptr - out_.data());
+        char* p = room(24);
+        len_ = static_cast<std::size_t>(std::to_chars(p, p + 24, v).ptr - out_.data());
     }
 
     /// A byte that is not written as it is: control characters, '"', '\\', non-ASCII (validated, and

@@ -177,6 +177,7 @@ inline bool read(Reader& r, element e, RLVRInferenceMessageRow& out) {
         if (seen & bit) return false;  // a duplicate key
         seen |= bit;
     }
+    if (!(seen & (std::uint64_t{1} << 2))) out.finish_reason.reset();
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
 }
 
@@ -606,6 +607,9 @@ inline bool read(Reader& r, element e, NemoGymMetadata& out) {
         if (seen & bit) return false;  // a duplicate key
         seen |= bit;
     }
+    if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.verification.reset();
+    if (!(seen & (std::uint64_t{1} << 9))) out.ci_resolution.reset();
     return (seen & 0x7d77) == 0x7d77 && d.error_count() == 0;
 }
 
@@ -636,6 +640,7 @@ inline bool read(Reader& r, element e, NemoGymRolloutRow& out) {
         if (seen & bit) return false;  // a duplicate key
         seen |= bit;
     }
+    if (!(seen & (std::uint64_t{1} << 2))) out.reward.reset();
     return (seen & 0xb) == 0xb && d.error_count() == 0;
 }
 

@@ -248,6 +248,7 @@ bool read(Decoder& d, const J& j, RLVRInferenceMessageRow& out) {
     }
     static constexpr const char* kKeys[] = {"role", "parts", "finish_reason"};
     d.require(seen, 0x3, kKeys);
+    if (!(seen & (std::uint64_t{1} << 2))) out.finish_reason.reset();
     return d.error_count() == errors;
 }
 
@@ -723,6 +724,9 @@ bool read(Decoder& d, const J& j, NemoGymMetadata& out) {
     }
     static constexpr const char* kKeys[] = {"instance_id", "recipe_id", "recipe_version", "reward_source", "org_id", "session_id", "segment_index", "verification", "verifier_results", "ci_resolution", "attribution_source", "split", "provenance", "schema_id", "schema_version"};
     d.require(seen, 0x7d77, kKeys);
+    if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.verification.reset();
+    if (!(seen & (std::uint64_t{1} << 9))) out.ci_resolution.reset();
     return d.error_count() == errors;
 }
 
@@ -754,6 +758,7 @@ bool read(Decoder& d, const J& j, NemoGymRolloutRow& out) {
     }
     static constexpr const char* kKeys[] = {"responses_create_params", "response", "reward", "metadata"};
     d.require(seen, 0xb, kKeys);
+    if (!(seen & (std::uint64_t{1} << 2))) out.reward.reset();
     return d.error_count() == errors;
 }
 
@@ -793,6 +798,9 @@ bool read(Decoder& d, const J& j, AtifAgent& out) {
     }
     static constexpr const char* kKeys[] = {"name", "version", "model_name", "tool_definitions", "extra"};
     d.require(seen, 0x3, kKeys);
+    if (!(seen & (std::uint64_t{1} << 2))) out.model_name.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.tool_definitions.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.extra.reset();
     return d.error_count() == errors;
 }
 
@@ -843,6 +851,8 @@ bool read(Decoder& d, const J& j, AtifContentPart& out) {
     }
     static constexpr const char* kKeys[] = {"type", "text", "source"};
     d.require(seen, 0x1, kKeys);
+    if (!(seen & (std::uint64_t{1} << 1))) out.text.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.source.reset();
     return d.error_count() == errors && check_rules(d, out);
 }
 
@@ -886,6 +896,7 @@ bool read(Decoder& d, const J& j, AtifToolCall& out) {
     }
     static constexpr const char* kKeys[] = {"tool_call_id", "function_name", "arguments", "extra"};
     d.require(seen, 0x7, kKeys);
+    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
     return d.error_count() == errors;
 }
 
@@ -921,6 +932,10 @@ bool read(Decoder& d, const J& j, AtifObservationResult& out) {
     }
     static constexpr const char* kKeys[] = {"source_call_id", "content", "subagent_trajectory_ref", "extra"};
     d.require(seen, 0x0, kKeys);
+    if (!(seen & (std::uint64_t{1} << 0))) out.source_call_id.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.content.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.subagent_trajectory_ref.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
     return d.error_count() == errors;
 }
 
@@ -1001,6 +1016,14 @@ bool read(Decoder& d, const J& j, AtifStepMetrics& out) {
     }
     static constexpr const char* kKeys[] = {"prompt_tokens", "completion_tokens", "cached_tokens", "cost_usd", "prompt_token_ids", "completion_token_ids", "logprobs", "extra"};
     d.require(seen, 0x0, kKeys);
+    if (!(seen & (std::uint64_t{1} << 0))) out.prompt_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.completion_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.cached_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.cost_usd.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.prompt_token_ids.reset();
+    if (!(seen & (std::uint64_t{1} << 5))) out.completion_token_ids.reset();
+    if (!(seen & (std::uint64_t{1} << 6))) out.logprobs.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.extra.reset();
     return d.error_count() == errors;
 }
 
@@ -1074,6 +1097,16 @@ bool read(Decoder& d, const J& j, AtifStep& out) {
     }
     static constexpr const char* kKeys[] = {"step_id", "timestamp", "source", "model_name", "reasoning_effort", "message", "reasoning_content", "tool_calls", "observation", "metrics", "llm_call_count", "is_copied_context", "extra"};
     d.require(seen, 0x25, kKeys);
+    if (!(seen & (std::uint64_t{1} << 1))) out.timestamp.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.model_name.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.reasoning_effort.reset();
+    if (!(seen & (std::uint64_t{1} << 6))) out.reasoning_content.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.tool_calls.reset();
+    if (!(seen & (std::uint64_t{1} << 8))) out.observation.reset();
+    if (!(seen & (std::uint64_t{1} << 9))) out.metrics.reset();
+    if (!(seen & (std::uint64_t{1} << 10))) out.llm_call_count.reset();
+    if (!(seen & (std::uint64_t{1} << 11))) out.is_copied_context.reset();
+    if (!(seen & (std::uint64_t{1} << 12))) out.extra.reset();
     return d.error_count() == errors && check_rules(d, out);
 }
 
@@ -1125,6 +1158,12 @@ bool read(Decoder& d, const J& j, AtifFinalMetrics& out) {
     }
     static constexpr const char* kKeys[] = {"total_prompt_tokens", "total_completion_tokens", "total_cached_tokens", "total_cost_usd", "total_steps", "extra"};
     d.require(seen, 0x0, kKeys);
+    if (!(seen & (std::uint64_t{1} << 0))) out.total_prompt_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.total_completion_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.total_cached_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.total_cost_usd.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.total_steps.reset();
+    if (!(seen & (std::uint64_t{1} << 5))) out.extra.reset();
     return d.error_count() == errors;
 }
 
@@ -1187,6 +1226,13 @@ bool read(Decoder& d, const J& j, AtifTrajectory& out) {
     }
     static constexpr const char* kKeys[] = {"schema_version", "session_id", "trajectory_id", "agent", "steps", "notes", "final_metrics", "continued_trajectory_ref", "subagent_trajectories", "extra"};
     d.require(seen, 0x19, kKeys);
+    if (!(seen & (std::uint64_t{1} << 1))) out.session_id.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.trajectory_id.reset();
+    if (!(seen & (std::uint64_t{1} << 5))) out.notes.reset();
+    if (!(seen & (std::uint64_t{1} << 6))) out.final_metrics.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.continued_trajectory_ref.reset();
+    if (!(seen & (std::uint64_t{1} << 8))) out.subagent_trajectories.reset();
+    if (!(seen & (std::uint64_t{1} << 9))) out.extra.reset();
     return d.error_count() == errors && check_rules(d, out);
 }
 

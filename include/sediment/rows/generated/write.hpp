@@ -42,42 +42,42 @@ inline void write(Writer& w, const ReasoningEffort& v) {
 
 inline void write(Writer& w, const TextPart& v) {
     w.begin_object();
-    w.key("type");
+    w.plain_key("type");
     w.string(TextPart::type);
-    w.key("content");
+    w.plain_key("content");
     write(w, v.content);
     w.end_object();
 }
 
 inline void write(Writer& w, const ReasoningPart& v) {
     w.begin_object();
-    w.key("type");
+    w.plain_key("type");
     w.string(ReasoningPart::type);
-    w.key("content");
+    w.plain_key("content");
     write(w, v.content);
     w.end_object();
 }
 
 inline void write(Writer& w, const ToolCallPart& v) {
     w.begin_object();
-    w.key("type");
+    w.plain_key("type");
     w.string(ToolCallPart::type);
-    w.key("id");
+    w.plain_key("id");
     write(w, v.id);
-    w.key("name");
+    w.plain_key("name");
     write(w, v.name);
-    w.key("arguments");
+    w.plain_key("arguments");
     write(w, v.arguments);
     w.end_object();
 }
 
 inline void write(Writer& w, const ToolCallResponsePart& v) {
     w.begin_object();
-    w.key("type");
+    w.plain_key("type");
     w.string(ToolCallResponsePart::type);
-    w.key("id");
+    w.plain_key("id");
     write(w, v.id);
-    w.key("result");
+    w.plain_key("result");
     write(w, v.result);
     w.end_object();
 }
@@ -88,12 +88,12 @@ inline void write(Writer& w, const Part& v) {
 
 inline void write(Writer& w, const RLVRInferenceMessageRow& v) {
     w.begin_object();
-    w.key("role");
+    w.plain_key("role");
     write(w, v.role);
-    w.key("parts");
+    w.plain_key("parts");
     write(w, v.parts);
     if (v.finish_reason) {
-        w.key("finish_reason");
+        w.plain_key("finish_reason");
         write(w, *v.finish_reason);
     }
     w.end_object();
@@ -101,245 +101,245 @@ inline void write(Writer& w, const RLVRInferenceMessageRow& v) {
 
 inline void write(Writer& w, const NemoGymResponsesCreateParams& v) {
     w.begin_object();
-    w.key("input");
+    w.plain_key("input");
     write(w, v.input);
     w.end_object();
 }
 
 inline void write(Writer& w, const RLVRDecisionRow& v) {
     w.begin_object();
-    w.key("accepted");
+    w.plain_key("accepted");
     write(w, v.accepted);
-    w.key("explicit");
+    w.plain_key("explicit");
     write(w, v.explicit_);
-    w.key("agent_harness");
+    w.plain_key("agent_harness");
     write(w, v.agent_harness);
-    w.key("interaction_mode");
+    w.plain_key("interaction_mode");
     write(w, v.interaction_mode);
-    w.key("file_path");
+    w.plain_key("file_path");
     write(w, v.file_path);
     w.end_object();
 }
 
 inline void write(Writer& w, const RLVRTurnRow& v) {
     w.begin_object();
-    w.key("inference_call_id");
+    w.plain_key("inference_call_id");
     write(w, v.inference_call_id);
-    w.key("new_messages");
+    w.plain_key("new_messages");
     write(w, v.new_messages);
-    w.key("completion");
+    w.plain_key("completion");
     write(w, v.completion);
-    w.key("tool_calls");
+    w.plain_key("tool_calls");
     write(w, v.tool_calls);
-    w.key("decisions");
+    w.plain_key("decisions");
     write(w, v.decisions);
     w.end_object();
 }
 
 inline void write(Writer& w, const NemoGymResponse& v) {
     w.begin_object();
-    w.key("turns");
+    w.plain_key("turns");
     write(w, v.turns);
     w.end_object();
 }
 
 inline void write(Writer& w, const Verification& v) {
     w.begin_object();
-    w.key("verification_command");
+    w.plain_key("verification_command");
     write(w, v.verification_command);
     w.end_object();
 }
 
 inline void write(Writer& w, const CIOutcome& v) {
     w.begin_object();
-    w.key("schema_version");
+    w.plain_key("schema_version");
     w.integer(CIOutcome::schema_version);
-    w.key("outcome_id");
+    w.plain_key("outcome_id");
     write(w, v.outcome_id);
-    w.key("org_id");
+    w.plain_key("org_id");
     write(w, v.org_id);
-    w.key("provider");
+    w.plain_key("provider");
     write(w, v.provider);
-    w.key("run_id");
+    w.plain_key("run_id");
     write(w, v.run_id);
-    w.key("run_attempt");
+    w.plain_key("run_attempt");
     write(w, v.run_attempt);
-    w.key("repo");
+    w.plain_key("repo");
     write(w, v.repo);
-    w.key("commit_sha");
+    w.plain_key("commit_sha");
     write(w, v.commit_sha);
-    w.key("branch");
+    w.plain_key("branch");
     write(w, v.branch);
-    w.key("result");
+    w.plain_key("result");
     write(w, v.result);
-    w.key("workflow_name");
+    w.plain_key("workflow_name");
     write(w, v.workflow_name);
-    w.key("workflow_id");
+    w.plain_key("workflow_id");
     write(w, v.workflow_id);
-    w.key("workflow_path");
+    w.plain_key("workflow_path");
     write(w, v.workflow_path);
-    w.key("run_url");
+    w.plain_key("run_url");
     write(w, v.run_url);
-    w.key("provider_result");
+    w.plain_key("provider_result");
     write(w, v.provider_result);
-    w.key("error_type");
+    w.plain_key("error_type");
     write(w, v.error_type);
-    w.key("reason");
+    w.plain_key("reason");
     write(w, v.reason);
-    w.key("source_event_type");
+    w.plain_key("source_event_type");
     write(w, v.source_event_type);
-    w.key("source_spec_version");
+    w.plain_key("source_spec_version");
     write(w, v.source_spec_version);
-    w.key("source_event_id");
+    w.plain_key("source_event_id");
     write(w, v.source_event_id);
-    w.key("pr_number");
+    w.plain_key("pr_number");
     write(w, v.pr_number);
-    w.key("captured_at");
+    w.plain_key("captured_at");
     write(w, v.captured_at);
-    w.key("raw");
+    w.plain_key("raw");
     write(w, v.raw);
     w.end_object();
 }
 
 inline void write(Writer& w, const CIWorkflowResolution& v) {
     w.begin_object();
-    w.key("provider");
+    w.plain_key("provider");
     write(w, v.provider);
-    w.key("run_id");
+    w.plain_key("run_id");
     write(w, v.run_id);
-    w.key("workflow_id");
+    w.plain_key("workflow_id");
     write(w, v.workflow_id);
-    w.key("workflow_name");
+    w.plain_key("workflow_name");
     write(w, v.workflow_name);
-    w.key("workflow_path");
+    w.plain_key("workflow_path");
     write(w, v.workflow_path);
-    w.key("branch");
+    w.plain_key("branch");
     write(w, v.branch);
-    w.key("verdict");
+    w.plain_key("verdict");
     write(w, v.verdict);
-    w.key("reliability");
+    w.plain_key("reliability");
     write(w, v.reliability);
-    w.key("suspected_flake");
+    w.plain_key("suspected_flake");
     write(w, v.suspected_flake);
-    w.key("source_outcome_ids");
+    w.plain_key("source_outcome_ids");
     write(w, v.source_outcome_ids);
-    w.key("verdict_outcome_id");
+    w.plain_key("verdict_outcome_id");
     write(w, v.verdict_outcome_id);
-    w.key("non_verdict_outcome_ids");
+    w.plain_key("non_verdict_outcome_ids");
     write(w, v.non_verdict_outcome_ids);
     w.end_object();
 }
 
 inline void write(Writer& w, const Provenance& v) {
     w.begin_object();
-    w.key("policy_version");
+    w.plain_key("policy_version");
     write(w, v.policy_version);
-    w.key("quarantine_revision");
+    w.plain_key("quarantine_revision");
     write(w, v.quarantine_revision);
-    w.key("policy_digest");
+    w.plain_key("policy_digest");
     write(w, v.policy_digest);
     w.end_object();
 }
 
 inline void write(Writer& w, const CIResolution& v) {
     w.begin_object();
-    w.key("org_id");
+    w.plain_key("org_id");
     write(w, v.org_id);
-    w.key("repo");
+    w.plain_key("repo");
     write(w, v.repo);
-    w.key("commit_sha");
+    w.plain_key("commit_sha");
     write(w, v.commit_sha);
-    w.key("verdict");
+    w.plain_key("verdict");
     write(w, v.verdict);
-    w.key("reliability");
+    w.plain_key("reliability");
     write(w, v.reliability);
-    w.key("suspected_flake");
+    w.plain_key("suspected_flake");
     write(w, v.suspected_flake);
-    w.key("workflow_resolutions");
+    w.plain_key("workflow_resolutions");
     write(w, v.workflow_resolutions);
-    w.key("source_outcome_ids");
+    w.plain_key("source_outcome_ids");
     write(w, v.source_outcome_ids);
-    w.key("verdict_outcome_ids");
+    w.plain_key("verdict_outcome_ids");
     write(w, v.verdict_outcome_ids);
-    w.key("non_verdict_outcome_ids");
+    w.plain_key("non_verdict_outcome_ids");
     write(w, v.non_verdict_outcome_ids);
-    w.key("provenance");
+    w.plain_key("provenance");
     write(w, v.provenance);
     w.end_object();
 }
 
 inline void write(Writer& w, const NemoGymMetadata& v) {
     w.begin_object();
-    w.key("instance_id");
+    w.plain_key("instance_id");
     write(w, v.instance_id);
-    w.key("recipe_id");
+    w.plain_key("recipe_id");
     w.string(NemoGymMetadata::recipe_id);
-    w.key("recipe_version");
+    w.plain_key("recipe_version");
     w.integer(NemoGymMetadata::recipe_version);
     if (v.reward_source) {
-        w.key("reward_source");
+        w.plain_key("reward_source");
         write(w, *v.reward_source);
     }
-    w.key("org_id");
+    w.plain_key("org_id");
     write(w, v.org_id);
-    w.key("session_id");
+    w.plain_key("session_id");
     write(w, v.session_id);
-    w.key("segment_index");
+    w.plain_key("segment_index");
     write(w, v.segment_index);
     if (v.verification) {
-        w.key("verification");
+        w.plain_key("verification");
         write(w, *v.verification);
     }
-    w.key("verifier_results");
+    w.plain_key("verifier_results");
     write(w, v.verifier_results);
     if (v.ci_resolution) {
-        w.key("ci_resolution");
+        w.plain_key("ci_resolution");
         write(w, *v.ci_resolution);
     }
-    w.key("attribution_source");
+    w.plain_key("attribution_source");
     write(w, v.attribution_source);
-    w.key("split");
+    w.plain_key("split");
     write(w, v.split);
-    w.key("provenance");
+    w.plain_key("provenance");
     write(w, v.provenance);
-    w.key("schema_id");
+    w.plain_key("schema_id");
     w.string(NemoGymMetadata::schema_id);
-    w.key("schema_version");
+    w.plain_key("schema_version");
     w.integer(NemoGymMetadata::schema_version);
     w.end_object();
 }
 
 inline void write(Writer& w, const NemoGymRolloutRow& v) {
     w.begin_object();
-    w.key("responses_create_params");
+    w.plain_key("responses_create_params");
     write(w, v.responses_create_params);
-    w.key("response");
+    w.plain_key("response");
     write(w, v.response);
     if (v.reward) {
-        w.key("reward");
+        w.plain_key("reward");
         write(w, *v.reward);
     }
-    w.key("metadata");
+    w.plain_key("metadata");
     write(w, v.metadata);
     w.end_object();
 }
 
 inline void write(Writer& w, const AtifAgent& v) {
     w.begin_object();
-    w.key("name");
+    w.plain_key("name");
     write(w, v.name);
-    w.key("version");
+    w.plain_key("version");
     write(w, v.version);
     if (v.model_name) {
-        w.key("model_name");
+        w.plain_key("model_name");
         write(w, *v.model_name);
     }
     if (v.tool_definitions) {
-        w.key("tool_definitions");
+        w.plain_key("tool_definitions");
         write(w, *v.tool_definitions);
     }
     if (v.extra) {
-        w.key("extra");
+        w.plain_key("extra");
         write(w, *v.extra);
     }
     w.end_object();
@@ -347,23 +347,23 @@ inline void write(Writer& w, const AtifAgent& v) {
 
 inline void write(Writer& w, const AtifImageSource& v) {
     w.begin_object();
-    w.key("media_type");
+    w.plain_key("media_type");
     write(w, v.media_type);
-    w.key("path");
+    w.plain_key("path");
     write(w, v.path);
     w.end_object();
 }
 
 inline void write(Writer& w, const AtifContentPart& v) {
     w.begin_object();
-    w.key("type");
+    w.plain_key("type");
     write(w, v.type);
     if (v.text) {
-        w.key("text");
+        w.plain_key("text");
         write(w, *v.text);
     }
     if (v.source) {
-        w.key("source");
+        w.plain_key("source");
         write(w, *v.source);
     }
     w.end_object();
@@ -375,14 +375,14 @@ inline void write(Writer& w, const AtifContent& v) {
 
 inline void write(Writer& w, const AtifToolCall& v) {
     w.begin_object();
-    w.key("tool_call_id");
+    w.plain_key("tool_call_id");
     write(w, v.tool_call_id);
-    w.key("function_name");
+    w.plain_key("function_name");
     write(w, v.function_name);
-    w.key("arguments");
+    w.plain_key("arguments");
     write(w, v.arguments);
     if (v.extra) {
-        w.key("extra");
+        w.plain_key("extra");
         write(w, *v.extra);
     }
     w.end_object();
@@ -391,19 +391,19 @@ inline void write(Writer& w, const AtifToolCall& v) {
 inline void write(Writer& w, const AtifObservationResult& v) {
     w.begin_object();
     if (v.source_call_id) {
-        w.key("source_call_id");
+        w.plain_key("source_call_id");
         write(w, *v.source_call_id);
     }
     if (v.content) {
-        w.key("content");
+        w.plain_key("content");
         write(w, *v.content);
     }
     if (v.subagent_trajectory_ref) {
-        w.key("subagent_trajectory_ref");
+        w.plain_key("subagent_trajectory_ref");
         write(w, *v.subagent_trajectory_ref);
     }
     if (v.extra) {
-        w.key("extra");
+        w.plain_key("extra");
         write(w, *v.extra);
     }
     w.end_object();
@@ -411,7 +411,7 @@ inline void write(Writer& w, const AtifObservationResult& v) {
 
 inline void write(Writer& w, const AtifObservation& v) {
     w.begin_object();
-    w.key("results");
+    w.plain_key("results");
     write(w, v.results);
     w.end_object();
 }
@@ -419,35 +419,35 @@ inline void write(Writer& w, const AtifObservation& v) {
 inline void write(Writer& w, const AtifStepMetrics& v) {
     w.begin_object();
     if (v.prompt_tokens) {
-        w.key("prompt_tokens");
+        w.plain_key("prompt_tokens");
         write(w, *v.prompt_tokens);
     }
     if (v.completion_tokens) {
-        w.key("completion_tokens");
+        w.plain_key("completion_tokens");
         write(w, *v.completion_tokens);
     }
     if (v.cached_tokens) {
-        w.key("cached_tokens");
+        w.plain_key("cached_tokens");
         write(w, *v.cached_tokens);
     }
     if (v.cost_usd) {
-        w.key("cost_usd");
+        w.plain_key("cost_usd");
         write(w, *v.cost_usd);
     }
     if (v.prompt_token_ids) {
-        w.key("prompt_token_ids");
+        w.plain_key("prompt_token_ids");
         write(w, *v.prompt_token_ids);
     }
     if (v.completion_token_ids) {
-        w.key("completion_token_ids");
+        w.plain_key("completion_token_ids");
         write(w, *v.completion_token_ids);
     }
     if (v.logprobs) {
-        w.key("logprobs");
+        w.plain_key("logprobs");
         write(w, *v.logprobs);
     }
     if (v.extra) {
-        w.key("extra");
+        w.plain_key("extra");
         write(w, *v.extra);
     }
     w.end_object();
@@ -455,50 +455,50 @@ inline void write(Writer& w, const AtifStepMetrics& v) {
 
 inline void write(Writer& w, const AtifStep& v) {
     w.begin_object();
-    w.key("step_id");
+    w.plain_key("step_id");
     write(w, v.step_id);
     if (v.timestamp) {
-        w.key("timestamp");
+        w.plain_key("timestamp");
         write(w, *v.timestamp);
     }
-    w.key("source");
+    w.plain_key("source");
     write(w, v.source);
     if (v.model_name) {
-        w.key("model_name");
+        w.plain_key("model_name");
         write(w, *v.model_name);
     }
     if (v.reasoning_effort) {
-        w.key("reasoning_effort");
+        w.plain_key("reasoning_effort");
         write(w, *v.reasoning_effort);
     }
-    w.key("message");
+    w.plain_key("message");
     write(w, v.message);
     if (v.reasoning_content) {
-        w.key("reasoning_content");
+        w.plain_key("reasoning_content");
         write(w, *v.reasoning_content);
     }
     if (v.tool_calls) {
-        w.key("tool_calls");
+        w.plain_key("tool_calls");
         write(w, *v.tool_calls);
     }
     if (v.observation) {
-        w.key("observation");
+        w.plain_key("observation");
         write(w, *v.observation);
     }
     if (v.metrics) {
-        w.key("metrics");
+        w.plain_key("metrics");
         write(w, *v.metrics);
     }
     if (v.llm_call_count) {
-        w.key("llm_call_count");
+        w.plain_key("llm_call_count");
         write(w, *v.llm_call_count);
     }
     if (v.is_copied_context) {
-        w.key("is_copied_context");
+        w.plain_key("is_copied_context");
         write(w, *v.is_copied_context);
     }
     if (v.extra) {
-        w.key("extra");
+        w.plain_key("extra");
         write(w, *v.extra);
     }
     w.end_object();
@@ -507,27 +507,27 @@ inline void write(Writer& w, const AtifStep& v) {
 inline void write(Writer& w, const AtifFinalMetrics& v) {
     w.begin_object();
     if (v.total_prompt_tokens) {
-        w.key("total_prompt_tokens");
+        w.plain_key("total_prompt_tokens");
         write(w, *v.total_prompt_tokens);
     }
     if (v.total_completion_tokens) {
-        w.key("total_completion_tokens");
+        w.plain_key("total_completion_tokens");
         write(w, *v.total_completion_tokens);
     }
     if (v.total_cached_tokens) {
-        w.key("total_cached_tokens");
+        w.plain_key("total_cached_tokens");
         write(w, *v.total_cached_tokens);
     }
     if (v.total_cost_usd) {
-        w.key("total_cost_usd");
+        w.plain_key("total_cost_usd");
         write(w, *v.total_cost_usd);
     }
     if (v.total_steps) {
-        w.key("total_steps");
+        w.plain_key("total_steps");
         write(w, *v.total_steps);
     }
     if (v.extra) {
-        w.key("extra");
+        w.plain_key("extra");
         write(w, *v.extra);
     }
     w.end_object();
@@ -535,38 +535,38 @@ inline void write(Writer& w, const AtifFinalMetrics& v) {
 
 inline void write(Writer& w, const AtifTrajectory& v) {
     w.begin_object();
-    w.key("schema_version");
+    w.plain_key("schema_version");
     w.string(AtifTrajectory::schema_version);
     if (v.session_id) {
-        w.key("session_id");
+        w.plain_key("session_id");
         write(w, *v.session_id);
     }
     if (v.trajectory_id) {
-        w.key("trajectory_id");
+        w.plain_key("trajectory_id");
         write(w, *v.trajectory_id);
     }
-    w.key("agent");
+    w.plain_key("agent");
     write(w, v.agent);
-    w.key("steps");
+    w.plain_key("steps");
     write(w, v.steps);
     if (v.notes) {
-        w.key("notes");
+        w.plain_key("notes");
         write(w, *v.notes);
     }
     if (v.final_metrics) {
-        w.key("final_metrics");
+        w.plain_key("final_metrics");
         write(w, *v.final_metrics);
     }
     if (v.continued_trajectory_ref) {
-        w.key("continued_trajectory_ref");
+        w.plain_key("continued_trajectory_ref");
         write(w, *v.continued_trajectory_ref);
     }
     if (v.subagent_trajectories) {
-        w.key("subagent_trajectories");
+        w.plain_key("subagent_trajectories");
         write(w, *v.subagent_trajectories);
     }
     if (v.extra) {
-        w.key("extra");
+        w.plain_key("extra");
         write(w, *v.extra);
     }
     w.end_object();
