@@ -78,29 +78,35 @@ int main(int argc, char** argv) {
         for (const auto& l : lines) sink += rows::parse(l).size();
     }, repeat);
 
-    std::vector<rows::NemoGymRolloutRow> decoded(lines.size());
     std::vector<rows::Error> errors;
-    report("strict typed decode (decode())", bytes, lines.size(), [&] {
-        for (std::size_t i = 0; i < lines.size(); ++i) sink += rows::decode(lines[i], decoded[i], errors);
+    report("decode() into a new row per line", bytes, lines.size(), [&] {
+        for (const auto& l : lines) {
+            rows::NemoGymRolloutRow row;  // built and dropped for each line
+            sink += rows::decode(l, row, errors);
+        }
+    }, repeat);
+    rows::NemoGymRolloutRow reused;  // a trainer's loop: every line into one model, reusing its memory
+    report("decode() into one reused row", bytes, lines.size(), [&] {
+        for (const auto& l : lines) sink += rows::decode(l, reused, errors);
     }, repeat);
     report("  exact reader alone", bytes, lines.size(), [&] {
-        for (std::size_t i = 0; i < lines.size(); ++i) sink += rows::detail::exact_decode(lines[i], decoded[i], errors, {});
+        for (const auto& l : lines) {
+            rows::NemoGymRolloutRow row;
+            sink += rows::detail::exact_decode(l, row, errors, {});
+        }
     }, repeat);
-    // The encoders read rows decoded once into fresh memory, as a program that decodes and encodes
-    // does; the rows overwritten by the decode stages above are scattered over the heap.
-    decoded.clear();
-    decoded.shrink_to_fit();
-    std::vector<rows::NemoGymRolloutRow> fresh(lines.size());
-    for (std::size_t i = 0; i < lines.size(); ++i) rows::decode(lines[i], fresh[i], errors);
+    // The encoders read rows decoded once, as a program that decodes and then encodes does.
+    std::vector<rows::NemoGymRolloutRow> decoded(lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i) rows::decode(lines[i], decoded[i], errors);
     std::string out;
     out.reserve(static_cast<std::size_t>(bytes) + 1024);
     report("encode compact", bytes, lines.size(), [&] {
         out.clear();
-        for (const auto& row : fresh) rows::encode(row, out, rows::Style::compact);
+        for (const auto& row : decoded) rows::encode(row, out, rows::Style::compact);
     }, repeat);
     report("encode sediment", bytes, lines.size(), [&] {
         out.clear();
-        for (const auto& row : fresh) rows::encode(row, out, rows::Style::sediment);
+        for (const auto& row : decoded) rows::encode(row, out, rows::Style::sediment);
     }, repeat);
 
     const std::size_t n = std::min(valijson_rows, lines.size());

@@ -2,6 +2,7 @@
 // On any bytes:
 //   - the fast path accepts only what the exact reader accepts, with the same value;
 //   - the exact reader fails exactly when it reports an error;
+//   - decode() into one model reused from input to input gives what a fresh model gets;
 //   - a decoded value encodes (both styles) to text that decodes to the same value and the same bytes.
 #include <cstdint>
 #include <cstdlib>
@@ -25,6 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const bool exact_ok = rows::detail::exact_decode(text, exact, errors, rows::Limits{});
         SEDIMENT_CHECK(exact_ok == errors.empty());
         if (fast_ok) SEDIMENT_CHECK(exact_ok && fast == exact);
+        static T reused;  // holds the last input's value
+        std::vector<rows::Error> reused_errors;
+        SEDIMENT_CHECK(rows::decode(text, reused, reused_errors) == exact_ok);
+        if (exact_ok) SEDIMENT_CHECK(reused == exact);
         if (!exact_ok) return;
         for (const rows::Style style : {rows::Style::compact, rows::Style::sediment}) {
             const std::string once = rows::encode(exact, style);

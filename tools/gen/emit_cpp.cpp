@@ -633,7 +633,7 @@ std::string emit_fast_model_reader(const Model& m) {
     for (std::size_t i = 0; i < m.fields.size(); ++i) {
         const Field& f = m.fields[i];
         if (f.required) required |= std::uint64_t{1} << i;
-        members += fill(R"($Else$if (key == $Key$) {
+        members += fill(R"($Else$if (is_key(key, $Key$)) {
     bit = $Bit$;
 $Read$)",
                         {{"Else", i ? "} else " : ""},
@@ -673,13 +673,13 @@ std::string emit_fast_variant_reader(const Variant& v) {
     std::string branches;
     if (v.tag.empty()) {
         for (const TypeRef& t : v.types)
-            branches += fill("    if ($Test$) return read(r, e, out.template emplace<$Type$>());\n",
+            branches += fill("    if ($Test$) return read(r, e, alternative<$Type$>(out));\n",
                              {{"Test", json_type(t).fast_test}, {"Type", cpp_type(t)}});
         return fill("inline bool read(Reader& r, element e, $Name$& out) {\n$Branches$    return false;\n}\n\n",
                     {{"Name", v.name}, {"Branches", branches}});
     }
     for (const std::string& model : v.models)
-        branches += fill("    if (tag == $Model$::$Tag$) return read(r, e, out.emplace<$Model$>());\n",
+        branches += fill("    if (tag == $Model$::$Tag$) return read(r, e, alternative<$Model$>(out));\n",
                          {{"Model", model}, {"Tag", identifier(v.tag)}});
     return fill(R"(inline bool read(Reader& r, element e, $Name$& out) {
     simdjson::dom::object object;

@@ -10,9 +10,11 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "decoder.hpp"
@@ -63,8 +65,12 @@ inline bool read(Reader&, element e, Number& out) {
     }
 }
 
+inline void truncate(Json::object_t::Container& members, std::size_t size) {
+    while (members.size() > size) members.pop_back();
+}
+
 /// A free-form value as the exact reader builds it: key order kept, non-negative integers unsigned
-/// (nlohmann's reading), duplicate keys refused.
+/// (nlohmann's reading), duplicate keys refused. Strings and arrays reuse what `out` holds.
 inline bool read_json(Reader& r, element e, Json& out, std::size_t depth) {
     switch (e.type()) {
         case element_type::NULL_VALUE: out = nullptr; return true;
@@ -80,35 +86,40 @@ inline bool read_json(Reader& r, element e, Json& out, std::size_t depth) {
         case element_type::STRING: {
             std::string_view s = e.get_string().value_unsafe();
             if (s.size() > r.limits.max_string_bytes) return false;
-            out = std::string(s);
+            if (out.is_string()) out.get_ref<std::string&>().assign(s.data(), s.size());
+            else out = std::string(s);
             return true;
         }
         case element_type::ARRAY: {
             if (depth + kTypedDepthMargin >= r.limits.max_depth) return false;
-            out = Json::array();
+            if (!out.is_array()) out = Json::array();
             auto& items = out.get_ref<Json::array_t&>();
             const simdjson::dom::array array = e.get_array().value_unsafe();
-            items.reserve(array.size());
-            for (const element item : array) {
-                items.emplace_back();
-                if (!read_json(r, item, items.back(), depth + 1)) return false;
-            }
+            items.resize(array.size());
+            std::size_t i = 0;
+            for (const element item : array)
+                if (!read_json(r, item, items[i++], depth + 1)) return false;
             return true;
         }
         case element_type::OBJECT: {
             if (depth + kTypedDepthMargin >= r.limits.max_depth) return false;
             const simdjson::dom::object object = e.get_object().value_unsafe();
             if (object.size() > kMaxScannedKeys) return false;
-            out = Json::object();
-            auto& members = out.get_ref<Json::object_t&>();
+            if (!out.is_object()) out = Json::object();
+            // Members whose keys come in the order `out` has them are read in place; from the first
+            // other key on, the members are new (an ordered map's keys are const).
+            Json::object_t::Container& members = out.get_ref<Json::object_t&>();  // by position
             members.reserve(object.size());
+            std::size_t i = 0;
             for (const auto field : object) {
                 if (field.key.size() > r.limits.max_string_bytes) return false;
-                for (const auto& m : members)
-                    if (m.first == field.key) return false;  // a duplicate key
-                members.emplace_back(std::string(field.key), Json());
-                if (!read_json(r, field.value, members.back().second, depth + 1)) return false;
+                for (std::size_t k = 0; k < i; ++k)
+                    if (members[k].first == field.key) return false;  // a duplicate key
+                if (i < members.size() && members[i].first != field.key) truncate(members, i);
+                if (i == members.size()) members.emplace_back(std::string(field.key), Json());
+                if (!read_json(r, field.value, members[i++].second, depth + 1)) return false;
             }
+            truncate(members, i);
             return true;
         }
     }
@@ -123,11 +134,20 @@ bool read(Reader&, element e, E& out) {
     return !e.get(s) && from_string(s, out);
 }
 
+/// `key == literal`, with a comparison of a size known at compile time (a few loads, no call).
+template <std::size_t N>
+inline bool is_key(std::string_view key, const char (&literal)[N]) {
+    return key.size() == N - 1 && std::memcmp(key.data(), literal, N - 1) == 0;
+}
+
+// The containers below read into the values they already hold: decoding row after row into one
+// model reuses its strings' and vectors' memory. Every model reader sets or resets each of its
+// fields, so nothing of the earlier document is left.
+
 template <class T>
 bool read(Reader& r, element e, std::vector<T>& out) {
     simdjson::dom::array array;
     if (e.get(array)) return false;
-    out.clear();
     out.resize(array.size());
     std::size_t i = 0;
     for (const element item : array)
@@ -141,12 +161,19 @@ bool read(Reader& r, element e, Nullable<T>& out) {
         out = nullptr;
         return true;
     }
-    return read(r, e, out.emplace());
+    return read(r, e, out.is_null() ? out.emplace() : *out);
 }
 
 template <class T>
 bool read(Reader& r, element e, std::optional<T>& out) {
-    return read(r, e, out.emplace());
+    return read(r, e, out ? *out : out.emplace());
+}
+
+/// The alternative M of a union, the one it holds when it holds M.
+template <class M, class V>
+M& alternative(V& v) {
+    if (M* held = std::get_if<M>(&v)) return *held;
+    return v.template emplace<M>();
 }
 
 /// Parses `text` and reads a document of `schema` into `out`; false for anything the exact reader

@@ -39,11 +39,11 @@ inline bool read(Reader& r, element e, TextPart& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "type") {
+        if (is_key(key, "type")) {
             bit = std::uint64_t{1} << 0;
             std::string_view text;
             if (value.get(text) || text != TextPart::type) return false;
-        } else if (key == "content") {
+        } else if (is_key(key, "content")) {
             bit = std::uint64_t{1} << 1;
             if (!read(r, value, out.content)) return false;
         } else {
@@ -64,11 +64,11 @@ inline bool read(Reader& r, element e, ReasoningPart& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "type") {
+        if (is_key(key, "type")) {
             bit = std::uint64_t{1} << 0;
             std::string_view text;
             if (value.get(text) || text != ReasoningPart::type) return false;
-        } else if (key == "content") {
+        } else if (is_key(key, "content")) {
             bit = std::uint64_t{1} << 1;
             if (!read(r, value, out.content)) return false;
         } else {
@@ -89,18 +89,18 @@ inline bool read(Reader& r, element e, ToolCallPart& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "type") {
+        if (is_key(key, "type")) {
             bit = std::uint64_t{1} << 0;
             std::string_view text;
             if (value.get(text) || text != ToolCallPart::type) return false;
-        } else if (key == "id") {
+        } else if (is_key(key, "id")) {
             bit = std::uint64_t{1} << 1;
             if (!read(r, value, out.id)) return false;
             if (d.schema() == SchemaId::nemo_gym_responses_create_params_v2) d.check_pattern(out.id, "^[^\\u0000\\uD800-\\uDFFF]*$");
-        } else if (key == "name") {
+        } else if (is_key(key, "name")) {
             bit = std::uint64_t{1} << 2;
             if (!read(r, value, out.name)) return false;
-        } else if (key == "arguments") {
+        } else if (is_key(key, "arguments")) {
             bit = std::uint64_t{1} << 3;
             if (!read(r, value, out.arguments)) return false;
             d.expect_object(out.arguments);
@@ -122,15 +122,15 @@ inline bool read(Reader& r, element e, ToolCallResponsePart& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "type") {
+        if (is_key(key, "type")) {
             bit = std::uint64_t{1} << 0;
             std::string_view text;
             if (value.get(text) || text != ToolCallResponsePart::type) return false;
-        } else if (key == "id") {
+        } else if (is_key(key, "id")) {
             bit = std::uint64_t{1} << 1;
             if (!read(r, value, out.id)) return false;
             if (d.schema() == SchemaId::nemo_gym_responses_create_params_v2) d.check_pattern(out.id, "^[^\\u0000\\uD800-\\uDFFF]*$");
-        } else if (key == "result") {
+        } else if (is_key(key, "result")) {
             bit = std::uint64_t{1} << 2;
             if (!read(r, value, out.result)) return false;
         } else {
@@ -146,10 +146,10 @@ inline bool read(Reader& r, element e, Part& out) {
     simdjson::dom::object object;
     std::string_view tag;
     if (e.get(object) || object["type"].get(tag)) return false;
-    if (tag == TextPart::type) return read(r, e, out.emplace<TextPart>());
-    if (tag == ReasoningPart::type) return read(r, e, out.emplace<ReasoningPart>());
-    if (tag == ToolCallPart::type) return read(r, e, out.emplace<ToolCallPart>());
-    if (tag == ToolCallResponsePart::type) return read(r, e, out.emplace<ToolCallResponsePart>());
+    if (tag == TextPart::type) return read(r, e, alternative<TextPart>(out));
+    if (tag == ReasoningPart::type) return read(r, e, alternative<ReasoningPart>(out));
+    if (tag == ToolCallPart::type) return read(r, e, alternative<ToolCallPart>(out));
+    if (tag == ToolCallResponsePart::type) return read(r, e, alternative<ToolCallResponsePart>(out));
     return false;
 }
 
@@ -162,13 +162,13 @@ inline bool read(Reader& r, element e, RLVRInferenceMessageRow& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "role") {
+        if (is_key(key, "role")) {
             bit = std::uint64_t{1} << 0;
             if (!read(r, value, out.role)) return false;
-        } else if (key == "parts") {
+        } else if (is_key(key, "parts")) {
             bit = std::uint64_t{1} << 1;
             if (!read(r, value, out.parts)) return false;
-        } else if (key == "finish_reason") {
+        } else if (is_key(key, "finish_reason")) {
             bit = std::uint64_t{1} << 2;
             if (!read(r, value, out.finish_reason)) return false;
         } else {
@@ -190,7 +190,7 @@ inline bool read(Reader& r, element e, NemoGymResponsesCreateParams& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "input") {
+        if (is_key(key, "input")) {
             bit = std::uint64_t{1} << 0;
             if (!read(r, value, out.input)) return false;
         } else {
@@ -211,19 +211,19 @@ inline bool read(Reader& r, element e, RLVRDecisionRow& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "accepted") {
+        if (is_key(key, "accepted")) {
             bit = std::uint64_t{1} << 0;
             if (!read(r, value, out.accepted)) return false;
-        } else if (key == "explicit") {
+        } else if (is_key(key, "explicit")) {
             bit = std::uint64_t{1} << 1;
             if (!read(r, value, out.explicit_)) return false;
-        } else if (key == "agent_harness") {
+        } else if (is_key(key, "agent_harness")) {
             bit = std::uint64_t{1} << 2;
             if (!read(r, value, out.agent_harness)) return false;
-        } else if (key == "interaction_mode") {
+        } else if (is_key(key, "interaction_mode")) {
             bit = std::uint64_t{1} << 3;
             if (!read(r, value, out.interaction_mode)) return false;
-        } else if (key == "file_path") {
+        } else if (is_key(key, "file_path")) {
             bit = std::uint64_t{1} << 4;
             if (!read(r, value, out.file_path)) return false;
         } else {
@@ -244,19 +244,19 @@ inline bool read(Reader& r, element e, RLVRTurnRow& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "inference_call_id") {
+        if (is_key(key, "inference_call_id")) {
             bit = std::uint64_t{1} << 0;
             if (!read(r, value, out.inference_call_id)) return false;
-        } else if (key == "new_messages") {
+        } else if (is_key(key, "new_messages")) {
             bit = std::uint64_t{1} << 1;
             if (!read(r, value, out.new_messages)) return false;
-        } else if (key == "completion") {
+        } else if (is_key(key, "completion")) {
             bit = std::uint64_t{1} << 2;
             if (!read(r, value, out.completion)) return false;
-        } else if (key == "tool_calls") {
+        } else if (is_key(key, "tool_calls")) {
             bit = std::uint64_t{1} << 3;
             if (!read(r, value, out.tool_calls)) return false;
-        } else if (key == "decisions") {
+        } else if (is_key(key, "decisions")) {
             bit = std::uint64_t{1} << 4;
             if (!read(r, value, out.decisions)) return false;
         } else {
@@ -277,7 +277,7 @@ inline bool read(Reader& r, element e, NemoGymResponse& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "turns") {
+        if (is_key(key, "turns")) {
             bit = std::uint64_t{1} << 0;
             if (!read(r, value, out.turns)) return false;
         } else {
@@ -298,7 +298,7 @@ inline bool read(Reader& r, element e, Verification& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "verification_command") {
+        if (is_key(key, "verification_command")) {
             bit = std::uint64_t{1} << 0;
             if (!read(r, value, out.verification_command)) return false;
         } else {
@@ -319,86 +319,86 @@ inline bool read(Reader& r, element e, CIOutcome& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "schema_version") {
+        if (is_key(key, "schema_version")) {
             bit = std::uint64_t{1} << 0;
             std::int64_t number = 0;
             if (!read(r, value, number) || number != CIOutcome::schema_version) return false;
-        } else if (key == "outcome_id") {
+        } else if (is_key(key, "outcome_id")) {
             bit = std::uint64_t{1} << 1;
             if (!read(r, value, out.outcome_id)) return false;
-        } else if (key == "org_id") {
+        } else if (is_key(key, "org_id")) {
             bit = std::uint64_t{1} << 2;
             if (!read(r, value, out.org_id)) return false;
-        } else if (key == "provider") {
+        } else if (is_key(key, "provider")) {
             bit = std::uint64_t{1} << 3;
             if (!read(r, value, out.provider)) return false;
-        } else if (key == "run_id") {
+        } else if (is_key(key, "run_id")) {
             bit = std::uint64_t{1} << 4;
             if (!read(r, value, out.run_id)) return false;
-        } else if (key == "run_attempt") {
+        } else if (is_key(key, "run_attempt")) {
             bit = std::uint64_t{1} << 5;
             if (!read(r, value, out.run_attempt)) return false;
             if (!out.run_attempt.is_null()) {
                 d.check_minimum(*out.run_attempt, 1);
                 d.check_maximum(*out.run_attempt, 9223372036854775807);
             }
-        } else if (key == "repo") {
+        } else if (is_key(key, "repo")) {
             bit = std::uint64_t{1} << 6;
             if (!read(r, value, out.repo)) return false;
-        } else if (key == "commit_sha") {
+        } else if (is_key(key, "commit_sha")) {
             bit = std::uint64_t{1} << 7;
             if (!read(r, value, out.commit_sha)) return false;
-        } else if (key == "branch") {
+        } else if (is_key(key, "branch")) {
             bit = std::uint64_t{1} << 8;
             if (!read(r, value, out.branch)) return false;
-        } else if (key == "result") {
+        } else if (is_key(key, "result")) {
             bit = std::uint64_t{1} << 9;
             if (!read(r, value, out.result)) return false;
-        } else if (key == "workflow_name") {
+        } else if (is_key(key, "workflow_name")) {
             bit = std::uint64_t{1} << 10;
             if (!read(r, value, out.workflow_name)) return false;
-        } else if (key == "workflow_id") {
+        } else if (is_key(key, "workflow_id")) {
             bit = std::uint64_t{1} << 11;
             if (!read(r, value, out.workflow_id)) return false;
-        } else if (key == "workflow_path") {
+        } else if (is_key(key, "workflow_path")) {
             bit = std::uint64_t{1} << 12;
             if (!read(r, value, out.workflow_path)) return false;
-        } else if (key == "run_url") {
+        } else if (is_key(key, "run_url")) {
             bit = std::uint64_t{1} << 13;
             if (!read(r, value, out.run_url)) return false;
-        } else if (key == "provider_result") {
+        } else if (is_key(key, "provider_result")) {
             bit = std::uint64_t{1} << 14;
             if (!read(r, value, out.provider_result)) return false;
-        } else if (key == "error_type") {
+        } else if (is_key(key, "error_type")) {
             bit = std::uint64_t{1} << 15;
             if (!read(r, value, out.error_type)) return false;
-        } else if (key == "reason") {
+        } else if (is_key(key, "reason")) {
             bit = std::uint64_t{1} << 16;
             if (!read(r, value, out.reason)) return false;
             if (!out.reason.is_null()) {
                 d.check_max_length(*out.reason, 4096);
             }
-        } else if (key == "source_event_type") {
+        } else if (is_key(key, "source_event_type")) {
             bit = std::uint64_t{1} << 17;
             if (!read(r, value, out.source_event_type)) return false;
-        } else if (key == "source_spec_version") {
+        } else if (is_key(key, "source_spec_version")) {
             bit = std::uint64_t{1} << 18;
             if (!read(r, value, out.source_spec_version)) return false;
-        } else if (key == "source_event_id") {
+        } else if (is_key(key, "source_event_id")) {
             bit = std::uint64_t{1} << 19;
             if (!read(r, value, out.source_event_id)) return false;
-        } else if (key == "pr_number") {
+        } else if (is_key(key, "pr_number")) {
             bit = std::uint64_t{1} << 20;
             if (!read(r, value, out.pr_number)) return false;
             if (!out.pr_number.is_null()) {
                 d.check_minimum(*out.pr_number, 1);
                 d.check_maximum(*out.pr_number, 9223372036854775807);
             }
-        } else if (key == "captured_at") {
+        } else if (is_key(key, "captured_at")) {
             bit = std::uint64_t{1} << 21;
             if (!read(r, value, out.captured_at)) return false;
             d.check_date_time(out.captured_at);
-        } else if (key == "raw") {
+        } else if (is_key(key, "raw")) {
             bit = std::uint64_t{1} << 22;
             if (!read(r, value, out.raw)) return false;
             d.expect_object(out.raw);
@@ -420,40 +420,40 @@ inline bool read(Reader& r, element e, CIWorkflowResolution& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "provider") {
+        if (is_key(key, "provider")) {
             bit = std::uint64_t{1} << 0;
             if (!read(r, value, out.provider)) return false;
-        } else if (key == "run_id") {
+        } else if (is_key(key, "run_id")) {
             bit = std::uint64_t{1} << 1;
             if (!read(r, value, out.run_id)) return false;
-        } else if (key == "workflow_id") {
+        } else if (is_key(key, "workflow_id")) {
             bit = std::uint64_t{1} << 2;
             if (!read(r, value, out.workflow_id)) return false;
-        } else if (key == "workflow_name") {
+        } else if (is_key(key, "workflow_name")) {
             bit = std::uint64_t{1} << 3;
             if (!read(r, value, out.workflow_name)) return false;
-        } else if (key == "workflow_path") {
+        } else if (is_key(key, "workflow_path")) {
             bit = std::uint64_t{1} << 4;
             if (!read(r, value, out.workflow_path)) return false;
-        } else if (key == "branch") {
+        } else if (is_key(key, "branch")) {
             bit = std::uint64_t{1} << 5;
             if (!read(r, value, out.branch)) return false;
-        } else if (key == "verdict") {
+        } else if (is_key(key, "verdict")) {
             bit = std::uint64_t{1} << 6;
             if (!read(r, value, out.verdict)) return false;
-        } else if (key == "reliability") {
+        } else if (is_key(key, "reliability")) {
             bit = std::uint64_t{1} << 7;
             if (!read(r, value, out.reliability)) return false;
-        } else if (key == "suspected_flake") {
+        } else if (is_key(key, "suspected_flake")) {
             bit = std::uint64_t{1} << 8;
             if (!read(r, value, out.suspected_flake)) return false;
-        } else if (key == "source_outcome_ids") {
+        } else if (is_key(key, "source_outcome_ids")) {
             bit = std::uint64_t{1} << 9;
             if (!read(r, value, out.source_outcome_ids)) return false;
-        } else if (key == "verdict_outcome_id") {
+        } else if (is_key(key, "verdict_outcome_id")) {
             bit = std::uint64_t{1} << 10;
             if (!read(r, value, out.verdict_outcome_id)) return false;
-        } else if (key == "non_verdict_outcome_ids") {
+        } else if (is_key(key, "non_verdict_outcome_ids")) {
             bit = std::uint64_t{1} << 11;
             if (!read(r, value, out.non_verdict_outcome_ids)) return false;
         } else {
@@ -474,13 +474,13 @@ inline bool read(Reader& r, element e, Provenance& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "policy_version") {
+        if (is_key(key, "policy_version")) {
             bit = std::uint64_t{1} << 0;
             if (!read(r, value, out.policy_version)) return false;
-        } else if (key == "quarantine_revision") {
+        } else if (is_key(key, "quarantine_revision")) {
             bit = std::uint64_t{1} << 1;
             if (!read(r, value, out.quarantine_revision)) return false;
-        } else if (key == "policy_digest") {
+        } else if (is_key(key, "policy_digest")) {
             bit = std::uint64_t{1} << 2;
             if (!read(r, value, out.policy_digest)) return false;
         } else {
@@ -501,37 +501,37 @@ inline bool read(Reader& r, element e, CIResolution& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "org_id") {
+        if (is_key(key, "org_id")) {
             bit = std::uint64_t{1} << 0;
             if (!read(r, value, out.org_id)) return false;
-        } else if (key == "repo") {
+        } else if (is_key(key, "repo")) {
             bit = std::uint64_t{1} << 1;
             if (!read(r, value, out.repo)) return false;
-        } else if (key == "commit_sha") {
+        } else if (is_key(key, "commit_sha")) {
             bit = std::uint64_t{1} << 2;
             if (!read(r, value, out.commit_sha)) return false;
-        } else if (key == "verdict") {
+        } else if (is_key(key, "verdict")) {
             bit = std::uint64_t{1} << 3;
             if (!read(r, value, out.verdict)) return false;
-        } else if (key == "reliability") {
+        } else if (is_key(key, "reliability")) {
             bit = std::uint64_t{1} << 4;
             if (!read(r, value, out.reliability)) return false;
-        } else if (key == "suspected_flake") {
+        } else if (is_key(key, "suspected_flake")) {
             bit = std::uint64_t{1} << 5;
             if (!read(r, value, out.suspected_flake)) return false;
-        } else if (key == "workflow_resolutions") {
+        } else if (is_key(key, "workflow_resolutions")) {
             bit = std::uint64_t{1} << 6;
             if (!read(r, value, out.workflow_resolutions)) return false;
-        } else if (key == "source_outcome_ids") {
+        } else if (is_key(key, "source_outcome_ids")) {
             bit = std::uint64_t{1} << 7;
             if (!read(r, value, out.source_outcome_ids)) return false;
-        } else if (key == "verdict_outcome_ids") {
+        } else if (is_key(key, "verdict_outcome_ids")) {
             bit = std::uint64_t{1} << 8;
             if (!read(r, value, out.verdict_outcome_ids)) return false;
-        } else if (key == "non_verdict_outcome_ids") {
+        } else if (is_key(key, "non_verdict_outcome_ids")) {
             bit = std::uint64_t{1} << 9;
             if (!read(r, value, out.non_verdict_outcome_ids)) return false;
-        } else if (key == "provenance") {
+        } else if (is_key(key, "provenance")) {
             bit = std::uint64_t{1} << 10;
             if (!read(r, value, out.provenance)) return false;
         } else {
@@ -552,52 +552,52 @@ inline bool read(Reader& r, element e, NemoGymMetadata& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "instance_id") {
+        if (is_key(key, "instance_id")) {
             bit = std::uint64_t{1} << 0;
             if (!read(r, value, out.instance_id)) return false;
-        } else if (key == "recipe_id") {
+        } else if (is_key(key, "recipe_id")) {
             bit = std::uint64_t{1} << 1;
             std::string_view text;
             if (value.get(text) || text != NemoGymMetadata::recipe_id) return false;
-        } else if (key == "recipe_version") {
+        } else if (is_key(key, "recipe_version")) {
             bit = std::uint64_t{1} << 2;
             std::int64_t number = 0;
             if (!read(r, value, number) || number != NemoGymMetadata::recipe_version) return false;
-        } else if (key == "reward_source") {
+        } else if (is_key(key, "reward_source")) {
             bit = std::uint64_t{1} << 3;
             if (!read(r, value, out.reward_source)) return false;
-        } else if (key == "org_id") {
+        } else if (is_key(key, "org_id")) {
             bit = std::uint64_t{1} << 4;
             if (!read(r, value, out.org_id)) return false;
-        } else if (key == "session_id") {
+        } else if (is_key(key, "session_id")) {
             bit = std::uint64_t{1} << 5;
             if (!read(r, value, out.session_id)) return false;
-        } else if (key == "segment_index") {
+        } else if (is_key(key, "segment_index")) {
             bit = std::uint64_t{1} << 6;
             if (!read(r, value, out.segment_index)) return false;
-        } else if (key == "verification") {
+        } else if (is_key(key, "verification")) {
             bit = std::uint64_t{1} << 7;
             if (!read(r, value, out.verification)) return false;
-        } else if (key == "verifier_results") {
+        } else if (is_key(key, "verifier_results")) {
             bit = std::uint64_t{1} << 8;
             if (!read(r, value, out.verifier_results)) return false;
-        } else if (key == "ci_resolution") {
+        } else if (is_key(key, "ci_resolution")) {
             bit = std::uint64_t{1} << 9;
             if (!read(r, value, out.ci_resolution)) return false;
-        } else if (key == "attribution_source") {
+        } else if (is_key(key, "attribution_source")) {
             bit = std::uint64_t{1} << 10;
             if (!read(r, value, out.attribution_source)) return false;
-        } else if (key == "split") {
+        } else if (is_key(key, "split")) {
             bit = std::uint64_t{1} << 11;
             if (!read(r, value, out.split)) return false;
-        } else if (key == "provenance") {
+        } else if (is_key(key, "provenance")) {
             bit = std::uint64_t{1} << 12;
             if (!read(r, value, out.provenance)) return false;
-        } else if (key == "schema_id") {
+        } else if (is_key(key, "schema_id")) {
             bit = std::uint64_t{1} << 13;
             std::string_view text;
             if (value.get(text) || text != NemoGymMetadata::schema_id) return false;
-        } else if (key == "schema_version") {
+        } else if (is_key(key, "schema_version")) {
             bit = std::uint64_t{1} << 14;
             std::int64_t number = 0;
             if (!read(r, value, number) || number != NemoGymMetadata::schema_version) return false;
@@ -622,16 +622,16 @@ inline bool read(Reader& r, element e, NemoGymRolloutRow& out) {
         const std::string_view key = field.key;
         [[maybe_unused]] const element value = field.value;
         std::uint64_t bit = 0;
-        if (key == "responses_create_params") {
+        if (is_key(key, "responses_create_params")) {
             bit = std::uint64_t{1} << 0;
             if (!read(r, value, out.responses_create_params)) return false;
-        } else if (key == "response") {
+        } else if (is_key(key, "response")) {
             bit = std::uint64_t{1} << 1;
             if (!read(r, value, out.response)) return false;
-        } else if (key == "reward") {
+        } else if (is_key(key, "reward")) {
             bit = std::uint64_t{1} << 2;
             if (!read(r, value, out.reward)) return false;
-        } else if (key == "metadata") {
+        } else if (is_key(key, "metadata")) {
             bit = std::uint64_t{1} << 3;
             if (!read(r, value, out.metadata)) return false;
         } else {
