@@ -21,7 +21,7 @@ cmake --build "$build" -j"$(nproc)" --target sediment-rows-throughput sediment-r
 corpus=$build/bench-corpus.jsonl
 [ -s "$corpus" ] || python3 "$rowgen" rows 2400 --seed 5 --sediment > "$corpus"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr)"
-"$build/sediment-rows-throughput" "$corpus" --repeat 5
+"$build/sediment-rows-throughput" "$corpus" --repeat 10
 
 if command -v node >/dev/null && command -v npm >/dev/null; then
   [ -d "$root/bench/ajv/node_modules/ajv" ] || (cd "$root/bench/ajv" && npm install --silent --no-audit --no-fund >/dev/null)

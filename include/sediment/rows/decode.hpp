@@ -45,7 +45,8 @@ bool exact_decode(std::string_view text, T& out, std::vector<Error>& errors, con
 }  // namespace detail
 
 /// Parses JSON text strictly (see parse()) and decodes it into `out`. A valid document takes the fast
-/// path (simdjson); anything else is read by the exact reader, which reports every error.
+/// path (simdjson); anything else is read by the exact reader, which reports every error. Decoding
+/// document after document into the same `out` reuses its memory; nothing of the earlier value is left.
 template <class T>
 bool decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits = {}) {
     if (detail::fast_decode(text, out, limits)) return true;
