@@ -50,6 +50,8 @@ Commands:
       Lists the bundled schemas.
   schema show NAME
       Prints a bundled schema, byte for byte.
+  --version
+      Prints the version.
 
 FILE is a path or - for standard input. A .json file holds one document; any other file holds one
 document per line (blank lines are skipped). Files are read as a stream: memory holds the documents
@@ -489,6 +491,10 @@ int main(int argc, char** argv) {
     if (args.empty()) return usage_error("no command");
     if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         std::cout << kUsage;
+        return kExitValid;
+    }
+    if (args[0] == "--version" || args[0] == "version") {
+        std::cout << "sediment-rows " << rows::library_version() << "\n";
         return kExitValid;
     }
     if (args[0] == "schema") return run_schema({args.begin() + 1, args.end()});

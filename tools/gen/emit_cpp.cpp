@@ -283,6 +283,7 @@ std::string emit_models(const Module& module, std::vector<Problem>& problems) {
         traits += fill(R"(template <>
 struct document_traits<$Name$> {
     static constexpr SchemaId schema = SchemaId::$Schema$;
+    static constexpr std::string_view name = "$Name$";
 };
 )",
                        {{"Name", m.name}, {"Schema", schema_enumerator(schema)}});
@@ -290,10 +291,16 @@ struct document_traits<$Name$> {
     for (const SchemaDoc& s : module.schemas)
         visits += fill("        case SchemaId::$Id$: return f(type_tag<$Root$>{});\n",
                        {{"Id", schema_enumerator(s.name)}, {"Root", s.root}});
+    std::string printers, list;
+    for (const Model& m : module.models) {
+        printers += fill("std::ostream& operator<<(std::ostream& os, const $Name$& value);\n", {{"Name", m.name}});
+        list += fill(" \\\n    X($Name$)", {{"Name", m.name}});
+    }
 
     return fill(R"($Banner$#pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -309,6 +316,11 @@ namespace sediment::rows {
 $Body$// ----- schemas and documents ----------------------------------------------------------------------
 
 $Traits$
+// Printers: a model's compact JSON, all of it (defined in the library; see print.hpp for preview()).
+$Printers$
+/// Every model type: SEDIMENT_ROWS_MODELS(X) expands to X(Model) for each.
+#define SEDIMENT_ROWS_MODELS(X)$List$
+
 /// Calls `f(type_tag<Root>{})` with the C++ model of the schema's document root.
 template <class F>
 decltype(auto) visit_schema(SchemaId id, F&& f) {
@@ -319,7 +331,12 @@ $Visits$    }
 
 }  // namespace sediment::rows
 )",
-                {{"Banner", banner(module)}, {"Body", body}, {"Traits", traits}, {"Visits", visits}});
+                {{"Banner", banner(module)},
+                 {"Body", body},
+                 {"Traits", traits},
+                 {"Printers", printers},
+                 {"List", list},
+                 {"Visits", visits}});
 }
 
 // ----- read.hpp ----------------------------------------------------------------------------------

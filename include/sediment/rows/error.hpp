@@ -1,6 +1,7 @@
 // Errors reported by parsing, decoding, encoding and validation.
 #pragma once
 
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -24,6 +25,9 @@ struct Error {
 inline std::string to_string(const Error& e) {
     return "[" + e.id + "] (" + e.pointer + ") " + e.message;
 }
+
+/// Prints to_string(e).
+inline std::ostream& operator<<(std::ostream& os, const Error& e) { return os << to_string(e); }
 
 namespace detail {
 inline std::string describe(const std::vector<Error>& errors) {

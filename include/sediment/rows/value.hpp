@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <iterator>
 #include <optional>
+#include <ostream>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -204,6 +205,13 @@ constexpr std::string_view to_string(E v) noexcept {
     return i < std::size(enum_traits<E>::names) ? enum_traits<E>::names[i] : std::string_view{};
 }
 
+/// Prints the enumerator's JSON spelling; a value outside the enum as "<invalid>".
+template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
+std::ostream& operator<<(std::ostream& os, E v) {
+    const std::string_view name = to_string(v);
+    return name.empty() ? os << "<invalid>" : os << name;
+}
+
 /// Parses the exact JSON spelling; false (and `out` unchanged) for anything else.
 template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
 constexpr bool from_string(std::string_view text, E& out) noexcept {
@@ -216,7 +224,8 @@ constexpr bool from_string(std::string_view text, E& out) noexcept {
     return false;
 }
 
-/// Specialized by the generated models: the schema whose rules apply when T is decoded on its own.
+/// Specialized by the generated models: `schema`, the schema whose rules apply when T is decoded on
+/// its own, and `name`, the model's C++ name.
 template <class T>
 struct document_traits;
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -713,107 +714,190 @@ inline bool operator!=(const AtifTrajectory& a, const AtifTrajectory& b) { retur
 template <>
 struct document_traits<TextPart> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
+    static constexpr std::string_view name = "TextPart";
 };
 template <>
 struct document_traits<ReasoningPart> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
+    static constexpr std::string_view name = "ReasoningPart";
 };
 template <>
 struct document_traits<ToolCallPart> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
+    static constexpr std::string_view name = "ToolCallPart";
 };
 template <>
 struct document_traits<ToolCallResponsePart> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
+    static constexpr std::string_view name = "ToolCallResponsePart";
 };
 template <>
 struct document_traits<RLVRInferenceMessageRow> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
+    static constexpr std::string_view name = "RLVRInferenceMessageRow";
 };
 template <>
 struct document_traits<NemoGymResponsesCreateParams> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_responses_create_params_v2;
+    static constexpr std::string_view name = "NemoGymResponsesCreateParams";
 };
 template <>
 struct document_traits<RLVRDecisionRow> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
+    static constexpr std::string_view name = "RLVRDecisionRow";
 };
 template <>
 struct document_traits<RLVRTurnRow> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
+    static constexpr std::string_view name = "RLVRTurnRow";
 };
 template <>
 struct document_traits<NemoGymResponse> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_response_v2;
+    static constexpr std::string_view name = "NemoGymResponse";
 };
 template <>
 struct document_traits<Verification> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
+    static constexpr std::string_view name = "Verification";
 };
 template <>
 struct document_traits<CIOutcome> {
     static constexpr SchemaId schema = SchemaId::ci_outcome_v1;
+    static constexpr std::string_view name = "CIOutcome";
 };
 template <>
 struct document_traits<CIWorkflowResolution> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
+    static constexpr std::string_view name = "CIWorkflowResolution";
 };
 template <>
 struct document_traits<Provenance> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
+    static constexpr std::string_view name = "Provenance";
 };
 template <>
 struct document_traits<CIResolution> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
+    static constexpr std::string_view name = "CIResolution";
 };
 template <>
 struct document_traits<NemoGymMetadata> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
+    static constexpr std::string_view name = "NemoGymMetadata";
 };
 template <>
 struct document_traits<NemoGymRolloutRow> {
     static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
+    static constexpr std::string_view name = "NemoGymRolloutRow";
 };
 template <>
 struct document_traits<AtifAgent> {
     static constexpr SchemaId schema = SchemaId::atif_v1_7;
+    static constexpr std::string_view name = "AtifAgent";
 };
 template <>
 struct document_traits<AtifImageSource> {
     static constexpr SchemaId schema = SchemaId::atif_v1_7;
+    static constexpr std::string_view name = "AtifImageSource";
 };
 template <>
 struct document_traits<AtifContentPart> {
     static constexpr SchemaId schema = SchemaId::atif_v1_7;
+    static constexpr std::string_view name = "AtifContentPart";
 };
 template <>
 struct document_traits<AtifToolCall> {
     static constexpr SchemaId schema = SchemaId::atif_v1_7;
+    static constexpr std::string_view name = "AtifToolCall";
 };
 template <>
 struct document_traits<AtifObservationResult> {
     static constexpr SchemaId schema = SchemaId::atif_v1_7;
+    static constexpr std::string_view name = "AtifObservationResult";
 };
 template <>
 struct document_traits<AtifObservation> {
     static constexpr SchemaId schema = SchemaId::atif_v1_7;
+    static constexpr std::string_view name = "AtifObservation";
 };
 template <>
 struct document_traits<AtifStepMetrics> {
     static constexpr SchemaId schema = SchemaId::atif_v1_7;
+    static constexpr std::string_view name = "AtifStepMetrics";
 };
 template <>
 struct document_traits<AtifStep> {
     static constexpr SchemaId schema = SchemaId::atif_v1_7;
+    static constexpr std::string_view name = "AtifStep";
 };
 template <>
 struct document_traits<AtifFinalMetrics> {
     static constexpr SchemaId schema = SchemaId::atif_v1_7;
+    static constexpr std::string_view name = "AtifFinalMetrics";
 };
 template <>
 struct document_traits<AtifTrajectory> {
     static constexpr SchemaId schema = SchemaId::atif_v1_7;
+    static constexpr std::string_view name = "AtifTrajectory";
 };
+
+// Printers: a model's compact JSON, all of it (defined in the library; see print.hpp for preview()).
+std::ostream& operator<<(std::ostream& os, const TextPart& value);
+std::ostream& operator<<(std::ostream& os, const ReasoningPart& value);
+std::ostream& operator<<(std::ostream& os, const ToolCallPart& value);
+std::ostream& operator<<(std::ostream& os, const ToolCallResponsePart& value);
+std::ostream& operator<<(std::ostream& os, const RLVRInferenceMessageRow& value);
+std::ostream& operator<<(std::ostream& os, const NemoGymResponsesCreateParams& value);
+std::ostream& operator<<(std::ostream& os, const RLVRDecisionRow& value);
+std::ostream& operator<<(std::ostream& os, const RLVRTurnRow& value);
+std::ostream& operator<<(std::ostream& os, const NemoGymResponse& value);
+std::ostream& operator<<(std::ostream& os, const Verification& value);
+std::ostream& operator<<(std::ostream& os, const CIOutcome& value);
+std::ostream& operator<<(std::ostream& os, const CIWorkflowResolution& value);
+std::ostream& operator<<(std::ostream& os, const Provenance& value);
+std::ostream& operator<<(std::ostream& os, const CIResolution& value);
+std::ostream& operator<<(std::ostream& os, const NemoGymMetadata& value);
+std::ostream& operator<<(std::ostream& os, const NemoGymRolloutRow& value);
+std::ostream& operator<<(std::ostream& os, const AtifAgent& value);
+std::ostream& operator<<(std::ostream& os, const AtifImageSource& value);
+std::ostream& operator<<(std::ostream& os, const AtifContentPart& value);
+std::ostream& operator<<(std::ostream& os, const AtifToolCall& value);
+std::ostream& operator<<(std::ostream& os, const AtifObservationResult& value);
+std::ostream& operator<<(std::ostream& os, const AtifObservation& value);
+std::ostream& operator<<(std::ostream& os, const AtifStepMetrics& value);
+std::ostream& operator<<(std::ostream& os, const AtifStep& value);
+std::ostream& operator<<(std::ostream& os, const AtifFinalMetrics& value);
+std::ostream& operator<<(std::ostream& os, const AtifTrajectory& value);
+
+/// Every model type: SEDIMENT_ROWS_MODELS(X) expands to X(Model) for each.
+#define SEDIMENT_ROWS_MODELS(X) \
+    X(TextPart) \
+    X(ReasoningPart) \
+    X(ToolCallPart) \
+    X(ToolCallResponsePart) \
+    X(RLVRInferenceMessageRow) \
+    X(NemoGymResponsesCreateParams) \
+    X(RLVRDecisionRow) \
+    X(RLVRTurnRow) \
+    X(NemoGymResponse) \
+    X(Verification) \
+    X(CIOutcome) \
+    X(CIWorkflowResolution) \
+    X(Provenance) \
+    X(CIResolution) \
+    X(NemoGymMetadata) \
+    X(NemoGymRolloutRow) \
+    X(AtifAgent) \
+    X(AtifImageSource) \
+    X(AtifContentPart) \
+    X(AtifToolCall) \
+    X(AtifObservationResult) \
+    X(AtifObservation) \
+    X(AtifStepMetrics) \
+    X(AtifStep) \
+    X(AtifFinalMetrics) \
+    X(AtifTrajectory)
 
 /// Calls `f(type_tag<Root>{})` with the C++ model of the schema's document root.
 template <class F>

@@ -1,0 +1,116 @@
+// GoogleTest (gMock 1.11+) matchers with the meaning of testing/catch2.hpp's:
+//
+//   #include <sediment/rows/testing/gtest.hpp>
+//   using namespace sediment::rows::gtest;
+//   EXPECT_THAT(line, IsValid<NemoGymRolloutRow>());
+//   EXPECT_THAT(line, HasError<NemoGymRolloutRow>("/reward", "a number"));
+//   EXPECT_THAT(errors, HasError("/metadata", "rows.decode.missing_key"));   // a std::vector<Error>
+//
+// A failed expectation explains itself with the first errors; models print as their JSON (PrintTo).
+// Opt-in: only this header includes GoogleTest. Link sediment::rows_gtest (or sediment::rows) and GTest.
+#pragma once
+
+#include <gmock/gmock.h>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+
+namespace sediment::rows {
+
+// gtest's printers for models: their JSON, cut at 2,000 bytes (one per model, so that they take
+// precedence over gtest's own template).
+#define SEDIMENT_ROWS_GTEST_PRINTER(Model) \
+    inline void PrintTo(const Model& value, std::ostream* os) { *os << preview(value); }
+SEDIMENT_ROWS_MODELS(SEDIMENT_ROWS_GTEST_PRINTER)
+#undef SEDIMENT_ROWS_GTEST_PRINTER
+
+}  // namespace sediment::rows
+
+namespace sediment::rows::gtest {
+
+/// Matches JSON text that decodes strictly into T (see IsValid).
+template <class T>
+class IsValidMatcher {
+public:
+    using is_gtest_matcher = void;
+    explicit IsValidMatcher(Limits limits) : limits_(limits) {}
+    bool MatchAndExplain(const std::string& text, std::ostream* os) const {
+        std::vector<Error> errors;
+        T value;
+        if (decode(text, value, errors, limits_)) return true;
+        if (os) *os << "errors: " << rows::detail::first_errors(errors);
+        return false;
+    }
+    void DescribeTo(std::ostream* os) const { *os << "is a valid " << rows::detail::model_description<T>(); }
+    void DescribeNegationTo(std::ostream* os) const { *os << "is not a valid " << rows::detail::model_description<T>(); }
+
+private:
+    Limits limits_;
+};
+
+/// Matches a std::vector<Error> holding an error at `pointer` whose id or message contains `part`.
+class HasErrorMatcher {
+public:
+    using is_gtest_matcher = void;
+    HasErrorMatcher(std::string pointer, std::string part) : pointer_(std::move(pointer)), part_(std::move(part)) {}
+    bool MatchAndExplain(const std::vector<Error>& errors, std::ostream*) const {
+        return rows::detail::has_error(errors, pointer_, part_);
+    }
+    void DescribeTo(std::ostream* os) const { *os << rows::detail::error_description(pointer_, part_); }
+    void DescribeNegationTo(std::ostream* os) const { *os << rows::detail::error_description(pointer_, part_, true); }
+
+private:
+    std::string pointer_, part_;
+};
+
+/// Matches JSON text that T's decoder refuses with an error at `pointer` containing `part`.
+template <class T>
+class DocumentHasErrorMatcher {
+public:
+    using is_gtest_matcher = void;
+    DocumentHasErrorMatcher(std::string pointer, std::string part) : errors_(std::move(pointer), std::move(part)) {}
+    bool MatchAndExplain(const std::string& text, std::ostream* os) const {
+        std::vector<Error> errors;
+        T value;
+        decode(text, value, errors);
+        if (os) {
+            if (errors.empty()) *os << "it is a valid " << document_traits<T>::name;
+            else *os << "errors: " << rows::detail::first_errors(errors);
+        }
+        return errors_.MatchAndExplain(errors, nullptr);
+    }
+    void DescribeTo(std::ostream* os) const {
+        *os << "as " << document_traits<T>::name << ", ";
+        errors_.DescribeTo(os);
+    }
+    void DescribeNegationTo(std::ostream* os) const {
+        *os << "as " << document_traits<T>::name << ", ";
+        errors_.DescribeNegationTo(os);
+    }
+
+private:
+    HasErrorMatcher errors_;
+};
+
+/// JSON text that decodes strictly into T, within `limits`.
+template <class T>
+IsValidMatcher<T> IsValid(const Limits& limits = {}) {
+    return IsValidMatcher<T>(limits);
+}
+
+/// Errors (a std::vector<Error>) with one at exactly `pointer` whose id or message contains `part`.
+inline HasErrorMatcher HasError(std::string pointer, std::string part) {
+    return HasErrorMatcher(std::move(pointer), std::move(part));
+}
+
+/// JSON text that T's decoder refuses with an error at exactly `pointer` whose id or message contains
+/// `part`.
+template <class T>
+DocumentHasErrorMatcher<T> HasError(std::string pointer, std::string part) {
+    return DocumentHasErrorMatcher<T>(std::move(pointer), std::move(part));
+}
+
+}  // namespace sediment::rows::gtest
