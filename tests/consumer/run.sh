@@ -1,0 +1,27 @@
+#!/bin/sh
+# Builds and runs tests/consumer against sediment-rows the three ways users link it: find_package()
+# after `cmake --install`, add_subdirectory() of the checkout, and pkg-config.
+#   tests/consumer/run.sh [BUILD_DIR]     (a configured and built sediment-rows build; default build)
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+echo "consumer: find_package() after cmake --install"
+cmake -S "$root/tests/consumer" -B "$work/installed" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/installed" -j"$(nproc)" >/dev/null
+"$work/installed/consumer"
+
+echo "consumer: add_subdirectory()"
+cmake -S "$root/tests/consumer" -B "$work/subdirectory" -DSEDIMENT_ROWS_SOURCE_DIR="$root" -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build "$work/subdirectory" -j"$(nproc)" >/dev/null
+"$work/subdirectory/consumer"
+
+echo "consumer: pkg-config"
+export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
+[ "$(pkg-config --modversion sediment-rows)" = "$("$work/installed/consumer" | sed 's/^consumer: sediment-rows \([^,]*\),.*/\1/')" ]
+# shellcheck disable=SC2046
+c++ -std=c++17 -O1 "$root/tests/consumer/main.cpp" -o "$work/pkg-config-consumer" $(pkg-config --cflags --libs sediment-rows)
+"$work/pkg-config-consumer"
