@@ -5,26 +5,17 @@
 
 #include <set>
 
+#include "differential.hpp"
 #include "rules.hpp"
 
 using namespace sediment::rows;
 
 namespace {
 
-/// Runs both readers on `text`; true when the fast path read it.
+/// Runs both readers on `text` (test::read_both); true when the fast path read it.
 template <class T>
 bool same_as_exact(const std::string& text) {
-    T fast, exact;
-    std::vector<Error> errors;
-    const bool fast_ok = detail::fast_decode(text, fast, Limits{});
-    const bool exact_ok = detail::exact_decode(text, exact, errors, Limits{});
-    INFO(text.substr(0, 300));
-    if (fast_ok) {
-        CHECK(exact_ok);
-        CHECK(fast == exact);
-        CHECK(encode(fast, Style::sediment) == encode(exact, Style::sediment));
-    }
-    return fast_ok;
+    return test::read_both<T>(text).fast;
 }
 
 bool same_as_exact(SchemaId schema, const std::string& text) {

@@ -396,6 +396,31 @@ std::string read_member(const Model& m, const Field& f) {
     return "if (" + condition + ") {\n" + indent(checks, 4) + "}\n";
 }
 
+// The chain of branches, one per field, that a model reader runs for each key: `branch` opens one
+// ($Key$ and $Bit$ filled in), `read` gives its statements, and the chain ends with the `} else {` that
+// takes unknown keys. Also the mask of the required fields' bits.
+struct KeyChain {
+    std::string members;
+    std::string required;  // "0x..."
+};
+template <class Read>
+KeyChain key_chain(const Model& m, const std::string& branch, Read read) {
+    KeyChain chain;
+    std::uint64_t required = 0;
+    for (std::size_t i = 0; i < m.fields.size(); ++i) {
+        const Field& f = m.fields[i];
+        if (f.required) required |= std::uint64_t{1} << i;
+        chain.members += (i ? "} else " : "") +
+                         fill(branch, {{"Key", string_literal(f.json_name)}, {"Bit", "std::uint64_t{1} << " + std::to_string(i)}}) +
+                         indent(read(f), 4);
+    }
+    chain.members += m.fields.empty() ? "{\n" : "} else {\n";
+    std::ostringstream mask;
+    mask << "0x" << std::hex << required;
+    chain.required = mask.str();
+    return chain;
+}
+
 // After a model's members are read: an optional field the document does not have is reset, so that
 // decoding into a model that holds an earlier document leaves nothing of it behind.
 std::string absent_resets(const Model& m) {
@@ -409,25 +434,10 @@ std::string absent_resets(const Model& m) {
 }
 
 std::string emit_model_reader(const Model& m) {
-    std::string members;
     std::vector<std::string> names;
-    std::uint64_t required = 0;
-    for (std::size_t i = 0; i < m.fields.size(); ++i) {
-        const Field& f = m.fields[i];
-        names.push_back(string_literal(f.json_name));
-        if (f.required) required |= std::uint64_t{1} << i;
-        members += fill(R"($Else$if (key == $Key$) {
-    seen |= $Bit$;
-    auto at = d.at(key);
-$Read$)",
-                        {{"Else", i ? "} else " : ""},
-                         {"Key", string_literal(f.json_name)},
-                         {"Bit", "std::uint64_t{1} << " + std::to_string(i)},
-                         {"Read", indent(read_member(m, f), 4)}});
-    }
-    members += m.fields.empty() ? "{\n" : "} else {\n";
-    std::ostringstream mask;
-    mask << "0x" << std::hex << required;
+    for (const Field& f : m.fields) names.push_back(string_literal(f.json_name));
+    const KeyChain chain = key_chain(m, "if (key == $Key$) {\n    seen |= $Bit$;\n    auto at = d.at(key);\n",
+                                     [&](const Field& f) { return read_member(m, f); });
     return fill(R"(template <class J>
 bool read(Decoder& d, const J& j, $Name$& out) {
     if (!d.expect_object(j)) return false;
@@ -446,9 +456,9 @@ $Resets$    return d.error_count() == errors$Rules$;
                 {{"Name", m.name},
                  {"Resets", indent(absent_resets(m), 4)},
                  {"Rules", m.checked_by_code.empty() ? "" : " && check_rules(d, out)"},
-                 {"Members", indent(members, 8)},
+                 {"Members", indent(chain.members, 8)},
                  {"Names", join(names, ", ")},
-                 {"Required", mask.str()}});
+                 {"Required", chain.required}});
 }
 
 // The JSON type that selects a branch of an untagged union: its test and its name in messages.
@@ -645,22 +655,8 @@ std::string fast_member(const Model& m, const Field& f) {
 }
 
 std::string emit_fast_model_reader(const Model& m) {
-    std::string members;
-    std::uint64_t required = 0;
-    for (std::size_t i = 0; i < m.fields.size(); ++i) {
-        const Field& f = m.fields[i];
-        if (f.required) required |= std::uint64_t{1} << i;
-        members += fill(R"($Else$if (is_key(key, $Key$)) {
-    bit = $Bit$;
-$Read$)",
-                        {{"Else", i ? "} else " : ""},
-                         {"Key", string_literal(f.json_name)},
-                         {"Bit", "std::uint64_t{1} << " + std::to_string(i)},
-                         {"Read", indent(fast_member(m, f), 4)}});
-    }
-    members += m.fields.empty() ? "{\n" : "} else {\n";
-    std::ostringstream mask;
-    mask << "0x" << std::hex << required;
+    const KeyChain chain = key_chain(m, "if (is_key(key, $Key$)) {\n    bit = $Bit$;\n",
+                                     [&](const Field& f) { return fast_member(m, f); });
     return fill(R"(inline bool read(Reader& r, element e, $Name$& out) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
@@ -682,8 +678,8 @@ $Resets$    return (seen & $Required$) == $Required$ && d.error_count() == 0$Rul
                 {{"Name", m.name},
                  {"Resets", indent(absent_resets(m), 4)},
                  {"Rules", m.checked_by_code.empty() ? "" : " && check_rules(d, out)"},
-                 {"Members", indent(members, 8)},
-                 {"Required", mask.str()}});
+                 {"Members", indent(chain.members, 8)},
+                 {"Required", chain.required}});
 }
 
 std::string emit_fast_variant_reader(const Variant& v) {

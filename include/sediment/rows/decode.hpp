@@ -72,14 +72,18 @@ T decode(const J& document) {
     return out;
 }
 
+/// The typed verdict on JSON text read as a T: no errors when it decodes.
+template <class T>
+std::vector<Error> check(std::string_view text, const Limits& limits = {}) {
+    std::vector<Error> errors;
+    T value;
+    decode(text, value, errors, limits);
+    return errors;
+}
+
 /// The typed verdict on a document of a bundled schema: no errors when it decodes.
 inline std::vector<Error> check(SchemaId schema, std::string_view text, const Limits& limits = {}) {
-    std::vector<Error> errors;
-    visit_schema(schema, [&](auto tag) {
-        typename decltype(tag)::type value;
-        decode(text, value, errors, limits);
-    });
-    return errors;
+    return visit_schema(schema, [&](auto tag) { return check<typename decltype(tag)::type>(text, limits); });
 }
 
 /// nlohmann's ADL hook: `json.get<NemoGymRolloutRow>()` decodes strictly and throws DecodeError.

@@ -25,9 +25,8 @@ class IsValidMatcher : public Catch::MatcherBase<std::string> {
 public:
     explicit IsValidMatcher(Limits limits) : limits_(limits) {}
     bool match(const std::string& text) const override {
-        errors_.clear();
-        T value;
-        return decode(text, value, errors_, limits_);
+        errors_ = check<T>(text, limits_);
+        return errors_.empty();
     }
     std::string describe() const override {
         std::string text = "is a valid " + rows::detail::model_description<T>();
@@ -59,9 +58,7 @@ class DocumentHasErrorMatcher : public Catch::MatcherBase<std::string> {
 public:
     DocumentHasErrorMatcher(std::string pointer, std::string part) : errors_matcher_(std::move(pointer), std::move(part)) {}
     bool match(const std::string& text) const override {
-        errors_.clear();
-        T value;
-        decode(text, value, errors_);
+        errors_ = check<T>(text);
         return errors_matcher_.match(errors_);
     }
     std::string describe() const override {

@@ -38,9 +38,8 @@ public:
     using is_gtest_matcher = void;
     explicit IsValidMatcher(Limits limits) : limits_(limits) {}
     bool MatchAndExplain(const std::string& text, std::ostream* os) const {
-        std::vector<Error> errors;
-        T value;
-        if (decode(text, value, errors, limits_)) return true;
+        const std::vector<Error> errors = check<T>(text, limits_);
+        if (errors.empty()) return true;
         if (os) *os << "errors: " << rows::detail::first_errors(errors);
         return false;
     }
@@ -73,9 +72,7 @@ public:
     using is_gtest_matcher = void;
     DocumentHasErrorMatcher(std::string pointer, std::string part) : errors_(std::move(pointer), std::move(part)) {}
     bool MatchAndExplain(const std::string& text, std::ostream* os) const {
-        std::vector<Error> errors;
-        T value;
-        decode(text, value, errors);
+        const std::vector<Error> errors = check<T>(text);
         if (os) {
             if (errors.empty()) *os << "it is a valid " << document_traits<T>::name;
             else *os << "errors: " << rows::detail::first_errors(errors);

@@ -1,0 +1,41 @@
+// The fast path against the exact reader on one text, as the differential tests check it: whatever the
+// fast path accepts, the exact reader accepts too, with the same value and the same bytes.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <sediment/rows.hpp>
+
+namespace test {
+
+/// What each reader made of a text.
+template <class T>
+struct BothReaders {
+    bool fast = false;   ///< the fast path read it
+    bool exact = false;  ///< the exact reader accepted it
+    T value;             ///< the exact reader's value
+};
+
+/// Runs both readers on `text` and checks (CHECK) that the fast path accepts nothing the exact reader
+/// refuses, and reads what it accepts to the exact reader's value and bytes.
+template <class T>
+BothReaders<T> read_both(const std::string& text) {
+    using namespace sediment::rows;
+    BothReaders<T> both;
+    T fast;
+    std::vector<Error> errors;
+    both.fast = detail::fast_decode(text, fast, Limits{});
+    both.exact = detail::exact_decode(text, both.value, errors, Limits{});
+    INFO(text.substr(0, 300));
+    if (both.fast) {
+        CHECK(both.exact);
+        CHECK(fast == both.value);
+        CHECK(encode(fast, Style::sediment) == encode(both.value, Style::sediment));
+    }
+    return both;
+}
+
+}  // namespace test
