@@ -10,7 +10,7 @@ SUDO=""
 $SUDO apt-get update -qq
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
   g++ cmake make python3 python3-jsonschema nlohmann-json3-dev libsimdjson-dev catch2 \
-  libgtest-dev libgmock-dev pkg-config >/dev/null
+  libgtest-dev libgmock-dev pkg-config zlib1g-dev >/dev/null
 
 if [ ! -f /usr/include/valijson/validator.hpp ] && [ ! -f /usr/local/include/valijson/validator.hpp ]; then
   tmp=$(mktemp -d) && chmod 755 "$tmp"

@@ -185,11 +185,15 @@ private:
 
 }  // namespace
 
+Error document_size_error(std::size_t bytes, const Limits& limits) {
+    return Error{"rows.parse.size", "",
+                 "document of " + std::to_string(bytes) + " bytes exceeds " + std::to_string(limits.max_document_bytes) +
+                     " (limit max_document_bytes)"};
+}
+
 bool parse(std::string_view text, Json& out, std::vector<Error>& errors, const Limits& limits, Decimals decimals) {
     if (text.size() > limits.max_document_bytes) {
-        errors.push_back(Error{"rows.parse.size", "",
-                               "document of " + std::to_string(text.size()) + " bytes exceeds " +
-                                   std::to_string(limits.max_document_bytes) + " (limit max_document_bytes)"});
+        errors.push_back(document_size_error(text.size(), limits));
         return false;
     }
     // nlohmann's lexer takes a NUL byte for the end of input. JSON text never holds one (strings

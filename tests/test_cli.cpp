@@ -1,20 +1,12 @@
 // The command-line contract: output formats, exit status, files, standard input.
 #include <catch2/catch.hpp>
 
-#include "process.hpp"
-#include "support.hpp"
+#include "cli.hpp"
 
 using namespace sediment::rows;
-
-namespace {
-
-const std::string kCli = SEDIMENT_ROWS_CLI;
-
-test::Run cli(const std::string& args) { return test::run(test::quote(kCli) + " " + args); }
-
-std::string row_line() { return Json::parse(test::kRow).dump(); }
-
-}  // namespace
+using test::cli;
+using test::row_line;
+using test::kCli;
 
 TEST_CASE("cli: validate reports each document and the summary") {
     test::TempDir dir;
@@ -104,7 +96,7 @@ TEST_CASE("cli: format re-encodes strictly, one line per document") {
     const auto bad = cli("format --schema ci-outcome.v1 " + test::quote((dir / "bad.jsonl").string()));
     CHECK(bad.status == 1);
     CHECK(bad.out == doc.dump() + "\n" + doc.dump() + "\n");
-    CHECK(bad.err == (dir / "bad.jsonl").string() + ":2: (root): unknown key 'x'\n");
+    CHECK(bad.err == (dir / "bad.jsonl").string() + ":2: (root): unknown key 'x'\n2 formatted, 1 invalid\n");
 }
 
 TEST_CASE("cli: schema list and schema show") {

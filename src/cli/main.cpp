@@ -1,404 +1,472 @@
-// sediment-rows: validate, format and inspect documents of the bundled schemas.
+// sediment-rows: validate, format, convert and inspect documents of the bundled schemas.
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <chrono>
+#include <cerrno>
+#include <climits>
 #include <cstdio>
-#include <deque>
-#include <condition_variable>
-#include <memory>
-#include <mutex>
-#include <sstream>
-#include <thread>
-#include <fstream>
-#include <functional>
-#include <optional>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
-#include <string_view>
+#include <thread>
 #include <vector>
 
+#include "report.hpp"
+#include "run.hpp"
 #include "sediment/rows.hpp"
 
 namespace rows = sediment::rows;
+using namespace sediment_rows_cli;
 
 namespace {
 
-constexpr int kExitValid = 0;
-constexpr int kExitInvalid = 1;
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 
-const char* const kUsage = R"(usage: sediment-rows COMMAND [OPTIONS] [FILE...]
+// ----- help --------------------------------------------------------------------------------------
+
+const char* const kOverview = R"(usage: sediment-rows COMMAND [OPTIONS] [FILE...]
 
 Commands:
-  validate --schema NAME [--format text|jsonl] [--engine typed|schema] FILE...
-      Checks every document. The typed engine decodes into the C++ models; the schema engine
-      runs valijson over the bundled JSON Schema.
-  format --schema NAME [--style compact|sediment] FILE...
-      Decodes every document strictly and writes it again, one line per document.
-  convert --from NAME --to NAME [--metadata FILE] [--lossy] [--style compact|sediment] FILE...
-      Converts ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF, one
-      output line per document (docs/atif-mapping.md):
-        --from atif-v1.7 --to nemo-gym-rollout.v2 | nemo-gym-response.v2 |
-                              nemo-gym-responses-create-params.v2
-        --from nemo-gym-rollout.v2 --to atif-v1.7
-      A rollout row needs metadata: the trajectory's own (written by --to atif-v1.7), or line i of
-      --metadata FILE for the i-th trajectory, an object {"metadata": {...}, "reward": 1.0}
-      ("reward" optional). A value the target cannot hold fails the document with the full list;
-      --lossy drops exactly those values and lists them on stderr.
-  schema list
-      Lists the bundled schemas.
-  schema show NAME
-      Prints a bundled schema, byte for byte.
-  --version
-      Prints the version.
+  validate   check documents against a bundled schema
+  format     re-encode documents strictly, to standard output or in place, or check that they are
+  convert    convert ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF
+  schema     list the bundled schemas, or print one
+  help       'sediment-rows help COMMAND' (or 'sediment-rows COMMAND --help') explains one
 
-FILE is a path or - for standard input. A .json file holds one document; any other file holds one
-document per line (blank lines are skipped). Files are read as a stream: memory holds the documents
-in flight, not the file.
+  --version  print the version
+  --help     print this
 
-  -j, --jobs N   threads (default: every core); output stays in input order.
-  --max-depth N, --max-document-bytes N, --max-string-bytes N
-                 limits on one document (defaults 1000, 268435456, 67108864); exceeding one is an
-                 error that names it.
-On a terminal, a progress line (documents, MB/s) shows on standard error while a command runs.
-
-Exit status: 0 when every document is valid, 1 when any is invalid, 2 on a usage or I/O error.
+Exit status: 0 when every document passes, 1 when one does not, 2 on a usage or I/O error.
 )";
 
-int usage_error(const std::string& message) {
-    std::cerr << "sediment-rows: " << message << "\n" << "Try 'sediment-rows --help'.\n";
+const char* const kFiles = R"(
+FILE is a path, or - for standard input. A file named *.json or *.json.gz holds one document; any
+other file holds one document per line (blank lines are skipped). Compressed files (gzip) are read
+whatever their name. Files are read as a stream: memory holds the documents in flight, not the file.
+)";
+
+const char* const kCommonOptions = R"(
+Reporting:
+  --format text|jsonl|github
+                 text (default): 'FILE:LINE: POINTER: message' for each error;
+                 jsonl: one JSON object per document {"file", "line", "valid", "errors"};
+                 github: GitHub Actions annotations (the first 10 errors and 10 warnings, then a
+                 count of the rest)
+  -q, --quiet    errors only: no summary, no progress line, no dropped values
+  -v, --verbose  also the run's time and speed (validate: and each valid document)
+  --fail-fast    stop at the first document that fails
+  --max-errors N stop after N errors
+Running:
+  -j, --jobs N   threads (default: every core); output stays in input order
+  --max-depth N, --max-document-bytes N, --max-string-bytes N
+                 limits on one document (defaults 1000, 268435456, 67108864); exceeding one is an
+                 error that names it
+On a terminal, a progress line (documents, MB/s) shows on standard error while a command runs.
+)";
+
+const char* const kValidate = R"(usage: sediment-rows validate --schema NAME [OPTIONS] FILE...
+
+Checks every document against a bundled schema ('sediment-rows schema list'). Errors go to standard
+output, the summary ("N valid, M invalid") to standard error.
+
+  --schema NAME          the documents' schema
+  --engine typed|schema  typed (default) decodes into the C++ models with every rule of the schema
+                         and of the spec; schema runs valijson over the bundled JSON Schema
+)";
+
+const char* const kValidateExit = R"(
+Exit status:
+  0  every document is valid
+  1  a document is invalid
+  2  usage error, or a file that cannot be read
+)";
+
+const char* const kFormat = R"(usage: sediment-rows format --schema NAME [--style compact|sediment] [--check | -i] [OPTIONS] FILE...
+
+Decodes every document strictly and writes it again, one line per document: to standard output, or
+with -i back into its file. Errors go to standard error, with the summary.
+
+  --schema NAME          the documents' schema
+  --style compact|sediment
+                         compact (default): no spaces; sediment: the bytes Sediment's exporter
+                         writes (", " and ": ")
+  --check                write nothing; report each file that would change, at its first line
+                         that would
+  -i, --in-place         rewrite each file that would change: the new file is written beside it and
+                         renamed over it, so a reader sees the old file or the new one, never a part.
+                         A file holding an invalid document is left as it was. Plain files only
+                         (not standard input, not compressed files)
+)";
+
+const char* const kFormatExit = R"(
+Exit status:
+  0  every document is valid (and, with --check, every file is formatted)
+  1  a document is invalid, or (--check) a file would be reformatted
+  2  usage error, or a file that cannot be read or rewritten
+)";
+
+const char* const kConvert = R"(usage: sediment-rows convert --from NAME --to NAME [--metadata FILE] [--lossy] [OPTIONS] FILE...
+
+Converts ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF, one output line
+per document, to standard output (docs/atif-mapping.md). Errors go to standard error.
+  --from atif-v1.7 --to nemo-gym-rollout.v2 | nemo-gym-response.v2 | nemo-gym-responses-create-params.v2
+  --from nemo-gym-rollout.v2 --to atif-v1.7
+
+  --metadata FILE        a rollout row needs metadata: the trajectory's own (written by --to
+                         atif-v1.7), or line i of FILE for the i-th trajectory, an object
+                         {"metadata": {...}, "reward": 1.0} ("reward" optional)
+  --lossy                a value the target cannot hold fails the document, with the full list;
+                         --lossy drops exactly those values and lists them as warnings
+  --style compact|sediment
+                         as for format
+)";
+
+const char* const kConvertExit = R"(
+Exit status:
+  0  every document was converted
+  1  a document could not be (invalid, or it would lose values without --lossy)
+  2  usage error, or a file that cannot be read
+)";
+
+const char* const kSchema = R"(usage: sediment-rows schema list
+       sediment-rows schema show NAME
+
+list prints each bundled schema's name and URI; show prints one, byte for byte.
+
+Exit status:
+  0  done
+  2  usage error (an unknown schema)
+)";
+
+std::string help(const std::string& command) {
+    if (command == "validate") return std::string(kValidate) + kCommonOptions + kFiles + kValidateExit;
+    if (command == "format") return std::string(kFormat) + kCommonOptions + kFiles + kFormatExit;
+    if (command == "convert") return std::string(kConvert) + kCommonOptions + kFiles + kConvertExit;
+    if (command == "schema") return kSchema;
+    return kOverview;
+}
+
+int usage_error(const std::string& message, const std::string& command = "") {
+    std::cerr << "sediment-rows: " << message << "\n"
+              << "Try 'sediment-rows " << (command.empty() ? "" : command + " ") << "--help'.\n";
     return kExitUsage;
 }
 
-/// Escapes `s` as the body of a JSON string (the output is JSON; the input may be anything).
-std::string json_string(std::string_view s) {
-    std::string out;
-    rows::detail::Writer w(out, rows::Style::sediment);
-    std::string valid;
-    // File names and messages may hold bytes that are not UTF-8: replace them rather than fail.
-    for (std::size_t i = 0; i < s.size();) {
-        const std::size_t n = rows::detail::utf8_sequence(s, i);
-        if (n == 0) {
-            valid += "\xEF\xBF\xBD";
-            ++i;
-        } else {
-            valid.append(s.substr(i, n));
-            i += n;
-        }
-    }
-    w.string(valid);
-    return w.finish();
-}
-
-/// `FILE:LINE: POINTER: message`, one line per error; the document's root is `(root)`.
-void print_errors(std::ostream& out, const std::string& path, std::size_t line, const std::vector<rows::Error>& errors) {
-    for (const rows::Error& e : errors)
-        out << path << ":" << line << ": " << (e.pointer.empty() ? "(root)" : e.pointer) << ": " << e.message << "\n";
-}
+// ----- options -----------------------------------------------------------------------------------
 
 struct Options {
     std::string command;
-    const rows::SchemaInfo* schema = nullptr;
-    std::string format = "text";
-    std::string engine = "typed";
+    const rows::SchemaInfo* schema = nullptr;  // convert: --from
+    const rows::SchemaInfo* to = nullptr;
+    Format format = Format::text;
+    bool schema_engine = false;
     rows::Style style = rows::Style::compact;
-    const rows::SchemaInfo* to = nullptr;  // convert: --from is `schema`
     std::string metadata;
-    bool lossy = false;
+    bool lossy = false, check = false, in_place = false;
+    bool quiet = false, verbose = false, fail_fast = false;
+    std::size_t max_errors = 0;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     rows::Limits limits;
     std::vector<std::string> files;
-};
 
-// ----- documents in, results out, in order, on every core --------------------------------------
-
-/// One document: where it is, its text, and (convert --metadata) the metadata line that goes with it.
-struct Document {
-    const std::string* path = nullptr;
-    std::size_t line = 0;
-    std::string text;
-    std::string metadata;
-    std::size_t metadata_line = 0;
-    std::string io_error;  // set instead of text when the file or the metadata could not be read
-
-    static Document of(const std::string& path, std::size_t line, std::string text) {
-        Document d;
-        d.path = &path, d.line = line, d.text = std::move(text);
-        return d;
+    RunOptions run() const {
+        RunOptions r;
+        r.jobs = jobs, r.limits = limits, r.progress = !quiet, r.metadata = metadata;
+        return r;
     }
-    static Document failure(const std::string& path, std::string message) {
-        Document d;
-        d.path = &path, d.io_error = std::move(message);
-        return d;
+    Reporter::Options reporting() const {
+        Reporter::Options r;
+        r.format = format, r.every_document = verbose && command == "validate", r.quiet = quiet;
+        r.fail_fast = fail_fast, r.max_errors = max_errors;
+        return r;
     }
 };
 
-/// What one document gives: text for standard output and for standard error, and its verdict.
-struct Outcome {
-    std::string out, err;
-    bool ok = true;
-};
-
-using Process = std::function<Outcome(const Document&)>;
-
-struct Batch {
-    std::vector<Document> documents;
-    std::size_t bytes = 0;
-};
-
-struct Results {
-    std::string out, err;
-    std::size_t ok = 0, failed = 0, documents = 0, bytes = 0;
-    bool io_error = false;
-};
-
-Results process_batch(const Batch& batch, const Process& process) {
-    Results r;
-    for (const Document& d : batch.documents) {
-        if (!d.io_error.empty()) {
-            r.err += d.io_error;
-            r.io_error = true;
-            continue;
-        }
-        Outcome o = process(d);
-        r.out += o.out;
-        r.err += o.err;
-        ++(o.ok ? r.ok : r.failed);
-        ++r.documents;
-    }
-    r.bytes = batch.bytes;
-    return r;
+/// A whole number from `min` up to `max`, or nothing.
+std::optional<std::size_t> number(const std::string& v, std::size_t min, std::size_t max) {
+    if (v.empty() || v.size() > 18 || v.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    const std::size_t n = std::stoull(v);
+    if (n < min || n > max) return std::nullopt;
+    return n;
 }
 
-/// "12000 documents, 250.3 MB/s" on standard error while a run lasts, when it is a terminal.
-class Progress {
-public:
-    Progress() : on_(isatty(STDERR_FILENO) == 1), start_(Clock::now()), last_(start_) {}
-    void update(std::size_t documents, std::size_t bytes) {
-        const auto now = Clock::now();
-        if (!on_ || now - last_ < std::chrono::milliseconds(250)) return;
-        last_ = now;
-        const double seconds = std::chrono::duration<double>(now - start_).count();
-        std::fprintf(stderr, "\r\033[K%zu documents, %.1f MB/s", documents, static_cast<double>(bytes) / seconds / 1e6);
-        std::fflush(stderr);
-        shown_ = true;
-    }
-    void clear() {
-        if (shown_) std::fputs("\r\033[K", stderr);
-        shown_ = false;
-    }
-
-private:
-    using Clock = std::chrono::steady_clock;
-    bool on_;
-    bool shown_ = false;
-    Clock::time_point start_, last_;
-};
-
-/// The next non-blank line of the --metadata file, for the next document.
-struct MetadataLines {
-    std::ifstream in;
-    std::string path;
-    std::size_t line = 0;
-
-    bool next(Document& d) {
-        std::string text;
-        while (std::getline(in, text)) {
-            ++line;
-            if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-            d.metadata = std::move(text);
-            d.metadata_line = line;
+/// Parses the options of validate, format and convert into `o`; a usage error's message, or empty.
+std::string parse_options(const std::vector<std::string>& args, Options& o) {
+    const std::string& c = o.command;
+    bool files_only = false;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        std::string a = args[i];
+        std::optional<std::string> inline_value;  // --name=value
+        if (!files_only && a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
+            inline_value = a.substr(a.find('=') + 1);
+            a.resize(a.find('='));
+        }
+        std::string v;
+        const auto value = [&] {
+            if (inline_value) v = *inline_value;
+            else if (i + 1 < args.size()) v = args[++i];
+            else return false;
             return true;
+        };
+        const auto flag = [&](bool& b) {
+            b = true;
+            return !inline_value;
+        };
+        if (files_only || a == "-" || a.empty() || a[0] != '-') {
+            o.files.push_back(args[i]);
+        } else if (a == "--") {
+            files_only = true;
+        } else if (a == (c == "convert" ? "--from" : "--schema") || (a == "--to" && c == "convert")) {
+            if (!value()) return a + " needs a NAME";
+            const rows::SchemaInfo* s = rows::find_schema(v);
+            if (!s) return "unknown schema '" + v + "' (see 'sediment-rows schema list')";
+            (a == "--to" ? o.to : o.schema) = s;
+        } else if (a == "--metadata" && c == "convert") {
+            if (!value()) return "--metadata needs a FILE";
+            o.metadata = v;
+        } else if (a == "--lossy" && c == "convert") {
+            if (!flag(o.lossy)) return "--lossy takes no value";
+        } else if (a == "--engine" && c == "validate") {
+            if (!value() || (v != "typed" && v != "schema")) return "--engine is typed or schema";
+            o.schema_engine = v == "schema";
+        } else if (a == "--style" && c != "validate") {
+            if (!value() || (v != "compact" && v != "sediment")) return "--style is compact or sediment";
+            o.style = v == "sediment" ? rows::Style::sediment : rows::Style::compact;
+        } else if (a == "--check" && c == "format") {
+            if (!flag(o.check)) return "--check takes no value";
+        } else if ((a == "-i" || a == "--in-place") && c == "format") {
+            if (!flag(o.in_place)) return a + " takes no value";
+        } else if (a == "--format") {
+            if (!value() || (v != "text" && v != "jsonl" && v != "github")) return "--format is text, jsonl or github";
+            o.format = v == "jsonl" ? Format::jsonl : v == "github" ? Format::github : Format::text;
+        } else if (a == "-q" || a == "--quiet") {
+            if (!flag(o.quiet)) return a + " takes no value";
+        } else if (a == "-v" || a == "--verbose") {
+            if (!flag(o.verbose)) return a + " takes no value";
+        } else if (a == "--fail-fast") {
+            if (!flag(o.fail_fast)) return "--fail-fast takes no value";
+        } else if (a == "--max-errors") {
+            const auto n = value() ? number(v, 1, SIZE_MAX) : std::nullopt;
+            if (!n) return "--max-errors needs a number, 1 or more";
+            o.max_errors = *n;
+        } else if (a == "--max-depth" || a == "--max-document-bytes" || a == "--max-string-bytes") {
+            const auto n = value() ? number(v, 1, SIZE_MAX) : std::nullopt;
+            if (!n) return a + " needs a positive number";
+            (a == "--max-depth" ? o.limits.max_depth : a == "--max-document-bytes" ? o.limits.max_document_bytes
+                                                                                 : o.limits.max_string_bytes) = *n;
+        } else if (a == "--jobs" || a == "-j") {
+            const auto n = value() ? number(v, 1, 1024) : std::nullopt;
+            if (!n) return a + " needs a number of threads, 1 to 1024";
+            o.jobs = static_cast<unsigned>(*n);
+        } else {
+            return "unknown option '" + a + "' for " + c;
         }
-        d.io_error = path + ": no metadata line left for the next document\n";
-        return false;
+    }
+    if (c == "convert" && (!o.schema || !o.to)) return "convert needs --from NAME and --to NAME";
+    if (!o.schema) return c + " needs --schema NAME";
+    if (o.files.empty()) return c + " needs at least one FILE (- for standard input)";
+    if (o.quiet && o.verbose) return "--quiet and --verbose do not go together";
+    if (o.check && o.in_place) return "--check and --in-place do not go together";
+    for (const std::string& f : o.files)
+        if (o.in_place && f == "-") return "--in-place rewrites files, not standard input";
+    return {};
+}
+
+// ----- what every document command shares --------------------------------------------------------
+
+/// Counts, I/O errors and the summary line shared by validate, format and convert.
+struct Tally {
+    std::size_t ok = 0, failed = 0;
+    bool io_error = false;
+
+    /// Takes an outcome that is not a document's: an I/O error is printed and remembered.
+    void io(const Outcome& o) {
+        if (o.kind == Document::io_error) io_failure(o.message);
+    }
+    void io_failure(const std::string& message) {
+        std::cerr << "sediment-rows: " << message << "\n";
+        io_error = true;
+    }
+    void count(const Finding& f) { ++(f.ok() ? ok : failed); }
+    int status(bool failed_otherwise = false) const {
+        if (io_error) return kExitUsage;
+        return failed || failed_otherwise ? kExitFailed : kExitOk;
     }
 };
 
-/// Batches processed by `jobs` threads while the caller reads ahead; results come back in the order
-/// the batches went in.
-class Workers {
-public:
-    Workers(unsigned jobs, const Process& process) : process_(process) {
-        for (unsigned i = 0; i < jobs; ++i) threads_.emplace_back([this] { work(); });
+/// The summary on standard error (not with --quiet): `counts`, the time with --verbose, why the run
+/// stopped early.
+void summary(const Options& o, const std::string& counts, const RunTotals& t, Reporter& reporter) {
+    reporter.finish();
+    if (o.quiet) return;
+    std::cerr << counts;
+    if (o.verbose) {
+        char timing[96];
+        std::snprintf(timing, sizeof timing, " in %.2f s (%.1f MB/s)", t.seconds,
+                      t.seconds > 0 ? static_cast<double>(t.bytes) / t.seconds / 1e6 : 0.0);
+        std::cerr << timing;
     }
-    ~Workers() {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            stopping_ = true;
-        }
-        work_.notify_all();
-        for (std::thread& t : threads_) t.join();
-    }
-    /// Batches in flight (queued or being processed, or done and not yet taken).
-    std::size_t in_flight() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        return order_.size();
-    }
-    void submit(Batch batch) {
-        auto slot = std::make_shared<Slot>();
-        slot->batch = std::move(batch);
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            order_.push_back(slot);
-            todo_.push_back(slot);
-        }
-        work_.notify_one();
-    }
-    /// The results of the oldest batch, once it is done.
-    Results take() {
-        std::unique_lock<std::mutex> lock(mutex_);
-        std::shared_ptr<Slot> slot = order_.front();
-        done_.wait(lock, [&] { return slot->done; });
-        order_.pop_front();
-        return std::move(slot->results);
-    }
-
-private:
-    struct Slot {
-        Batch batch;
-        Results results;
-        bool done = false;
-    };
-    void work() {
-        for (;;) {
-            std::shared_ptr<Slot> slot;
-            {
-                std::unique_lock<std::mutex> lock(mutex_);
-                work_.wait(lock, [&] { return stopping_ || !todo_.empty(); });
-                if (todo_.empty()) return;
-                slot = todo_.front();
-                todo_.pop_front();
-            }
-            Results r = process_batch(slot->batch, process_);
-            slot->batch = Batch();
-            {
-                std::lock_guard<std::mutex> lock(mutex_);
-                slot->results = std::move(r);
-                slot->done = true;
-            }
-            done_.notify_all();
-        }
-    }
-
-    const Process& process_;
-    std::mutex mutex_;
-    std::condition_variable work_, done_;
-    std::deque<std::shared_ptr<Slot>> order_, todo_;
-    bool stopping_ = false;
-    std::vector<std::thread> threads_;
-};
-
-/// Reads every document of every file (a .json file is one document, any other file one per line),
-/// processes them in batches on `o.jobs` threads, and writes the results in input order. Memory holds
-/// the batches in flight (at most two per thread), never a whole file.
-Results run_documents(const Options& o, const Process& process, MetadataLines* metadata) {
-    constexpr std::size_t kBatchBytes = 4u << 20, kBatchDocuments = 4096;
-    Results total;
-    Progress progress;
-    std::optional<Workers> workers;
-    if (o.jobs > 1) workers.emplace(o.jobs, process);
-    const auto emit = [&](Results r) {
-        progress.clear();
-        std::cout << r.out;
-        std::cout.flush();
-        std::cerr << r.err;
-        total.ok += r.ok, total.failed += r.failed, total.documents += r.documents, total.bytes += r.bytes;
-        total.io_error |= r.io_error;
-        progress.update(total.documents, total.bytes);
-    };
-    Batch batch;
-    const auto dispatch = [&] {
-        if (!workers) {
-            emit(process_batch(batch, process));
-        } else {
-            while (workers->in_flight() >= 2 * o.jobs) emit(workers->take());
-            workers->submit(std::move(batch));
-        }
-        batch = Batch();
-    };
-    const auto add = [&](Document d) {
-        if (metadata && d.io_error.empty()) metadata->next(d);
-        batch.bytes += d.text.size() + 1;
-        batch.documents.push_back(std::move(d));
-        if (batch.bytes >= kBatchBytes || batch.documents.size() >= kBatchDocuments) dispatch();
-    };
-    for (const std::string& path : o.files) {
-        std::ifstream file;
-        std::istream* in = &std::cin;
-        if (path != "-") {
-            file.open(path, std::ios::binary);
-            if (!file) {
-                add(Document::failure(path, "sediment-rows: cannot open " + path + "\n"));
-                continue;
-            }
-            in = &file;
-        }
-        if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
-            add(Document::of(path, 1, std::string(std::istreambuf_iterator<char>(*in), std::istreambuf_iterator<char>())));
-        } else {
-            std::string line;
-            for (std::size_t number = 1; std::getline(*in, line); ++number) {
-                if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-                add(Document::of(path, number, std::move(line)));
-                line = std::string();
-            }
-        }
-        if (in->bad()) add(Document::failure(path, "sediment-rows: cannot read " + path + "\n"));
-    }
-    if (!batch.documents.empty()) dispatch();
-    while (workers && workers->in_flight() > 0) emit(workers->take());
-    progress.clear();
-    return total;
+    std::cerr << "\n";
+    if (reporter.stopped()) std::cerr << "sediment-rows: " << reporter.stop_reason() << "\n";
 }
 
-std::string error_lines(const Document& d, const std::vector<rows::Error>& errors) {
-    std::ostringstream out;
-    print_errors(out, *d.path, d.line, errors);
-    return out.str();
-}
-
-// ----- the commands ------------------------------------------------------------------------------
-
-int exit_status(const Results& r) {
-    if (r.io_error) return kExitUsage;
-    return r.failed ? kExitInvalid : kExitValid;
-}
+// ----- validate ----------------------------------------------------------------------------------
 
 int run_validate(const Options& o) {
-    const Results r = run_documents(o, [&](const Document& d) {
-        const std::vector<rows::Error> errors =
-            o.engine == "schema" ? rows::validate(o.schema->id, d.text, o.limits) : rows::check(o.schema->id, d.text, o.limits);
-        Outcome out;
-        out.ok = errors.empty();
-        if (o.format != "jsonl") {
-            out.out = error_lines(d, errors);
-            return out;
-        }
-        out.out = "{\"file\": " + json_string(*d.path) + ", \"line\": " + std::to_string(d.line) +
-                  ", \"valid\": " + (errors.empty() ? "true" : "false") + ", \"errors\": [";
-        for (std::size_t i = 0; i < errors.size(); ++i)
-            out.out += std::string(i ? ", " : "") + "{\"pointer\": " + json_string(errors[i].pointer) +
-                       ", \"message\": " + json_string(errors[i].message) + "}";
-        out.out += "]}\n";
-        return out;
-    }, nullptr);
-    std::cerr << r.ok << " valid, " << r.failed << " invalid\n";
-    return exit_status(r);
+    Reporter reporter(std::cout, o.reporting());
+    Tally tally;
+    const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
+        out.finding.errors = o.schema_engine ? rows::validate(o.schema->id, d.text, o.limits)
+                                             : rows::check(o.schema->id, d.text, o.limits);
+    }, [&](Outcome& out) {
+        if (out.kind != Document::document) return tally.io(out), true;
+        tally.count(out.finding);
+        reporter.report(out.finding);
+        return !reporter.stopped();
+    });
+    summary(o, std::to_string(tally.ok) + " valid, " + std::to_string(tally.failed) + " invalid", t, reporter);
+    return tally.status();
 }
 
+// ----- format ------------------------------------------------------------------------------------
+
+/// A file's new content, written beside it and renamed over it once complete.
+class Replacement {
+public:
+    Replacement() = default;
+    Replacement(const Replacement&) = delete;
+    Replacement& operator=(const Replacement&) = delete;
+    ~Replacement() { discard(); }
+
+    /// Starts the new content of `path` (a symbolic link's target is rewritten, the link kept).
+    bool open(const std::string& path) {
+        char resolved[PATH_MAX];
+        if (!realpath(path.c_str(), resolved)) return fail("cannot rewrite " + path);
+        target_ = resolved;
+        struct stat st {};
+        if (stat(resolved, &st) != 0) return fail("cannot rewrite " + path);
+        const std::size_t slash = target_.rfind('/');
+        temp_ = target_.substr(0, slash + 1) + "." + target_.substr(slash + 1) + ".sediment-rows-XXXXXX";
+        fd_ = mkstemp(temp_.data());
+        if (fd_ < 0) return temp_.clear(), fail("cannot write beside " + path);
+        if (fchmod(fd_, st.st_mode & 07777) != 0) return fail("cannot write beside " + path);
+        return true;
+    }
+    bool write(const std::string& bytes) {
+        std::size_t done = 0;
+        while (fd_ >= 0 && done < bytes.size()) {
+            const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) return fail("cannot write " + temp_);
+            done += static_cast<std::size_t>(n);
+        }
+        return fd_ >= 0;
+    }
+    /// Makes the new content durable and puts it in the file's place.
+    bool commit() {
+        if (fd_ < 0) return false;
+        if (fsync(fd_) != 0 || close(fd_) != 0) return fd_ = -1, fail("cannot write " + temp_);
+        fd_ = -1;
+        if (std::rename(temp_.c_str(), target_.c_str()) != 0) return fail("cannot replace " + target_);
+        temp_.clear();
+        return true;
+    }
+    /// Drops the new content; the file stays as it was.
+    void discard() {
+        if (fd_ >= 0) close(fd_);
+        fd_ = -1;
+        if (!temp_.empty()) unlink(temp_.c_str());
+        temp_.clear();
+    }
+    const std::string& error() const { return error_; }
+
+private:
+    bool fail(const std::string& what) {
+        if (error_.empty()) error_ = what + ": " + std::strerror(errno);
+        discard();
+        return false;
+    }
+    std::string target_, temp_, error_;
+    int fd_ = -1;
+};
+
 int run_format(const Options& o) {
-    const Results r = run_documents(o, [&](const Document& d) {
-        Outcome out;
-        std::vector<rows::Error> errors;
-        out.ok = rows::reencode(o.schema->id, d.text, o.style, out.out, errors, o.limits);
-        if (out.ok) out.out += '\n';
-        else out.out.clear(), out.err = error_lines(d, errors);
-        return out;
-    }, nullptr);
-    return exit_status(r);
+    Reporter reporter(std::cerr, o.reporting());
+    Tally tally;
+    std::size_t files = 0, changed_files = 0;
+    // the file being read: its first line that changes, whether it holds an invalid document
+    std::size_t first_change = 0;
+    bool invalid = false, unreadable = false;
+    std::optional<Replacement> replacement;
+    const bool rewriting = o.check || o.in_place;
+
+    const auto end_of_file = [&](const Outcome& out) {
+        ++files;
+        const std::string name = display_name(*out.finding.path);
+        if (out.layout_line && (!first_change || out.layout_line < first_change)) first_change = out.layout_line;
+        const char* verdict = "already formatted";
+        if (o.in_place && out.compressed) {
+            tally.io_failure(name + " is compressed: --in-place rewrites plain files only");
+            verdict = "left as it was";
+        } else if (invalid || unreadable) {
+            verdict = "left as it was (it holds an invalid document)";
+        } else if (first_change && o.check) {
+            ++changed_files;
+            verdict = "would be reformatted";
+            reporter.report(Finding{out.finding.path, first_change, {}, {}, "would be reformatted from this line on"});
+        } else if (first_change) {
+            if (!replacement) replacement.emplace().open(*out.finding.path);  // an empty file gets no documents
+            if (replacement->commit()) {
+                ++changed_files;
+                verdict = "reformatted";
+            } else {
+                tally.io_failure(replacement->error());
+                verdict = "left as it was";
+            }
+        }
+        if (o.verbose && rewriting) std::cerr << name << ": " << verdict << "\n";
+        replacement.reset();
+        first_change = 0;
+        invalid = unreadable = false;
+    };
+
+    const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
+        if (!rows::reencode(o.schema->id, d.text, o.style, out.out, out.finding.errors, o.limits)) return out.out.clear();
+        out.changed = d.whole_file ? d.text.size() != out.out.size() + 1 || d.text.compare(0, out.out.size(), out.out) != 0 ||
+                                         d.text.back() != '\n'
+                                   : d.text != out.out;
+        out.out += '\n';
+    }, [&](Outcome& out) {
+        if (out.kind == Document::end_of_file) return end_of_file(out), !reporter.stopped();
+        if (out.kind == Document::io_error) return tally.io(out), unreadable = true;
+        tally.count(out.finding);
+        reporter.report(out.finding);
+        if (!out.finding.ok()) {
+            invalid = true;
+        } else {
+            if (out.changed && !first_change) first_change = out.finding.line;
+            if (o.in_place && !invalid && !unreadable) {
+                if (!replacement && !replacement.emplace().open(*out.finding.path)) unreadable = true;
+                else if (!replacement->write(out.out)) unreadable = true;
+                if (unreadable) tally.io_failure(replacement->error());
+            } else if (!rewriting) {
+                std::cout << out.out;
+            }
+        }
+        return !reporter.stopped();
+    });
+    std::string counts = std::to_string(tally.ok) + " formatted, " + std::to_string(tally.failed) + " invalid";
+    if (o.check) counts += "; " + std::to_string(changed_files) + " of " + std::to_string(files) + " files would be reformatted";
+    if (o.in_place) counts += "; " + std::to_string(changed_files) + " of " + std::to_string(files) + " files reformatted";
+    summary(o, counts, t, reporter);
+    return tally.status(o.check && changed_files > 0);
 }
+
+// ----- convert -----------------------------------------------------------------------------------
 
 int run_convert(const Options& o) {
     using rows::SchemaId;
@@ -407,47 +475,38 @@ int run_convert(const Options& o) {
     if (from_atif ? to == SchemaId::atif_v1_7 || to == SchemaId::ci_outcome_v1
                   : from != SchemaId::nemo_gym_rollout_v2 || to != SchemaId::atif_v1_7)
         return usage_error("convert goes from atif-v1.7 to nemo-gym-rollout.v2, nemo-gym-response.v2 or "
-                           "nemo-gym-responses-create-params.v2, or from nemo-gym-rollout.v2 to atif-v1.7");
+                           "nemo-gym-responses-create-params.v2, or from nemo-gym-rollout.v2 to atif-v1.7", "convert");
     if (!o.metadata.empty() && to != SchemaId::nemo_gym_rollout_v2)
-        return usage_error("--metadata goes with --to nemo-gym-rollout.v2");
-    MetadataLines metadata;
-    if (!o.metadata.empty()) {
-        metadata.path = o.metadata;
-        metadata.in.open(o.metadata, std::ios::binary);
-        if (!metadata.in) {
-            std::cerr << "sediment-rows: cannot open " << o.metadata << "\n";
-            return kExitUsage;
-        }
+        return usage_error("--metadata goes with --to nemo-gym-rollout.v2", "convert");
+    if (!o.metadata.empty() && !Input().open(o.metadata)) {
+        std::cerr << "sediment-rows: cannot open " << o.metadata << "\n";
+        return kExitUsage;
     }
     const rows::ConvertOptions options{o.lossy};
-    const Results r = run_documents(o, [&](const Document& d) {
-        Outcome out;
-        std::vector<rows::Error> errors, losses;
+    Reporter reporter(std::cerr, o.reporting());
+    Tally tally;
+    const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
+        std::vector<rows::Error>& errors = out.finding.errors;
         try {
             if (!from_atif) {
                 rows::encode(rows::to_atif(rows::decode<rows::NemoGymRolloutRow>(d.text, o.limits)), out.out, o.style);
             } else {
                 const auto trajectory = rows::decode<rows::AtifTrajectory>(d.text, o.limits);
                 std::optional<rows::RowMetadata> given;
-                if (!o.metadata.empty()) {
-                    std::vector<rows::Error> metadata_errors;
-                    if (!rows::decode(d.metadata, given.emplace(), metadata_errors)) {
-                        std::ostringstream err;
-                        print_errors(err, o.metadata, d.metadata_line, metadata_errors);
-                        out.err = err.str();
-                        out.ok = false;
-                        return out;
-                    }
+                if (!o.metadata.empty() && !rows::decode(d.metadata, given.emplace(), errors)) {
+                    out.finding.path = &o.metadata;  // the error is the metadata line's
+                    out.finding.line = d.metadata_line;
+                    return;
                 }
                 if (to == SchemaId::nemo_gym_rollout_v2) {
                     auto row = rows::to_rollout_row(trajectory, given, options);
                     rows::encode(row.value, out.out, o.style);
-                    losses = std::move(row.losses);
+                    out.finding.dropped = std::move(row.losses);
                 } else {
                     auto parts = rows::to_row_parts(trajectory, options);
                     if (to == SchemaId::nemo_gym_response_v2) rows::encode(parts.value.response, out.out, o.style);
                     else rows::encode(parts.value.responses_create_params, out.out, o.style);
-                    losses = std::move(parts.losses);
+                    out.finding.dropped = std::move(parts.losses);
                     errors = rows::check(to, out.out);  // the create-params schema's own tool-call id rule
                 }
             }
@@ -458,30 +517,36 @@ int run_convert(const Options& o) {
         } catch (const rows::EncodeError& e) {
             errors = {e.error()};
         }
-        for (rows::Error& e : losses) e.message = "dropped: " + e.message;
-        out.err = error_lines(d, losses) + error_lines(d, errors);
-        out.ok = errors.empty();
-        if (out.ok) out.out += '\n';
+        if (errors.empty()) out.out += '\n';
         else out.out.clear();
-        return out;
-    }, o.metadata.empty() ? nullptr : &metadata);
-    std::cerr << r.ok << " converted, " << r.failed << " failed\n";
-    return exit_status(r);
+    }, [&](Outcome& out) {
+        if (out.kind != Document::document) return tally.io(out), true;
+        tally.count(out.finding);
+        reporter.report(out.finding, o.lossy ? "\"dropped\": " + json_errors(out.finding.dropped, SIZE_MAX) + ", " : "");
+        std::cout << out.out;
+        return !reporter.stopped();
+    });
+    summary(o, std::to_string(tally.ok) + " converted, " + std::to_string(tally.failed) + " failed", t, reporter);
+    return tally.status();
 }
+
+// ----- schema ------------------------------------------------------------------------------------
 
 int run_schema(const std::vector<std::string>& args) {
     if (args.size() == 1 && args[0] == "list") {
         for (const rows::SchemaInfo& s : rows::kSchemas) std::cout << s.name << "\t" << s.uri << "\n";
-        return kExitValid;
+        return kExitOk;
     }
     if (args.size() == 2 && args[0] == "show") {
         const rows::SchemaInfo* s = rows::find_schema(args[1]);
-        if (!s) return usage_error("unknown schema '" + args[1] + "' (see 'sediment-rows schema list')");
+        if (!s) return usage_error("unknown schema '" + args[1] + "' (see 'sediment-rows schema list')", "schema");
         std::cout << rows::schema_text(s->id);
-        return kExitValid;
+        return kExitOk;
     }
-    return usage_error("usage: sediment-rows schema list | sediment-rows schema show NAME");
+    return usage_error("schema takes list, or show NAME", "schema");
 }
+
+bool is_help(const std::string& a) { return a == "--help" || a == "-h"; }
 
 }  // namespace
 
@@ -489,70 +554,31 @@ int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) return usage_error("no command");
-    if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-        std::cout << kUsage;
-        return kExitValid;
+    const std::string& command = args[0];
+    if (is_help(command) || command == "help") {
+        if (args.size() > 2 || (args.size() == 2 && help(args[1]) == kOverview))
+            return usage_error("help takes one command: validate, format, convert or schema");
+        std::cout << help(args.size() == 2 ? args[1] : "");
+        return kExitOk;
     }
-    if (args[0] == "--version" || args[0] == "version") {
+    if (command == "--version" || command == "version") {
         std::cout << "sediment-rows " << rows::library_version() << "\n";
-        return kExitValid;
+        return kExitOk;
     }
-    if (args[0] == "schema") return run_schema({args.begin() + 1, args.end()});
-
-    Options o;
-    o.command = args[0];
-    if (o.command != "validate" && o.command != "format" && o.command != "convert")
-        return usage_error("unknown command '" + o.command + "'");
-    for (std::size_t i = 1; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        const auto value = [&](std::string& out) {
-            if (i + 1 >= args.size()) return false;
-            out = args[++i];
-            return true;
-        };
-        std::string v;
-        if (a == "--help" || a == "-h") {
-            std::cout << kUsage;
-            return kExitValid;
-        } else if (a == (o.command == "convert" ? "--from" : "--schema") || (a == "--to" && o.command == "convert")) {
-            if (!value(v)) return usage_error(a + " needs a NAME");
-            (a == "--to" ? o.to : o.schema) = rows::find_schema(v);
-            if (!(a == "--to" ? o.to : o.schema))
-                return usage_error("unknown schema '" + v + "' (see 'sediment-rows schema list')");
-        } else if (a == "--metadata" && o.command == "convert") {
-            if (!value(o.metadata)) return usage_error("--metadata needs a FILE");
-        } else if (a == "--lossy" && o.command == "convert") {
-            o.lossy = true;
-        } else if (a == "--format" && o.command == "validate") {
-            if (!value(o.format) || (o.format != "text" && o.format != "jsonl"))
-                return usage_error("--format is text or jsonl");
-        } else if (a == "--engine" && o.command == "validate") {
-            if (!value(o.engine) || (o.engine != "typed" && o.engine != "schema"))
-                return usage_error("--engine is typed or schema");
-        } else if (a == "--max-depth" || a == "--max-document-bytes" || a == "--max-string-bytes") {
-            if (!value(v) || v.empty() || v.size() > 12 || v.find_first_not_of("0123456789") != std::string::npos ||
-                std::stoull(v) == 0)
-                return usage_error(a + " needs a positive number");
-            const std::size_t n = std::stoull(v);
-            (a == "--max-depth" ? o.limits.max_depth : a == "--max-document-bytes" ? o.limits.max_document_bytes
-                                                                                 : o.limits.max_string_bytes) = n;
-        } else if (a == "--jobs" || a == "-j") {
-            if (!value(v) || v.find_first_not_of("0123456789") != std::string::npos || v.empty() || v.size() > 4 ||
-                std::stoul(v) == 0)
-                return usage_error(a + " needs a number of threads, 1 or more");
-            o.jobs = static_cast<unsigned>(std::stoul(v));
-        } else if (a == "--style" && (o.command == "format" || o.command == "convert")) {
-            if (!value(v) || (v != "compact" && v != "sediment")) return usage_error("--style is compact or sediment");
-            o.style = v == "sediment" ? rows::Style::sediment : rows::Style::compact;
-        } else if (a.size() > 1 && a[0] == '-' && a != "-") {
-            return usage_error("unknown option '" + a + "' for " + o.command);
-        } else {
-            o.files.push_back(a);
+    if (command != "validate" && command != "format" && command != "convert" && command != "schema")
+        return usage_error("unknown command '" + command + "'");
+    for (std::size_t i = 1; i < args.size() && args[i] != "--"; ++i) {
+        if (is_help(args[i])) {
+            std::cout << help(command);
+            return kExitOk;
         }
     }
-    if (o.command == "convert" && (!o.schema || !o.to)) return usage_error("convert needs --from NAME and --to NAME");
-    if (!o.schema) return usage_error(o.command + " needs --schema NAME");
-    if (o.files.empty()) return usage_error(o.command + " needs at least one FILE (- for standard input)");
-    if (o.command == "convert") return run_convert(o);
-    return o.command == "validate" ? run_validate(o) : run_format(o);
+    if (command == "schema") return run_schema({args.begin() + 1, args.end()});
+
+    Options o;
+    o.command = command;
+    const std::string problem = parse_options(args, o);
+    if (!problem.empty()) return usage_error(problem, command);
+    if (command == "convert") return run_convert(o);
+    return command == "validate" ? run_validate(o) : run_format(o);
 }

@@ -36,4 +36,8 @@ bool parse(std::string_view text, Json& out, std::vector<Error>& errors, const L
 /// Same as above; throws DecodeError.
 Json parse(std::string_view text, const Limits& limits = {}, Decimals decimals = Decimals::nearest);
 
+/// The error parse() reports for a document of `bytes` bytes, more than `limits.max_document_bytes`;
+/// for readers that stop keeping a document's bytes once it is too long.
+Error document_size_error(std::size_t bytes, const Limits& limits);
+
 }  // namespace sediment::rows

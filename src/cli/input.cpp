@@ -1,0 +1,93 @@
+#include "input.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace sediment_rows_cli {
+
+namespace {
+constexpr std::size_t kBufferBytes = 64u << 10;
+}
+
+Input::~Input() {
+    if (file_) gzclose(file_);
+}
+
+bool Input::open(const std::string& path) {
+    path_ = path;
+    if (path == "-") {
+        const int fd = dup(STDIN_FILENO);
+        file_ = fd < 0 ? nullptr : gzdopen(fd, "rb");
+        if (!file_ && fd >= 0) close(fd);
+    } else {
+        errno = 0;
+        file_ = gzopen(path.c_str(), "rb");
+    }
+    if (!file_) {
+        error_ = "cannot open " + path + ": " + (errno ? std::strerror(errno) : "out of memory");
+        return false;
+    }
+    gzbuffer(file_, kBufferBytes);
+    buffer_.resize(kBufferBytes);
+    return true;
+}
+
+bool Input::compressed() const { return file_ && gzdirect(file_) == 0; }
+
+/// Reads the next block into the buffer; false at the end of the input or on an error.
+bool Input::fill() {
+    if (!file_ || !error_.empty()) return false;
+    const int n = gzread(file_, buffer_.data(), static_cast<unsigned>(buffer_.size()));
+    int code = Z_OK;
+    const char* message = gzerror(file_, &code);
+    if (n < 0 || (code != Z_OK && code != Z_BUF_ERROR)) {
+        error_ = "cannot read " + path_ + ": " + (code == Z_ERRNO ? std::strerror(errno) : message);
+        return false;
+    }
+    if (n == 0 && code == Z_BUF_ERROR) {
+        // zlib's word for a compressed stream that stops before its end
+        error_ = "cannot read " + path_ + ": the compressed data ends early (a truncated file?)";
+        return false;
+    }
+    begin_ = 0;
+    end_ = static_cast<std::size_t>(n);
+    return n > 0;
+}
+
+bool Input::next_line(std::string& line, std::size_t keep, std::size_t& size, bool& terminated) {
+    line.clear();
+    size = 0;
+    terminated = false;
+    bool any = false;
+    for (;;) {
+        if (begin_ == end_ && !fill()) return any && error_.empty();
+        any = true;
+        const char* start = buffer_.data() + begin_;
+        const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end_ - begin_));
+        const std::size_t n = newline ? static_cast<std::size_t>(newline - start) : end_ - begin_;
+        if (line.size() < keep) line.append(start, std::min(n, keep - line.size()));
+        size += n;
+        begin_ += n;
+        if (newline) {
+            ++begin_;
+            terminated = true;
+            return true;
+        }
+    }
+}
+
+bool Input::rest(std::string& text, std::size_t keep, std::size_t& size) {
+    text.clear();
+    size = 0;
+    for (;;) {
+        if (begin_ == end_ && !fill()) return error_.empty();
+        const std::size_t n = end_ - begin_;
+        if (text.size() < keep) text.append(buffer_.data() + begin_, std::min(n, keep - text.size()));
+        size += n;
+        begin_ = end_;
+    }
+}
+
+}  // namespace sediment_rows_cli

@@ -1,0 +1,69 @@
+// How the CLI reports what it finds: text, JSON Lines or GitHub Actions annotations.
+#pragma once
+
+#include <cstddef>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sediment/rows/error.hpp"
+
+namespace sediment_rows_cli {
+
+enum class Format { text, jsonl, github };
+
+/// What one document gave: where it is, its errors, and the values a lossy conversion dropped.
+struct Finding {
+    const std::string* path = nullptr;
+    std::size_t line = 0;
+    std::vector<sediment::rows::Error> errors;   ///< each fails the document
+    std::vector<sediment::rows::Error> dropped;  ///< convert --lossy: values the output lacks
+    std::string problem;                         ///< an error with no pointer (format --check)
+    bool ok() const { return errors.empty() && problem.empty(); }
+};
+
+/// Writes findings in one format, counts errors, and says when the run should stop: at the first
+/// failed document (--fail-fast) or after `max_errors` errors (--max-errors).
+class Reporter {
+public:
+    struct Options {
+        Format format = Format::text;
+        bool every_document = false;  ///< report valid documents too (jsonl always does)
+        bool quiet = false;           ///< errors only: no dropped values
+        bool fail_fast = false;
+        std::size_t max_errors = 0;   ///< 0: no limit
+    };
+    Reporter(std::ostream& out, const Options& options) : out_(out), o_(options) {}
+
+    /// Reports one document. `fields` are extra JSON members for the jsonl line ("\"k\": v, " each).
+    void report(const Finding& f, std::string_view fields = {});
+    /// Ends the report: under --format github, the count of findings beyond the first 10.
+    void finish();
+    /// True once --fail-fast or --max-errors says to stop.
+    bool stopped() const { return stopped_; }
+    /// Why the run stopped early, or empty.
+    std::string stop_reason() const;
+
+private:
+    void write(const std::string& name, std::size_t line, const std::string* pointer, const std::string& message,
+               bool warning);
+    bool take_error();
+
+    std::ostream& out_;
+    Options o_;
+    std::size_t errors_ = 0;
+    std::size_t annotated_[2] = {0, 0}, unannotated_[2] = {0, 0};  // errors, warnings
+    bool stopped_ = false;
+};
+
+/// `s` as a JSON string literal; bytes that are not UTF-8 become U+FFFD.
+std::string json_string(std::string_view s);
+
+/// `errors` as a JSON array of {"pointer", "message"} objects.
+std::string json_errors(const std::vector<sediment::rows::Error>& errors, std::size_t count);
+
+/// The name under which `path` is reported: "<stdin>" for "-".
+std::string display_name(const std::string& path);
+
+}  // namespace sediment_rows_cli

@@ -1,0 +1,273 @@
+#include "run.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace sediment_rows_cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Batch {
+    std::vector<Document> documents;
+    std::size_t bytes = 0;
+};
+
+struct Results {
+    std::vector<Outcome> outcomes;
+    std::size_t bytes = 0;
+};
+
+Results process_batch(Batch& batch, const Process& process) {
+    Results r;
+    r.outcomes.resize(batch.documents.size());
+    for (std::size_t i = 0; i < batch.documents.size(); ++i) {
+        Document& d = batch.documents[i];
+        Outcome& o = r.outcomes[i];
+        o.kind = d.kind;
+        o.finding.path = d.path;
+        o.finding.line = d.line;
+        o.message = std::move(d.message);
+        o.layout_line = d.layout_line;
+        o.compressed = d.compressed;
+        if (d.kind == Document::document) process(d, o);
+    }
+    r.bytes = batch.bytes;
+    batch = Batch();
+    return r;
+}
+
+/// "12000 documents, 250.3 MB/s" on standard error while a run lasts, when it is a terminal.
+class Progress {
+public:
+    explicit Progress(bool wanted) : on_(wanted && isatty(STDERR_FILENO) == 1), start_(Clock::now()), last_(start_) {}
+    void update(std::size_t documents, std::size_t bytes) {
+        const auto now = Clock::now();
+        if (!on_ || now - last_ < std::chrono::milliseconds(250)) return;
+        last_ = now;
+        const double seconds = std::chrono::duration<double>(now - start_).count();
+        std::fprintf(stderr, "\r\033[K%zu documents, %.1f MB/s", documents, static_cast<double>(bytes) / seconds / 1e6);
+        std::fflush(stderr);
+        shown_ = true;
+    }
+    void clear() {
+        if (shown_) std::fputs("\r\033[K", stderr);
+        std::fflush(stderr);
+        shown_ = false;
+    }
+
+private:
+    bool on_;
+    bool shown_ = false;
+    Clock::time_point start_, last_;
+};
+
+/// Batches processed by `jobs` threads while the caller reads ahead; results come back in the order
+/// the batches went in.
+class Workers {
+public:
+    Workers(unsigned jobs, const Process& process) : process_(process) {
+        for (unsigned i = 0; i < jobs; ++i) threads_.emplace_back([this] { work(); });
+    }
+    ~Workers() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stopping_ = true;
+        }
+        work_.notify_all();
+        for (std::thread& t : threads_) t.join();
+    }
+    /// Batches in flight (queued or being processed, or done and not yet taken).
+    std::size_t in_flight() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return order_.size();
+    }
+    void submit(Batch batch) {
+        auto slot = std::make_shared<Slot>();
+        slot->batch = std::move(batch);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            order_.push_back(slot);
+            todo_.push_back(slot);
+        }
+        work_.notify_one();
+    }
+    /// The results of the oldest batch, once it is done.
+    Results take() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        std::shared_ptr<Slot> slot = order_.front();
+        done_.wait(lock, [&] { return slot->done; });
+        order_.pop_front();
+        return std::move(slot->results);
+    }
+
+private:
+    struct Slot {
+        Batch batch;
+        Results results;
+        bool done = false;
+    };
+    void work() {
+        for (;;) {
+            std::shared_ptr<Slot> slot;
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                work_.wait(lock, [&] { return stopping_ || !todo_.empty(); });
+                if (stopping_) return;  // the run ended or was stopped: what is queued is not wanted
+                slot = todo_.front();
+                todo_.pop_front();
+            }
+            Results r = process_batch(slot->batch, process_);
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                slot->results = std::move(r);
+                slot->done = true;
+            }
+            done_.notify_all();
+        }
+    }
+
+    const Process& process_;
+    std::mutex mutex_;
+    std::condition_variable work_, done_;
+    std::deque<std::shared_ptr<Slot>> order_, todo_;
+    bool stopping_ = false;
+    std::vector<std::thread> threads_;
+};
+
+bool ends_with(const std::string& s, const char* suffix) {
+    const std::string_view t(suffix);
+    return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
+}
+
+}  // namespace
+
+RunTotals run_documents(const std::vector<std::string>& files, const RunOptions& options, const Process& process,
+                        const Take& take) {
+    constexpr std::size_t kBatchBytes = 4u << 20, kBatchDocuments = 4096;
+    const auto start = Clock::now();
+    const std::size_t keep = options.limits.max_document_bytes;
+    RunTotals totals;
+    Progress progress(options.progress);
+    // A document longer than the limit is not kept whole: its error is given here, with its full size.
+    const Process guarded = [&](const Document& d, Outcome& o) {
+        if (d.size > keep) o.finding.errors = {sediment::rows::document_size_error(d.size, options.limits)};
+        else process(d, o);
+    };
+    std::optional<Workers> workers;
+    if (options.jobs > 1) workers.emplace(options.jobs, guarded);
+    bool stopped = false;
+    const auto hand_over = [&](Results r) {
+        progress.clear();
+        for (Outcome& o : r.outcomes) {
+            if (stopped) break;
+            totals.documents += o.kind == Document::document;
+            stopped = !take(o);
+        }
+        totals.bytes += r.bytes;
+        progress.update(totals.documents, totals.bytes);
+    };
+    Batch batch;
+    const auto dispatch = [&] {
+        if (!workers) {
+            hand_over(process_batch(batch, guarded));
+        } else {
+            while (!stopped && workers->in_flight() >= 2 * options.jobs) hand_over(workers->take());
+            workers->submit(std::move(batch));
+        }
+        batch = Batch();
+    };
+
+    std::optional<Input> metadata;
+    std::size_t metadata_line = 0;
+    if (!options.metadata.empty() && !metadata.emplace().open(options.metadata)) {
+        Document d;
+        d.kind = Document::io_error;
+        d.path = &options.metadata;
+        d.message = metadata->error();
+        batch.documents.push_back(std::move(d));
+        dispatch();
+        metadata.reset();
+    }
+    const auto add = [&](Document d) {
+        if (metadata && d.kind == Document::document) {
+            std::size_t size = 0;
+            bool terminated = false;
+            do {
+                ++metadata_line;
+                if (!metadata->next_line(d.metadata, keep, size, terminated)) {
+                    d.kind = Document::io_error;
+                    d.message = metadata->error().empty() ? options.metadata + ": no metadata line left for the next document"
+                                                          : metadata->error();
+                    break;
+                }
+            } while (d.metadata.find_first_not_of(" \t\r") == std::string::npos);
+            d.metadata_line = metadata_line;
+        }
+        batch.bytes += d.text.size() + 1;
+        batch.documents.push_back(std::move(d));
+        if (batch.bytes >= kBatchBytes || batch.documents.size() >= kBatchDocuments) dispatch();
+    };
+    for (const std::string& path : files) {
+        if (stopped) break;
+        Document end;
+        end.kind = Document::end_of_file;
+        end.path = &path;
+        Input in;
+        if (!in.open(path)) {
+            Document d;
+            d.kind = Document::io_error;
+            d.path = &path;
+            d.message = in.error();
+            add(std::move(d));
+            add(std::move(end));
+            continue;
+        }
+        Document d;
+        d.path = &path;
+        if (ends_with(path, ".json") || ends_with(path, ".json.gz")) {
+            d.line = 1;
+            d.whole_file = true;
+            if (in.rest(d.text, keep, d.size)) add(std::move(d));
+        } else {
+            bool terminated = true;
+            for (std::size_t number = 1; !stopped && in.next_line(d.text, keep, d.size, terminated); ++number) {
+                if (d.text.find_first_not_of(" \t\r") == std::string::npos && d.size == d.text.size()) {
+                    if (!end.layout_line) end.layout_line = number;  // a blank line: format drops it
+                    continue;
+                }
+                if (!terminated && !end.layout_line) end.layout_line = number;
+                d.line = number;
+                add(std::move(d));
+                d = Document();
+                d.path = &path;
+            }
+        }
+        if (!in.error().empty()) {
+            Document failure;
+            failure.kind = Document::io_error;
+            failure.path = &path;
+            failure.message = in.error();
+            add(std::move(failure));
+        }
+        end.compressed = in.compressed();
+        add(std::move(end));
+    }
+    if (!stopped && !batch.documents.empty()) dispatch();
+    while (workers && !stopped && workers->in_flight() > 0) hand_over(workers->take());
+    workers.reset();
+    progress.clear();
+    totals.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return totals;
+}
+
+}  // namespace sediment_rows_cli

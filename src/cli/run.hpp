@@ -1,0 +1,66 @@
+// The CLI's engine: documents read from files, processed in batches on every core, and handed back in
+// input order.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "input.hpp"
+#include "report.hpp"
+#include "sediment/rows/json.hpp"
+
+namespace sediment_rows_cli {
+
+/// One item read from the input: a document, the end of a file, or a file that could not be read.
+struct Document {
+    enum Kind { document, end_of_file, io_error };
+    Kind kind = document;
+    const std::string* path = nullptr;
+    std::size_t line = 0;
+    std::string text;             ///< the document's bytes, or their start when it is too long
+    std::size_t size = 0;         ///< the document's full length
+    bool whole_file = false;      ///< a .json file: `text` is the whole file, not one line
+    std::string metadata;         ///< convert --metadata: the line that goes with this document
+    std::size_t metadata_line = 0;
+    std::string message;          ///< io_error: why
+    std::size_t layout_line = 0;  ///< end_of_file: the first blank or unterminated line, or 0
+    bool compressed = false;      ///< end_of_file: the file was gzip-compressed
+};
+
+/// What processing one item gave, in input order.
+struct Outcome {
+    Document::Kind kind = Document::document;
+    Finding finding;              ///< where, and the errors
+    std::string out;              ///< the document's output line, with its '\n'
+    bool changed = false;         ///< format: the output differs from the document's bytes
+    std::string message;          ///< io_error: why
+    std::size_t layout_line = 0;  ///< end_of_file: as in Document
+    bool compressed = false;      ///< end_of_file: as in Document
+};
+
+/// Processes one document (kind `document`); runs on a worker thread.
+using Process = std::function<void(const Document&, Outcome&)>;
+/// Takes each outcome on the calling thread, in input order; false stops the run.
+using Take = std::function<bool(Outcome&)>;
+
+struct RunOptions {
+    unsigned jobs = 1;
+    sediment::rows::Limits limits;
+    bool progress = true;         ///< a progress line on standard error when it is a terminal
+    std::string metadata;         ///< a file whose i-th non-blank line goes with the i-th document
+};
+
+struct RunTotals {
+    std::size_t documents = 0, bytes = 0;
+    double seconds = 0;
+};
+
+/// Reads every document of every file (a file named *.json or *.json.gz is one document, any other
+/// holds one per line, blank lines skipped), processes them in batches on `jobs` threads, and hands
+/// the outcomes to `take` in input order. Memory holds the batches in flight, never a whole file.
+RunTotals run_documents(const std::vector<std::string>& files, const RunOptions& options, const Process& process,
+                        const Take& take);
+
+}  // namespace sediment_rows_cli

@@ -1,0 +1,365 @@
+// The CLI's conventions: report formats, -q and -v, --fail-fast and --max-errors, format --check and
+// --in-place, compressed input, --help for each command.
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <regex>
+
+#include "cli.hpp"
+
+using namespace sediment::rows;
+using test::cli;
+using test::quote;
+using test::row_line;
+
+namespace {
+
+/// `text` gzip-compressed into `path`.
+void write_gz(const std::filesystem::path& path, const std::string& text) {
+    gzFile f = gzopen(path.c_str(), "wb");
+    REQUIRE(f);
+    REQUIRE(gzwrite(f, text.data(), static_cast<unsigned>(text.size())) == static_cast<int>(text.size()));
+    REQUIRE(gzclose(f) == Z_OK);
+}
+
+const std::string kBadSplit = test::mutate(test::kRollout, {"/metadata/split", "\"test\""});
+const std::string kSplitError = "/metadata/split: 'test' is not one of 'train', 'eval'";
+
+/// The line in `style` that format writes for the rollout row `line`.
+std::string formatted(const std::string& line, Style style = Style::compact) {
+    return encode(decode<NemoGymRolloutRow>(line), style);
+}
+
+std::vector<std::string> names_in(const std::filesystem::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+ino_t inode(const std::filesystem::path& p) {
+    struct stat st {};
+    REQUIRE(stat(p.c_str(), &st) == 0);
+    return st.st_ino;
+}
+
+}  // namespace
+
+TEST_CASE("cli: --format github writes annotations, escaped, the first 10 errors then a count") {
+    test::TempDir dir;
+    const auto file = dir / "a,b:c%.jsonl";  // ',' and ':' end a property; '%' starts an escape
+    std::string text = test::mutate(test::kRollout, {"/odd%key\nhere", "1"}) + "\n";
+    for (int i = 0; i < 11; ++i) text += kBadSplit + "\n";
+    test::write_file(file, text);
+    const std::string property = (dir.path() / "a%2Cb%3Ac%25.jsonl").string();
+
+    const auto r = cli("validate --schema nemo-gym-rollout.v2 --format github " + quote(file.string()));
+    CHECK(r.status == 1);
+    std::string expected = "::error file=" + property + ",line=1::(root): unknown key 'odd%25key\\nhere'\n";
+    for (int line = 2; line <= 10; ++line)
+        expected += "::error file=" + property + ",line=" + std::to_string(line) + "::" + kSplitError + "\n";
+    expected += "sediment-rows: 2 more errors not annotated (GitHub shows 10 of each per step); --format text lists them all\n";
+    CHECK(r.out == expected);
+    CHECK(r.err == "0 valid, 12 invalid\n");
+
+    SECTION("text keeps each error on one line: control characters are escaped") {
+        const auto t = cli("validate --schema nemo-gym-rollout.v2 --max-errors 1 " + quote(file.string()));
+        CHECK(t.out == file.string() + ":1: (root): unknown key 'odd%key\\nhere'\n");
+    }
+    SECTION("a conversion's dropped values are warnings") {
+        const auto trajectory = dir / "t.json";
+        test::write_file(trajectory, test::kTrajectory);
+        const auto w = cli("convert --lossy --format github --from atif-v1.7 --to nemo-gym-response.v2 " +
+                           quote(trajectory.string()));
+        CHECK(w.status == 0);
+        CHECK(w.err.find("::warning file=" + trajectory.string() + ",line=1::/steps/0/timestamp: dropped: a row has no "
+                         "timestamps\n") != std::string::npos);
+        CHECK(w.err.find("::error") == std::string::npos);
+        // quiet: errors only
+        const auto q = cli("convert -q --lossy --format github --from atif-v1.7 --to nemo-gym-response.v2 " +
+                           quote(trajectory.string()));
+        CHECK(q.status == 0);
+        CHECK(q.err.empty());
+    }
+}
+
+TEST_CASE("cli: -q prints errors only, -v lists valid documents and times the run") {
+    test::TempDir dir;
+    const auto file = dir / "rows.jsonl";
+    test::write_file(file, row_line() + "\n" + kBadSplit + "\n" + row_line() + "\n");
+    const std::string f = file.string();
+
+    const auto quiet = cli("validate -q --schema nemo-gym-rollout.v2 " + quote(f));
+    CHECK(quiet.status == 1);
+    CHECK(quiet.out == f + ":2: " + kSplitError + "\n");
+    CHECK(quiet.err.empty());
+
+    const auto verbose = cli("validate --verbose --schema nemo-gym-rollout.v2 " + quote(f));
+    CHECK(verbose.status == 1);
+    CHECK(verbose.out == f + ":1: valid\n" + f + ":2: " + kSplitError + "\n" + f + ":3: valid\n");
+    CHECK(std::regex_match(verbose.err, std::regex(R"(2 valid, 1 invalid in [0-9]+\.[0-9]{2} s \([0-9]+\.[0-9] MB/s\)\n)")));
+
+    CHECK(cli("validate -q -v --schema nemo-gym-rollout.v2 " + quote(f)).status == 2);
+    CHECK(cli("validate -q=1 --schema nemo-gym-rollout.v2 " + quote(f)).status == 2);
+}
+
+TEST_CASE("cli: --fail-fast stops at the first document that fails, on any number of threads") {
+    test::TempDir dir;
+    const auto file = dir / "rows.jsonl";
+    std::string text;
+    for (int i = 1; i <= 9000; ++i) text += (i == 5000 || i == 7000 ? kBadSplit : row_line()) + "\n";
+    test::write_file(file, text);
+    const std::string f = file.string();
+    for (const char* jobs : {"1", "2"}) {
+        const auto r = cli("validate --fail-fast -j " + std::string(jobs) + " --schema nemo-gym-rollout.v2 " + quote(f));
+        CHECK(r.status == 1);
+        CHECK(r.out == f + ":5000: " + kSplitError + "\n");
+        CHECK(r.err == "4999 valid, 1 invalid\nsediment-rows: stopped at the first document that failed (--fail-fast)\n");
+    }
+    // format --fail-fast writes nothing after the failure
+    const auto formatted_out = cli("format --fail-fast -j 2 --schema nemo-gym-rollout.v2 " + quote(f));
+    CHECK(formatted_out.status == 1);
+    std::string expected;
+    for (int i = 1; i < 5000; ++i) expected += formatted(row_line()) + "\n";
+    CHECK(formatted_out.out == expected);
+}
+
+TEST_CASE("cli: --max-errors N stops after N errors, within a document or across documents") {
+    test::TempDir dir;
+    const auto file = dir / "outcomes.jsonl";
+    const std::string broken = R"({"x": 1})";  // an unknown key and every required key missing
+    test::write_file(file, broken + "\n" + broken + "\n");
+    const std::vector<Error> errors = check<CIOutcome>(broken);
+    REQUIRE(errors.size() > 5);
+    const std::string f = file.string();
+
+    const auto r = cli("validate --max-errors 5 --schema ci-outcome.v1 " + quote(f));
+    CHECK(r.status == 1);
+    std::string expected;
+    for (std::size_t i = 0; i < 5; ++i)
+        expected += f + ":1: " + (errors[i].pointer.empty() ? "(root)" : errors[i].pointer) + ": " + errors[i].message + "\n";
+    CHECK(r.out == expected);
+    CHECK(r.err == "0 valid, 1 invalid\nsediment-rows: stopped after 5 errors (--max-errors 5)\n");
+
+    const auto jsonl = cli("validate --max-errors=3 --format jsonl --schema ci-outcome.v1 " + quote(f));
+    CHECK(jsonl.status == 1);
+    const Json line = Json::parse(jsonl.out);  // one line: the run stopped within the first document
+    CHECK(line["valid"] == false);
+    CHECK(line["errors"].size() == 3);
+    CHECK(line["errors"][2]["message"] == errors[2].message);
+
+    // across documents: one error each
+    test::write_file(file, kBadSplit + "\n" + kBadSplit + "\n" + kBadSplit + "\n");
+    const auto across = cli("validate --max-errors 2 --schema nemo-gym-rollout.v2 " + quote(f));
+    CHECK(across.out == f + ":1: " + kSplitError + "\n" + f + ":2: " + kSplitError + "\n");
+    CHECK(across.err == "0 valid, 2 invalid\nsediment-rows: stopped after 2 errors (--max-errors 2)\n");
+
+    CHECK(cli("validate --max-errors 0 --schema nemo-gym-rollout.v2 " + quote(f)).status == 2);
+    CHECK(cli("validate --max-errors x --schema nemo-gym-rollout.v2 " + quote(f)).status == 2);
+}
+
+TEST_CASE("cli: format --check writes nothing and reports each file that would change, at its first line") {
+    test::TempDir dir;
+    const std::string row = row_line();
+    const std::string compact = formatted(row), sediment = formatted(row, Style::sediment);
+    REQUIRE(compact != sediment);
+    const auto check = [&](const std::string& name, const std::string& text, const std::string& options = "") {
+        const auto file = dir / name;
+        test::write_file(file, text);
+        const auto r = cli("format --check " + options + " --schema nemo-gym-rollout.v2 " + quote(file.string()));
+        CHECK(test::read_file(file) == text);  // never written
+        CHECK(r.out.empty());
+        return r;
+    };
+
+    const auto clean = check("clean.jsonl", compact + "\n" + compact + "\n");
+    CHECK(clean.status == 0);
+    CHECK(clean.err == "2 formatted, 0 invalid; 0 of 1 files would be reformatted\n");
+    CHECK(check("clean-sediment.jsonl", sediment + "\n", "--style sediment").status == 0);
+
+    const auto styled = check("styled.jsonl", compact + "\n" + sediment + "\n" + sediment + "\n");
+    CHECK(styled.status == 1);
+    CHECK(styled.err == (dir / "styled.jsonl").string() + ":2: would be reformatted from this line on\n"
+                        "3 formatted, 0 invalid; 1 of 1 files would be reformatted\n");
+
+    // what format drops or adds changes the file too
+    const auto blank = check("blank.jsonl", compact + "\n\n" + compact + "\n");
+    CHECK(blank.status == 1);
+    CHECK(blank.err.rfind((dir / "blank.jsonl").string() + ":2: would be reformatted", 0) == 0);
+    const auto unterminated = check("unterminated.jsonl", compact + "\n" + compact);
+    CHECK(unterminated.status == 1);
+    CHECK(unterminated.err.rfind((dir / "unterminated.jsonl").string() + ":2: would be reformatted", 0) == 0);
+    const auto crlf = check("crlf.jsonl", compact + "\r\n" + compact + "\n");
+    CHECK(crlf.status == 1);
+    CHECK(crlf.err.rfind((dir / "crlf.jsonl").string() + ":1: would be reformatted", 0) == 0);
+    const auto pretty = check("pretty.json", Json::parse(row).dump(2) + "\n");
+    CHECK(pretty.status == 1);
+    CHECK(check("one.json", compact + "\n").status == 0);
+
+    // an invalid document: its errors, not a verdict on the file's layout
+    const auto invalid = check("invalid.jsonl", sediment + "\n" + kBadSplit + "\n");
+    CHECK(invalid.status == 1);
+    CHECK(invalid.err == (dir / "invalid.jsonl").string() + ":2: " + kSplitError + "\n" +
+                         "1 formatted, 1 invalid; 0 of 1 files would be reformatted\n");
+
+    // github annotations
+    const auto github = check("styled.jsonl", compact + "\n" + sediment + "\n", "--format github");
+    CHECK(github.err == "::error file=" + (dir / "styled.jsonl").string() + ",line=2::would be reformatted from this line on\n"
+                        "2 formatted, 0 invalid; 1 of 1 files would be reformatted\n");
+}
+
+TEST_CASE("cli: format --in-place replaces each file that changes, atomically, and leaves the others") {
+    test::TempDir dir;
+    const std::string row = row_line();
+    const std::string compact = formatted(row), sediment = formatted(row, Style::sediment);
+    const auto styled = dir / "styled.jsonl", clean = dir / "clean.jsonl", invalid = dir / "invalid.jsonl";
+    const std::string styled_text = sediment + "\n\n" + row + "\n" + compact;
+    const std::string invalid_text = sediment + "\n" + kBadSplit + "\n";
+    test::write_file(styled, styled_text);
+    test::write_file(clean, compact + "\n");
+    test::write_file(invalid, invalid_text);
+    REQUIRE(chmod(styled.c_str(), 0640) == 0);
+    const ino_t styled_inode = inode(styled), clean_inode = inode(clean);
+
+    const auto r = cli("format -i -v --schema nemo-gym-rollout.v2 " + quote(styled.string()) + " " + quote(clean.string()) +
+                       " " + quote(invalid.string()));
+    CHECK(r.status == 1);  // the invalid document
+    CHECK(r.out.empty());
+    CHECK(test::read_file(styled) == compact + "\n" + compact + "\n" + compact + "\n");
+    CHECK(test::read_file(invalid) == invalid_text);
+    CHECK(inode(styled) != styled_inode);  // a new file renamed into place
+    CHECK(inode(clean) == clean_inode);    // not rewritten
+    struct stat st {};
+    REQUIRE(stat(styled.c_str(), &st) == 0);
+    CHECK((st.st_mode & 07777) == 0640);
+    const std::string listed = styled.string() + ": reformatted\n" + clean.string() + ": already formatted\n" +
+                               invalid.string() + ":2: " + kSplitError + "\n" + invalid.string() +
+                               ": left as it was (it holds an invalid document)\n";
+    REQUIRE(r.err.rfind(listed, 0) == 0);
+    CHECK(std::regex_match(r.err.substr(listed.size()),
+                           std::regex(R"(5 formatted, 1 invalid; 1 of 3 files reformatted in [0-9.]+ s \([0-9.]+ MB/s\)\n)")));
+    CHECK(names_in(dir.path()) == std::vector<std::string>{"clean.jsonl", "invalid.jsonl", "styled.jsonl"});  // no temporary left
+
+    SECTION("a symbolic link keeps pointing at its file, which is rewritten") {
+        const auto target = dir / "target.jsonl", link = dir / "link.jsonl";
+        test::write_file(target, sediment + "\n");
+        std::filesystem::create_symlink(target, link);
+        const auto s = cli("format --in-place --style compact --schema nemo-gym-rollout.v2 " + quote(link.string()));
+        CHECK(s.status == 0);
+        CHECK(std::filesystem::is_symlink(link));
+        CHECK(test::read_file(target) == compact + "\n");
+    }
+    SECTION("--style sediment rewrites to Sediment's bytes; a second run changes nothing") {
+        CHECK(cli("format -i --style sediment --schema nemo-gym-rollout.v2 " + quote(styled.string())).status == 0);
+        CHECK(test::read_file(styled) == sediment + "\n" + sediment + "\n" + sediment + "\n");
+        const ino_t before = inode(styled);
+        const auto again = cli("format --check --style sediment --schema nemo-gym-rollout.v2 " + quote(styled.string()));
+        CHECK(again.status == 0);
+        CHECK(cli("format -i --style sediment --schema nemo-gym-rollout.v2 " + quote(styled.string())).status == 0);
+        CHECK(inode(styled) == before);
+    }
+    SECTION("not standard input, not compressed files, not with --check") {
+        CHECK(cli("format -i --schema nemo-gym-rollout.v2 -").status == 2);
+        CHECK(cli("format -i --check --schema nemo-gym-rollout.v2 " + quote(styled.string())).status == 2);
+        const auto gz = dir / "rows.jsonl.gz";
+        write_gz(gz, sediment + "\n");
+        const std::string before = test::read_file(gz);
+        const auto g = cli("format -i --schema nemo-gym-rollout.v2 " + quote(gz.string()));
+        CHECK(g.status == 2);
+        CHECK(g.err.find("sediment-rows: " + gz.string() + " is compressed: --in-place rewrites plain files only\n") !=
+              std::string::npos);
+        CHECK(test::read_file(gz) == before);
+    }
+}
+
+TEST_CASE("cli: gzip-compressed input is read like plain input") {
+    test::TempDir dir;
+    const std::string text = row_line() + "\n" + kBadSplit + "\n" + row_line() + "\n";
+    const auto gz = dir / "rows.jsonl.gz";
+    write_gz(gz, text);
+
+    const auto r = cli("validate --schema nemo-gym-rollout.v2 " + quote(gz.string()));
+    CHECK(r.status == 1);
+    CHECK(r.out == gz.string() + ":2: " + kSplitError + "\n");
+    CHECK(r.err == "2 valid, 1 invalid\n");
+
+    // whatever its name; and from standard input
+    const auto named_plain = dir / "rows.jsonl";
+    std::filesystem::copy_file(gz, named_plain);
+    CHECK(cli("validate --schema nemo-gym-rollout.v2 " + quote(named_plain.string())).out == named_plain.string() + ":2: " + kSplitError + "\n");
+    const auto piped = test::run("cat " + quote(gz.string()) + " | " + quote(test::kCli) + " validate --schema nemo-gym-rollout.v2 -");
+    CHECK(piped.out == "<stdin>:2: " + kSplitError + "\n");
+
+    // a .json.gz file is one document
+    const auto trajectory = dir / "t.json.gz";
+    write_gz(trajectory, test::kTrajectory);
+    const auto one = cli("validate --format jsonl --schema atif-v1.7 " + quote(trajectory.string()));
+    CHECK(one.status == 0);
+    CHECK(one.out == "{\"file\": " + Json(trajectory.string()).dump() + ", \"line\": 1, \"valid\": true, \"errors\": []}\n");
+
+    SECTION("a truncated or corrupt file is an I/O error, never a short read taken for the end") {
+        std::string bytes = test::read_file(gz);
+        const auto truncated = dir / "truncated.jsonl.gz";
+        test::write_file(truncated, bytes.substr(0, bytes.size() - 12));
+        const auto t = cli("validate --schema nemo-gym-rollout.v2 " + quote(truncated.string()));
+        CHECK(t.status == 2);
+        CHECK(t.err.find("sediment-rows: cannot read " + truncated.string() + ": the compressed data ends early") != std::string::npos);
+
+        bytes[bytes.size() / 2] ^= 0x55;
+        bytes[bytes.size() / 2 + 1] ^= 0x55;
+        const auto corrupt = dir / "corrupt.jsonl.gz";
+        test::write_file(corrupt, bytes);
+        const auto c = cli("validate --schema nemo-gym-rollout.v2 " + quote(corrupt.string()));
+        CHECK(c.status == 2);
+        CHECK(c.err.find("sediment-rows: cannot read " + corrupt.string() + ": ") != std::string::npos);
+    }
+}
+
+TEST_CASE("cli: a line longer than --max-document-bytes is not kept, and its error gives its full size") {
+    test::TempDir dir;
+    const auto file = dir / "rows.jsonl";
+    const std::string row = row_line();
+    test::write_file(file, row + "\n" + row + "\n");
+    const auto r = cli("validate --max-document-bytes 100 --schema nemo-gym-rollout.v2 " + quote(file.string()));
+    CHECK(r.status == 1);
+    const std::string error = ": (root): document of " + std::to_string(row.size()) + " bytes exceeds 100 (limit max_document_bytes)\n";
+    CHECK(r.out == file.string() + ":1" + error + file.string() + ":2" + error);
+}
+
+TEST_CASE("cli: --help for each command documents its options and exit status") {
+    const std::map<std::string, std::vector<std::string>> options = {
+        {"validate", {"--schema", "--engine", "--format", "--quiet", "--verbose", "--fail-fast", "--max-errors", "--jobs", "--max-depth"}},
+        {"format", {"--schema", "--style", "--check", "--in-place", "--format", "--fail-fast", "--max-errors"}},
+        {"convert", {"--from", "--to", "--metadata", "--lossy", "--style", "--format", "--fail-fast", "--max-errors"}},
+        {"schema", {"list", "show"}},
+    };
+    for (const auto& [command, names] : options) {
+        const auto h = cli(command + " --help");
+        CHECK(h.status == 0);
+        CHECK(h.out.rfind("usage: sediment-rows " + command, 0) == 0);
+        CHECK(h.out.find("\nExit status:\n  0  ") != std::string::npos);
+        CHECK(h.out.find("\n  2  usage error") != std::string::npos);
+        for (const std::string& name : names) CHECK(h.out.find(name) != std::string::npos);
+        CHECK(cli("help " + command).out == h.out);
+        CHECK(cli(command + " -h").out == h.out);
+    }
+    CHECK(cli("validate --schema nope -h").status == 0);  // help wins over a bad option
+    const auto overview = cli("--help");
+    for (const char* command : {"validate", "format", "convert", "schema", "help"})
+        CHECK(overview.out.find(std::string("\n  ") + command + " ") != std::string::npos);
+    CHECK(overview.out.find("Exit status:") != std::string::npos);
+    CHECK(cli("help frobnicate").status == 2);
+}
+
+TEST_CASE("cli: --name=value, and -- before files whose names start with '-'") {
+    test::TempDir dir;
+    const auto file = dir / "-rows.jsonl";
+    test::write_file(file, kBadSplit + "\n");
+    const auto r = test::run("cd " + quote(dir.path().string()) + " && " + quote(test::kCli) +
+                             " validate --schema=nemo-gym-rollout.v2 --format=jsonl -- -rows.jsonl");
+    CHECK(r.status == 1);
+    CHECK(Json::parse(r.out)["file"] == "-rows.jsonl");
+    CHECK(cli("validate --schema=nemo-gym-rollout.v2 --format=xml x").status == 2);
+}
