@@ -291,6 +291,21 @@ TEST_CASE("conformance: 1,000 generated rows become valid trajectories and come 
         CHECK(back.err == "1000 converted, 0 failed\n");
         CHECK(back.out == test::read_file(dir / "rows.jsonl"));
     }
+    SECTION("format --check --style sediment passes Sediment's bytes as they are, plain and gzip-compressed") {
+        std::string all;
+        for (const auto& l : lines) all += l + "\n";
+        test::write_file(dir / "rows.jsonl", all);
+        const std::string cli = test::quote(SEDIMENT_ROWS_CLI) + " format --check --style sediment --schema nemo-gym-rollout.v2 ";
+        const auto plain = test::run(cli + test::quote((dir / "rows.jsonl").string()));
+        CHECK(plain.status == 0);
+        CHECK(plain.err == "1000 formatted, 0 invalid; 0 of 1 files would be reformatted\n");
+        const auto gz = test::run("gzip -c " + test::quote((dir / "rows.jsonl").string()) + " | " + cli + "-");
+        CHECK(gz.status == 0);
+        CHECK(gz.err == plain.err);
+        const auto compact = test::run(test::quote(SEDIMENT_ROWS_CLI) + " format --check --schema nemo-gym-rollout.v2 " +
+                                       test::quote((dir / "rows.jsonl").string()));
+        CHECK(compact.status == 1);  // the same rows in the other style would change
+    }
 }
 
 TEST_CASE("conformance: every valid ATIF fixture converts, or lists exactly what a row cannot hold") {
