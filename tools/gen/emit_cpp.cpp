@@ -158,19 +158,33 @@ std::string emit_enum(const Enum& e, std::vector<Problem>& problems) {
         names.push_back(string_literal(v));
     }
     return fill(R"($Doc$enum class $Name$ { $Enumerators$ };
+/// The JSON spelling of each $Name$, in declaration order.
 template <>
 struct enum_traits<$Name$> {
-    static constexpr std::string_view names[] = {$Names$};
+    static constexpr std::string_view names[] = {$Names$};  ///< indexed by the enumerator's value
 };
 
 )",
-                {{"Doc", doc_comment(e.description, 0)},
+                {{"Doc", doc_comment(e.description.empty() ? "The values of `" + e.name + "`." : e.description, 0)},
                  {"Name", e.name},
                  {"Enumerators", join(enumerators, ", ")},
                  {"Names", join(names, ", ")}});
 }
 
-std::string emit_struct(const Model& m, std::vector<Problem>& problems) {
+// What a field's comment says when the schema gives no description: its JSON member and presence.
+std::string field_fallback(const Field& f) {
+    return "`" + f.json_name + "`: " + (f.required ? "required" : "optional") + (f.nullable ? ", may be null." : ".");
+}
+
+// What a model's comment says when the schema gives no description: the document it is the root of, or
+// the definition it comes from.
+std::string model_fallback(const Module& module, const Model& m) {
+    for (const SchemaDoc& s : module.schemas)
+        if (s.root == m.name) return "A whole " + s.name + " document.";
+    return "The object `$defs/" + m.name + "` of " + join(m.schemas, ", ") + ".";
+}
+
+std::string emit_struct(const Module& module, const Model& m, std::vector<Problem>& problems) {
     std::string members;
     std::vector<std::string> compares;
     std::set<std::string> seen;
@@ -178,7 +192,7 @@ std::string emit_struct(const Model& m, std::vector<Problem>& problems) {
         const std::string name = identifier(f.json_name);
         if (!seen.insert(name).second)
             problems.push_back({m.origin, "properties of " + m.name + " share the C++ member name " + name});
-        members += doc_comment(f.description, 4);
+        members += doc_comment(f.description.empty() ? field_fallback(f) : f.description, 4);
         if (f.constant) {
             members += f.constant->is_string
                            ? fill("    static constexpr std::string_view $Name$ = $Value$;\n",
@@ -201,7 +215,7 @@ std::string emit_struct(const Model& m, std::vector<Problem>& problems) {
         compares.push_back(fill("a.$Name$ == b.$Name$", {{"Name", name}}));
     }
     return fill(R"($Doc$struct $Name$ {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
 $Members$};
 
 inline bool operator==(const $Name$& a, const $Name$& b) {
@@ -210,7 +224,7 @@ inline bool operator==(const $Name$& a, const $Name$& b) {
 inline bool operator!=(const $Name$& a, const $Name$& b) { return !(a == b); }
 
 )",
-                {{"Doc", doc_comment(m.description, 0)},
+                {{"Doc", doc_comment(m.description.empty() ? model_fallback(module, m) : m.description, 0)},
                  {"Name", m.name},
                  {"Members", members},
                  {"Compares", compares.empty() ? "true" : join(compares, " &&\n           ")}});
@@ -271,7 +285,7 @@ std::string emit_models(const Module& module, std::vector<Problem>& problems) {
     for (const Enum& e : module.enums) body += emit_enum(e, problems);
     // A union follows the last model it names.
     in_emission_order(
-        module, [&](const Model& m) { body += emit_struct(m, problems); }, [&](const Variant& v) { body += emit_union(v); });
+        module, [&](const Model& m) { body += emit_struct(module, m, problems); }, [&](const Variant& v) { body += emit_union(v); });
 
     // The schema whose rules apply when a model is decoded on its own: the schema it is the root of,
     // else the first schema that contains it.
@@ -280,20 +294,23 @@ std::string emit_models(const Module& module, std::vector<Problem>& problems) {
         std::string schema = m.schemas.front();
         for (const SchemaDoc& s : module.schemas)
             if (s.root == m.name) schema = s.name;
-        traits += fill(R"(template <>
+        traits += fill(R"(/// $Name$ is decoded on its own under the rules of $SchemaName$.
+template <>
 struct document_traits<$Name$> {
-    static constexpr SchemaId schema = SchemaId::$Schema$;
-    static constexpr std::string_view name = "$Name$";
+    static constexpr SchemaId schema = SchemaId::$Schema$;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "$Name$";      ///< the model's name, for messages
 };
 )",
-                       {{"Name", m.name}, {"Schema", schema_enumerator(schema)}});
+                       {{"Name", m.name}, {"Schema", schema_enumerator(schema)}, {"SchemaName", schema}});
     }
     for (const SchemaDoc& s : module.schemas)
         visits += fill("        case SchemaId::$Id$: return f(type_tag<$Root$>{});\n",
                        {{"Id", schema_enumerator(s.name)}, {"Root", s.root}});
     std::string printers, list;
     for (const Model& m : module.models) {
-        printers += fill("std::ostream& operator<<(std::ostream& os, const $Name$& value);\n", {{"Name", m.name}});
+        printers += fill("/// Writes `value` as compact JSON (see preview() for a bounded form).\n"
+                         "std::ostream& operator<<(std::ostream& os, const $Name$& value);\n",
+                         {{"Name", m.name}});
         list += fill(" \\\n    X($Name$)", {{"Name", m.name}});
     }
 

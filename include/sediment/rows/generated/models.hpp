@@ -18,85 +18,101 @@ namespace sediment::rows {
 
 /// Which coding agent harness produced this fact.
 enum class AgentHarness { claude_code, copilot, codex, cursor, pi };
+/// The JSON spelling of each AgentHarness, in declaration order.
 template <>
 struct enum_traits<AgentHarness> {
-    static constexpr std::string_view names[] = {"claude-code", "copilot", "codex", "cursor", "pi"};
+    static constexpr std::string_view names[] = {"claude-code", "copilot", "codex", "cursor", "pi"};  ///< indexed by the enumerator's value
 };
 
 /// Whether the edit interaction was `agent` or `inline`.
 enum class InteractionMode { agent, inline_ };
+/// The JSON spelling of each InteractionMode, in declaration order.
 template <>
 struct enum_traits<InteractionMode> {
-    static constexpr std::string_view names[] = {"agent", "inline"};
+    static constexpr std::string_view names[] = {"agent", "inline"};  ///< indexed by the enumerator's value
 };
 
 /// The closed source of the directional reward; absent without a verdict.
 enum class RewardSource { resolved_ci_pass, resolved_ci_fail };
+/// The JSON spelling of each RewardSource, in declaration order.
 template <>
 struct enum_traits<RewardSource> {
-    static constexpr std::string_view names[] = {"resolved_ci_pass", "resolved_ci_fail"};
+    static constexpr std::string_view names[] = {"resolved_ci_pass", "resolved_ci_fail"};  ///< indexed by the enumerator's value
 };
 
 /// How the underlying attribution was established.
 enum class AttributionSource { git_notes, jaccard };
+/// The JSON spelling of each AttributionSource, in declaration order.
 template <>
 struct enum_traits<AttributionSource> {
-    static constexpr std::string_view names[] = {"git_notes", "jaccard"};
+    static constexpr std::string_view names[] = {"git_notes", "jaccard"};  ///< indexed by the enumerator's value
 };
 
 /// Which side of the deterministic eval split this row is on, hashed on `session_id` so a session never
 /// straddles both.
 enum class Split { train, eval };
+/// The JSON spelling of each Split, in declaration order.
 template <>
 struct enum_traits<Split> {
-    static constexpr std::string_view names[] = {"train", "eval"};
+    static constexpr std::string_view names[] = {"train", "eval"};  ///< indexed by the enumerator's value
 };
 
 /// The normalized CI system selected by a capture adapter or declared by the bearer-authenticated vendor
 /// integration.
 enum class Provider { github_actions, jenkins, gitlab_ci, circleci, buildkite, other };
+/// The JSON spelling of each Provider, in declaration order.
 template <>
 struct enum_traits<Provider> {
-    static constexpr std::string_view names[] = {"github_actions", "jenkins", "gitlab_ci", "circleci", "buildkite", "other"};
+    static constexpr std::string_view names[] = {"github_actions", "jenkins", "gitlab_ci", "circleci", "buildkite", "other"};  ///< indexed by the enumerator's value
 };
 
 /// Sediment's normalized terminal result.
 enum class Result { passed, failed, error, timed_out, cancelled, skipped, neutral, unknown };
+/// The JSON spelling of each Result, in declaration order.
 template <>
 struct enum_traits<Result> {
-    static constexpr std::string_view names[] = {"passed", "failed", "error", "timed_out", "cancelled", "skipped", "neutral", "unknown"};
+    static constexpr std::string_view names[] = {"passed", "failed", "error", "timed_out", "cancelled", "skipped", "neutral", "unknown"};  ///< indexed by the enumerator's value
 };
 
 /// The resolved pass or failure; null means no directional verdict.
 enum class Verdict { passed, failed, error, timed_out, cancelled, skipped, neutral, unknown };
+/// The JSON spelling of each Verdict, in declaration order.
 template <>
 struct enum_traits<Verdict> {
-    static constexpr std::string_view names[] = {"passed", "failed", "error", "timed_out", "cancelled", "skipped", "neutral", "unknown"};
+    static constexpr std::string_view names[] = {"passed", "failed", "error", "timed_out", "cancelled", "skipped", "neutral", "unknown"};  ///< indexed by the enumerator's value
 };
 
+/// The values of `AtifStepSource`.
 enum class AtifStepSource { system, user, agent };
+/// The JSON spelling of each AtifStepSource, in declaration order.
 template <>
 struct enum_traits<AtifStepSource> {
-    static constexpr std::string_view names[] = {"system", "user", "agent"};
+    static constexpr std::string_view names[] = {"system", "user", "agent"};  ///< indexed by the enumerator's value
 };
 
+/// The values of `AtifContentPartType`.
 enum class AtifContentPartType { text, image };
+/// The JSON spelling of each AtifContentPartType, in declaration order.
 template <>
 struct enum_traits<AtifContentPartType> {
-    static constexpr std::string_view names[] = {"text", "image"};
+    static constexpr std::string_view names[] = {"text", "image"};  ///< indexed by the enumerator's value
 };
 
+/// The values of `AtifImageMediaType`.
 enum class AtifImageMediaType { image_jpeg, image_png, image_gif, image_webp };
+/// The JSON spelling of each AtifImageMediaType, in declaration order.
 template <>
 struct enum_traits<AtifImageMediaType> {
-    static constexpr std::string_view names[] = {"image/jpeg", "image/png", "image/gif", "image/webp"};
+    static constexpr std::string_view names[] = {"image/jpeg", "image/png", "image/gif", "image/webp"};  ///< indexed by the enumerator's value
 };
 
-/// One of std::string, Number, told apart by their JSON type.
+/// The reasoning effort asked of the model: a level name or a number.
 using ReasoningEffort = std::variant<std::string, Number>;
 
+/// The object `$defs/TextPart` of nemo-gym-rollout.v2, nemo-gym-response.v2,
+/// nemo-gym-responses-create-params.v2.
 struct TextPart {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// The message-part discriminator.
     static constexpr std::string_view type = "text";
     /// Plain text, without JSON encoding around it.
@@ -108,8 +124,10 @@ inline bool operator==(const TextPart& a, const TextPart& b) {
 }
 inline bool operator!=(const TextPart& a, const TextPart& b) { return !(a == b); }
 
+/// The object `$defs/ReasoningPart` of nemo-gym-rollout.v2, nemo-gym-response.v2,
+/// nemo-gym-responses-create-params.v2.
 struct ReasoningPart {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// The message-part discriminator.
     static constexpr std::string_view type = "reasoning";
     /// Readable model reasoning. Opaque provider state remains on the fact's `raw` payload.
@@ -121,8 +139,10 @@ inline bool operator==(const ReasoningPart& a, const ReasoningPart& b) {
 }
 inline bool operator!=(const ReasoningPart& a, const ReasoningPart& b) { return !(a == b); }
 
+/// The object `$defs/ToolCallPart` of nemo-gym-rollout.v2, nemo-gym-response.v2,
+/// nemo-gym-responses-create-params.v2.
 struct ToolCallPart {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// The message-part discriminator.
     static constexpr std::string_view type = "tool_call";
     /// The agent-visible tool-call id. It is separate from `model_call_id`.
@@ -141,8 +161,10 @@ inline bool operator==(const ToolCallPart& a, const ToolCallPart& b) {
 }
 inline bool operator!=(const ToolCallPart& a, const ToolCallPart& b) { return !(a == b); }
 
+/// The object `$defs/ToolCallResponsePart` of nemo-gym-rollout.v2, nemo-gym-response.v2,
+/// nemo-gym-responses-create-params.v2.
 struct ToolCallResponsePart {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// The message-part discriminator.
     static constexpr std::string_view type = "tool_call_response";
     /// The tool-call id this result answers.
@@ -160,8 +182,10 @@ inline bool operator!=(const ToolCallResponsePart& a, const ToolCallResponsePart
 /// One of TextPart, ReasoningPart, ToolCallPart, ToolCallResponsePart, told apart by `type`.
 using Part = std::variant<TextPart, ReasoningPart, ToolCallPart, ToolCallResponsePart>;
 
+/// The object `$defs/RLVRInferenceMessageRow` of nemo-gym-rollout.v2, nemo-gym-response.v2,
+/// nemo-gym-responses-create-params.v2.
 struct RLVRInferenceMessageRow {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// The trainer-facing message role.
     std::string role;
     /// Ordered text, reasoning, tool-call, or tool-response parts.
@@ -177,8 +201,9 @@ inline bool operator==(const RLVRInferenceMessageRow& a, const RLVRInferenceMess
 }
 inline bool operator!=(const RLVRInferenceMessageRow& a, const RLVRInferenceMessageRow& b) { return !(a == b); }
 
+/// A whole nemo-gym-responses-create-params.v2 document.
 struct NemoGymResponsesCreateParams {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// The structured messages at the start of this segment.
     std::vector<RLVRInferenceMessageRow> input;
 };
@@ -188,8 +213,9 @@ inline bool operator==(const NemoGymResponsesCreateParams& a, const NemoGymRespo
 }
 inline bool operator!=(const NemoGymResponsesCreateParams& a, const NemoGymResponsesCreateParams& b) { return !(a == b); }
 
+/// The object `$defs/RLVRDecisionRow` of nemo-gym-rollout.v2, nemo-gym-response.v2.
 struct RLVRDecisionRow {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// Whether the developer took the change.
     bool accepted = false;
     /// Whether a real human gesture produced this decision.
@@ -211,8 +237,9 @@ inline bool operator==(const RLVRDecisionRow& a, const RLVRDecisionRow& b) {
 }
 inline bool operator!=(const RLVRDecisionRow& a, const RLVRDecisionRow& b) { return !(a == b); }
 
+/// The object `$defs/RLVRTurnRow` of nemo-gym-rollout.v2, nemo-gym-response.v2.
 struct RLVRTurnRow {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// Id of the inference call this record belongs to.
     std::string inference_call_id;
     /// Only the structured messages this turn added to the trajectory.
@@ -234,8 +261,9 @@ inline bool operator==(const RLVRTurnRow& a, const RLVRTurnRow& b) {
 }
 inline bool operator!=(const RLVRTurnRow& a, const RLVRTurnRow& b) { return !(a == b); }
 
+/// A whole nemo-gym-response.v2 document.
 struct NemoGymResponse {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// The captured turns in this contiguous rollout segment.
     std::vector<RLVRTurnRow> turns;
 };
@@ -245,8 +273,9 @@ inline bool operator==(const NemoGymResponse& a, const NemoGymResponse& b) {
 }
 inline bool operator!=(const NemoGymResponse& a, const NemoGymResponse& b) { return !(a == b); }
 
+/// The object `$defs/Verification` of nemo-gym-rollout.v2.
 struct Verification {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// The opaque operator-configured verifier command.
     std::string verification_command;
 };
@@ -256,8 +285,9 @@ inline bool operator==(const Verification& a, const Verification& b) {
 }
 inline bool operator!=(const Verification& a, const Verification& b) { return !(a == b); }
 
+/// A whole ci-outcome.v1 document.
 struct CIOutcome {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// The normalized fact-contract version. CI outcomes use 1.
     static constexpr std::int64_t schema_version = 1;
     /// Stable id for this outcome.
@@ -336,8 +366,9 @@ inline bool operator==(const CIOutcome& a, const CIOutcome& b) {
 }
 inline bool operator!=(const CIOutcome& a, const CIOutcome& b) { return !(a == b); }
 
+/// The object `$defs/CIWorkflowResolution` of nemo-gym-rollout.v2.
 struct CIWorkflowResolution {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// Which system this fact came from.
     Provider provider{};
     /// The provider-issued pipeline-run identity.
@@ -381,8 +412,9 @@ inline bool operator==(const CIWorkflowResolution& a, const CIWorkflowResolution
 }
 inline bool operator!=(const CIWorkflowResolution& a, const CIWorkflowResolution& b) { return !(a == b); }
 
+/// The object `$defs/Provenance` of nemo-gym-rollout.v2.
 struct Provenance {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// The derivation implementation policy version.
     std::string policy_version;
     /// The integer quarantine-log high-water mark used for the derivation.
@@ -398,8 +430,9 @@ inline bool operator==(const Provenance& a, const Provenance& b) {
 }
 inline bool operator!=(const Provenance& a, const Provenance& b) { return !(a == b); }
 
+/// The object `$defs/CIResolution` of nemo-gym-rollout.v2.
 struct CIResolution {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// The deployment's tenant id, normalized. Bound to the server.
     std::string org_id;
     /// `owner/repo`, lowercased. Empty string when the sender omitted it.
@@ -439,8 +472,9 @@ inline bool operator==(const CIResolution& a, const CIResolution& b) {
 }
 inline bool operator!=(const CIResolution& a, const CIResolution& b) { return !(a == b); }
 
+/// The object `$defs/NemoGymMetadata` of nemo-gym-rollout.v2.
 struct NemoGymMetadata {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// Stable target-row identity derived from recorded facts.
     std::string instance_id;
     /// The closed evidence recipe that produced this training row.
@@ -491,7 +525,7 @@ inline bool operator!=(const NemoGymMetadata& a, const NemoGymMetadata& b) { ret
 
 /// One NeMo Gym rollout mapping.
 struct NemoGymRolloutRow {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
     /// The captured segment input in the NeMo Gym field.
     NemoGymResponsesCreateParams responses_create_params;
     /// The captured segment turns in the NeMo Gym response field.
@@ -510,12 +544,18 @@ inline bool operator==(const NemoGymRolloutRow& a, const NemoGymRolloutRow& b) {
 }
 inline bool operator!=(const NemoGymRolloutRow& a, const NemoGymRolloutRow& b) { return !(a == b); }
 
+/// The agent: its name and version, and optionally its model and tools.
 struct AtifAgent {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
+    /// The agent's name.
     std::string name;
+    /// The agent's version.
     std::string version;
+    /// The model the agent ran on by default; a step may name another.
     std::optional<Nullable<std::string>> model_name;
+    /// The tools offered to the model, as free-form objects.
     std::optional<Nullable<std::vector<Json>>> tool_definitions;
+    /// Producer-specific data, free-form.
     std::optional<Nullable<Json>> extra;
 };
 
@@ -528,9 +568,12 @@ inline bool operator==(const AtifAgent& a, const AtifAgent& b) {
 }
 inline bool operator!=(const AtifAgent& a, const AtifAgent& b) { return !(a == b); }
 
+/// An image file a content part refers to.
 struct AtifImageSource {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
+    /// The image's media type.
     AtifImageMediaType media_type{};
+    /// The image's path or URL.
     std::string path;
 };
 
@@ -540,10 +583,14 @@ inline bool operator==(const AtifImageSource& a, const AtifImageSource& b) {
 }
 inline bool operator!=(const AtifImageSource& a, const AtifImageSource& b) { return !(a == b); }
 
+/// One part of a message or result: text, or an image.
 struct AtifContentPart {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
+    /// The part's kind.
     AtifContentPartType type{};
+    /// The text of a text part.
     std::optional<Nullable<std::string>> text;
+    /// Where an image part's image is.
     std::optional<Nullable<AtifImageSource>> source;
 };
 
@@ -557,11 +604,16 @@ inline bool operator!=(const AtifContentPart& a, const AtifContentPart& b) { ret
 /// A string (empty allowed) or an array of content parts (empty allowed).
 using AtifContent = std::variant<std::string, std::vector<AtifContentPart>>;
 
+/// A tool call of an agent step.
 struct AtifToolCall {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
+    /// The call's id; observation results name it in source_call_id.
     std::string tool_call_id;
+    /// The tool called.
     std::string function_name;
+    /// The call's arguments, an object.
     Json arguments = Json::object();
+    /// Producer-specific data, free-form.
     std::optional<Nullable<Json>> extra;
 };
 
@@ -573,11 +625,16 @@ inline bool operator==(const AtifToolCall& a, const AtifToolCall& b) {
 }
 inline bool operator!=(const AtifToolCall& a, const AtifToolCall& b) { return !(a == b); }
 
+/// One result of an observation.
 struct AtifObservationResult {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
+    /// The tool call of the same step this result answers.
     std::optional<Nullable<std::string>> source_call_id;
+    /// The result: text, or content parts.
     std::optional<Nullable<AtifContent>> content;
+    /// References to the trajectories of sub-agents behind this result, as free-form objects.
     std::optional<Nullable<std::vector<Json>>> subagent_trajectory_ref;
+    /// Producer-specific data, free-form.
     std::optional<Nullable<Json>> extra;
 };
 
@@ -589,8 +646,10 @@ inline bool operator==(const AtifObservationResult& a, const AtifObservationResu
 }
 inline bool operator!=(const AtifObservationResult& a, const AtifObservationResult& b) { return !(a == b); }
 
+/// What came back to the agent after a step.
 struct AtifObservation {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
+    /// One result per tool call answered, or other feedback.
     std::vector<AtifObservationResult> results;
 };
 
@@ -599,15 +658,24 @@ inline bool operator==(const AtifObservation& a, const AtifObservation& b) {
 }
 inline bool operator!=(const AtifObservation& a, const AtifObservation& b) { return !(a == b); }
 
+/// Token counts and cost of one agent step.
 struct AtifStepMetrics {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
+    /// Tokens in the prompt.
     std::optional<Nullable<Integer>> prompt_tokens;
+    /// Tokens the model generated.
     std::optional<Nullable<Integer>> completion_tokens;
+    /// Prompt tokens served from a cache.
     std::optional<Nullable<Integer>> cached_tokens;
+    /// The step's cost in US dollars.
     std::optional<Nullable<Number>> cost_usd;
+    /// The prompt's token ids.
     std::optional<Nullable<std::vector<Integer>>> prompt_token_ids;
+    /// The completion's token ids.
     std::optional<Nullable<std::vector<Integer>>> completion_token_ids;
+    /// The log-probability of each completion token.
     std::optional<Nullable<std::vector<Number>>> logprobs;
+    /// Producer-specific data, free-form.
     std::optional<Nullable<Json>> extra;
 };
 
@@ -623,20 +691,34 @@ inline bool operator==(const AtifStepMetrics& a, const AtifStepMetrics& b) {
 }
 inline bool operator!=(const AtifStepMetrics& a, const AtifStepMetrics& b) { return !(a == b); }
 
+/// One step of the run: a system, user or agent message, with an agent's tool calls and what they returned.
 struct AtifStep {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
+    /// The step's position in `steps`, from 1.
     Integer step_id;
+    /// When the step happened: ISO 8601, as Python's datetime.fromisoformat reads it.
     std::optional<Nullable<std::string>> timestamp;
+    /// Who produced the step.
     AtifStepSource source{};
+    /// The model behind this agent step.
     std::optional<Nullable<std::string>> model_name;
+    /// The reasoning effort asked of the model: a level name or a number.
     std::optional<Nullable<ReasoningEffort>> reasoning_effort;
+    /// The step's message: text, or content parts.
     AtifContent message;
+    /// The model's readable reasoning for this agent step.
     std::optional<Nullable<std::string>> reasoning_content;
+    /// The tools this agent step called.
     std::optional<Nullable<std::vector<AtifToolCall>>> tool_calls;
+    /// What the tool calls (or the environment) returned.
     std::optional<Nullable<AtifObservation>> observation;
+    /// Token counts and cost of this agent step.
     std::optional<Nullable<AtifStepMetrics>> metrics;
+    /// How many model calls the step took; 0 for a step no model produced.
     std::optional<Nullable<Integer>> llm_call_count;
+    /// True when the step repeats context from an earlier trajectory rather than happening in this one.
     std::optional<Nullable<bool>> is_copied_context;
+    /// Producer-specific data, free-form.
     std::optional<Nullable<Json>> extra;
 };
 
@@ -657,13 +739,20 @@ inline bool operator==(const AtifStep& a, const AtifStep& b) {
 }
 inline bool operator!=(const AtifStep& a, const AtifStep& b) { return !(a == b); }
 
+/// Totals over the whole run.
 struct AtifFinalMetrics {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
+    /// Prompt tokens over all steps.
     std::optional<Nullable<Integer>> total_prompt_tokens;
+    /// Generated tokens over all steps.
     std::optional<Nullable<Integer>> total_completion_tokens;
+    /// Cached prompt tokens over all steps.
     std::optional<Nullable<Integer>> total_cached_tokens;
+    /// The run's cost in US dollars.
     std::optional<Nullable<Number>> total_cost_usd;
+    /// The number of steps; when given, it equals the length of `steps`.
     std::optional<Nullable<Integer>> total_steps;
+    /// Producer-specific data, free-form.
     std::optional<Nullable<Json>> extra;
 };
 
@@ -683,16 +772,26 @@ inline bool operator!=(const AtifFinalMetrics& a, const AtifFinalMetrics& b) { r
 /// step ids, source_call_id naming a tool call of the same step, final_metrics.total_steps, and timestamps as
 /// Python's datetime.fromisoformat reads them.
 struct AtifTrajectory {
-    using sediment_model = void;  // see is_model
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
+    /// The ATIF version, exactly "ATIF-v1.7".
     static constexpr std::string_view schema_version = "ATIF-v1.7";
+    /// The agent session this run belongs to.
     std::optional<Nullable<std::string>> session_id;
+    /// This trajectory's own id.
     std::optional<Nullable<std::string>> trajectory_id;
+    /// The agent that produced the trajectory.
     AtifAgent agent;
+    /// The run, step by step, in order; step_id counts them from 1.
     std::vector<AtifStep> steps;
+    /// Free text about the run.
     std::optional<Nullable<std::string>> notes;
+    /// Totals over the whole run.
     std::optional<Nullable<AtifFinalMetrics>> final_metrics;
+    /// The trajectory this one continues, when a run was split.
     std::optional<Nullable<std::string>> continued_trajectory_ref;
+    /// Trajectories of sub-agents this run started, as free-form objects.
     std::optional<Nullable<std::vector<Json>>> subagent_trajectories;
+    /// Producer-specific data, free-form.
     std::optional<Nullable<Json>> extra;
 };
 
@@ -711,163 +810,215 @@ inline bool operator!=(const AtifTrajectory& a, const AtifTrajectory& b) { retur
 
 // ----- schemas and documents ----------------------------------------------------------------------
 
+/// TextPart is decoded on its own under the rules of nemo-gym-rollout.v2.
 template <>
 struct document_traits<TextPart> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
-    static constexpr std::string_view name = "TextPart";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "TextPart";      ///< the model's name, for messages
 };
+/// ReasoningPart is decoded on its own under the rules of nemo-gym-rollout.v2.
 template <>
 struct document_traits<ReasoningPart> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
-    static constexpr std::string_view name = "ReasoningPart";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "ReasoningPart";      ///< the model's name, for messages
 };
+/// ToolCallPart is decoded on its own under the rules of nemo-gym-rollout.v2.
 template <>
 struct document_traits<ToolCallPart> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
-    static constexpr std::string_view name = "ToolCallPart";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "ToolCallPart";      ///< the model's name, for messages
 };
+/// ToolCallResponsePart is decoded on its own under the rules of nemo-gym-rollout.v2.
 template <>
 struct document_traits<ToolCallResponsePart> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
-    static constexpr std::string_view name = "ToolCallResponsePart";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "ToolCallResponsePart";      ///< the model's name, for messages
 };
+/// RLVRInferenceMessageRow is decoded on its own under the rules of nemo-gym-rollout.v2.
 template <>
 struct document_traits<RLVRInferenceMessageRow> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
-    static constexpr std::string_view name = "RLVRInferenceMessageRow";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "RLVRInferenceMessageRow";      ///< the model's name, for messages
 };
+/// NemoGymResponsesCreateParams is decoded on its own under the rules of nemo-gym-responses-create-params.v2.
 template <>
 struct document_traits<NemoGymResponsesCreateParams> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_responses_create_params_v2;
-    static constexpr std::string_view name = "NemoGymResponsesCreateParams";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_responses_create_params_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "NemoGymResponsesCreateParams";      ///< the model's name, for messages
 };
+/// RLVRDecisionRow is decoded on its own under the rules of nemo-gym-rollout.v2.
 template <>
 struct document_traits<RLVRDecisionRow> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
-    static constexpr std::string_view name = "RLVRDecisionRow";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "RLVRDecisionRow";      ///< the model's name, for messages
 };
+/// RLVRTurnRow is decoded on its own under the rules of nemo-gym-rollout.v2.
 template <>
 struct document_traits<RLVRTurnRow> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
-    static constexpr std::string_view name = "RLVRTurnRow";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "RLVRTurnRow";      ///< the model's name, for messages
 };
+/// NemoGymResponse is decoded on its own under the rules of nemo-gym-response.v2.
 template <>
 struct document_traits<NemoGymResponse> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_response_v2;
-    static constexpr std::string_view name = "NemoGymResponse";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_response_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "NemoGymResponse";      ///< the model's name, for messages
 };
+/// Verification is decoded on its own under the rules of nemo-gym-rollout.v2.
 template <>
 struct document_traits<Verification> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
-    static constexpr std::string_view name = "Verification";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "Verification";      ///< the model's name, for messages
 };
+/// CIOutcome is decoded on its own under the rules of ci-outcome.v1.
 template <>
 struct document_traits<CIOutcome> {
-    static constexpr SchemaId schema = SchemaId::ci_outcome_v1;
-    static constexpr std::string_view name = "CIOutcome";
+    static constexpr SchemaId schema = SchemaId::ci_outcome_v1;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "CIOutcome";      ///< the model's name, for messages
 };
+/// CIWorkflowResolution is decoded on its own under the rules of nemo-gym-rollout.v2.
 template <>
 struct document_traits<CIWorkflowResolution> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
-    static constexpr std::string_view name = "CIWorkflowResolution";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "CIWorkflowResolution";      ///< the model's name, for messages
 };
+/// Provenance is decoded on its own under the rules of nemo-gym-rollout.v2.
 template <>
 struct document_traits<Provenance> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
-    static constexpr std::string_view name = "Provenance";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "Provenance";      ///< the model's name, for messages
 };
+/// CIResolution is decoded on its own under the rules of nemo-gym-rollout.v2.
 template <>
 struct document_traits<CIResolution> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
-    static constexpr std::string_view name = "CIResolution";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "CIResolution";      ///< the model's name, for messages
 };
+/// NemoGymMetadata is decoded on its own under the rules of nemo-gym-rollout.v2.
 template <>
 struct document_traits<NemoGymMetadata> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
-    static constexpr std::string_view name = "NemoGymMetadata";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "NemoGymMetadata";      ///< the model's name, for messages
 };
+/// NemoGymRolloutRow is decoded on its own under the rules of nemo-gym-rollout.v2.
 template <>
 struct document_traits<NemoGymRolloutRow> {
-    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;
-    static constexpr std::string_view name = "NemoGymRolloutRow";
+    static constexpr SchemaId schema = SchemaId::nemo_gym_rollout_v2;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "NemoGymRolloutRow";      ///< the model's name, for messages
 };
+/// AtifAgent is decoded on its own under the rules of atif-v1.7.
 template <>
 struct document_traits<AtifAgent> {
-    static constexpr SchemaId schema = SchemaId::atif_v1_7;
-    static constexpr std::string_view name = "AtifAgent";
+    static constexpr SchemaId schema = SchemaId::atif_v1_7;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "AtifAgent";      ///< the model's name, for messages
 };
+/// AtifImageSource is decoded on its own under the rules of atif-v1.7.
 template <>
 struct document_traits<AtifImageSource> {
-    static constexpr SchemaId schema = SchemaId::atif_v1_7;
-    static constexpr std::string_view name = "AtifImageSource";
+    static constexpr SchemaId schema = SchemaId::atif_v1_7;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "AtifImageSource";      ///< the model's name, for messages
 };
+/// AtifContentPart is decoded on its own under the rules of atif-v1.7.
 template <>
 struct document_traits<AtifContentPart> {
-    static constexpr SchemaId schema = SchemaId::atif_v1_7;
-    static constexpr std::string_view name = "AtifContentPart";
+    static constexpr SchemaId schema = SchemaId::atif_v1_7;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "AtifContentPart";      ///< the model's name, for messages
 };
+/// AtifToolCall is decoded on its own under the rules of atif-v1.7.
 template <>
 struct document_traits<AtifToolCall> {
-    static constexpr SchemaId schema = SchemaId::atif_v1_7;
-    static constexpr std::string_view name = "AtifToolCall";
+    static constexpr SchemaId schema = SchemaId::atif_v1_7;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "AtifToolCall";      ///< the model's name, for messages
 };
+/// AtifObservationResult is decoded on its own under the rules of atif-v1.7.
 template <>
 struct document_traits<AtifObservationResult> {
-    static constexpr SchemaId schema = SchemaId::atif_v1_7;
-    static constexpr std::string_view name = "AtifObservationResult";
+    static constexpr SchemaId schema = SchemaId::atif_v1_7;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "AtifObservationResult";      ///< the model's name, for messages
 };
+/// AtifObservation is decoded on its own under the rules of atif-v1.7.
 template <>
 struct document_traits<AtifObservation> {
-    static constexpr SchemaId schema = SchemaId::atif_v1_7;
-    static constexpr std::string_view name = "AtifObservation";
+    static constexpr SchemaId schema = SchemaId::atif_v1_7;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "AtifObservation";      ///< the model's name, for messages
 };
+/// AtifStepMetrics is decoded on its own under the rules of atif-v1.7.
 template <>
 struct document_traits<AtifStepMetrics> {
-    static constexpr SchemaId schema = SchemaId::atif_v1_7;
-    static constexpr std::string_view name = "AtifStepMetrics";
+    static constexpr SchemaId schema = SchemaId::atif_v1_7;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "AtifStepMetrics";      ///< the model's name, for messages
 };
+/// AtifStep is decoded on its own under the rules of atif-v1.7.
 template <>
 struct document_traits<AtifStep> {
-    static constexpr SchemaId schema = SchemaId::atif_v1_7;
-    static constexpr std::string_view name = "AtifStep";
+    static constexpr SchemaId schema = SchemaId::atif_v1_7;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "AtifStep";      ///< the model's name, for messages
 };
+/// AtifFinalMetrics is decoded on its own under the rules of atif-v1.7.
 template <>
 struct document_traits<AtifFinalMetrics> {
-    static constexpr SchemaId schema = SchemaId::atif_v1_7;
-    static constexpr std::string_view name = "AtifFinalMetrics";
+    static constexpr SchemaId schema = SchemaId::atif_v1_7;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "AtifFinalMetrics";      ///< the model's name, for messages
 };
+/// AtifTrajectory is decoded on its own under the rules of atif-v1.7.
 template <>
 struct document_traits<AtifTrajectory> {
-    static constexpr SchemaId schema = SchemaId::atif_v1_7;
-    static constexpr std::string_view name = "AtifTrajectory";
+    static constexpr SchemaId schema = SchemaId::atif_v1_7;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "AtifTrajectory";      ///< the model's name, for messages
 };
 
 // Printers: a model's compact JSON, all of it (defined in the library; see print.hpp for preview()).
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const TextPart& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const ReasoningPart& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const ToolCallPart& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const ToolCallResponsePart& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const RLVRInferenceMessageRow& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const NemoGymResponsesCreateParams& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const RLVRDecisionRow& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const RLVRTurnRow& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const NemoGymResponse& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const Verification& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const CIOutcome& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const CIWorkflowResolution& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const Provenance& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const CIResolution& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const NemoGymMetadata& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const NemoGymRolloutRow& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const AtifAgent& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const AtifImageSource& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const AtifContentPart& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const AtifToolCall& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const AtifObservationResult& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const AtifObservation& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const AtifStepMetrics& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const AtifStep& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const AtifFinalMetrics& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const AtifTrajectory& value);
 
 /// Every model type: SEDIMENT_ROWS_MODELS(X) expands to X(Model) for each.
