@@ -3,6 +3,7 @@
 # valijson's package depends on ~70 unrelated packages (Qt5, Poco, ...), so only its headers are
 # installed, under /usr/local. Run as root, or as a user with sudo.
 #   --sanitizers   also clang and its runtimes (libFuzzer, ASan, UBSan), for fuzz/ and the sanitizer build
+#   --docs         also doxygen, for the API reference (docs/Doxyfile, docs/check.sh)
 set -eu
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -20,7 +21,12 @@ if [ ! -f /usr/include/valijson/validator.hpp ] && [ ! -f /usr/local/include/val
   $SUDO cp -r "$tmp/root/usr/share/cmake/valijson" /usr/local/share/cmake/
   rm -rf "$tmp"
 fi
-if [ "${1:-}" = "--sanitizers" ]; then
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev >/dev/null
-fi
+for option in "$@"; do
+  case "$option" in
+    --sanitizers) extra="clang libclang-rt-14-dev" ;;
+    --docs) extra="doxygen" ;;
+    *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;
+  esac
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $extra >/dev/null
+done
 echo "sediment-rows: dependencies installed"

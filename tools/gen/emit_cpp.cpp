@@ -129,7 +129,7 @@ enum class SchemaId : int { $Ids$ };
 
 /// What the library knows of a bundled schema.
 struct SchemaInfo {
-    SchemaId id;
+    SchemaId id;                 ///< the schema's identifier in this library
     std::string_view name;       ///< "nemo-gym-rollout.v2": the CLI's --schema NAME
     std::string_view uri;        ///< the schema's $$id
     std::string_view root_type;  ///< the C++ model of a document's root

@@ -24,6 +24,7 @@ inline constexpr std::string_view kAtifExtensionKey = "sediment_rows";
 inline constexpr std::string_view kAtifAgentName = "sediment-rows";
 inline constexpr std::string_view kAtifAgentVersion = "1";  ///< the version of this mapping
 
+/// How the conversions treat values the target cannot hold.
 struct ConvertOptions {
     /// false (the default): a conversion that would lose a value fails with the full list.
     /// true: it drops exactly the listed values and returns the list.
@@ -32,9 +33,10 @@ struct ConvertOptions {
 
 /// What a rollout row holds beyond the two trainer-facing parts, and a trajectory cannot supply.
 struct RowMetadata {
-    NemoGymMetadata metadata;
-    std::optional<Number> reward;
+    NemoGymMetadata metadata;      ///< the row's `metadata`
+    std::optional<Number> reward;  ///< the row's `reward`, when it has one
 
+    /// Same metadata and reward.
     friend bool operator==(const RowMetadata& a, const RowMetadata& b) {
         return a.metadata == b.metadata && a.reward == b.reward;
     }
@@ -42,9 +44,10 @@ struct RowMetadata {
 
 /// The two trainer-facing parts of a rollout row: what a trajectory holds.
 struct RowParts {
-    NemoGymResponsesCreateParams responses_create_params;
-    NemoGymResponse response;
+    NemoGymResponsesCreateParams responses_create_params;  ///< the row's `responses_create_params`
+    NemoGymResponse response;                              ///< the row's `response`
 
+    /// Both parts equal.
     friend bool operator==(const RowParts& a, const RowParts& b) {
         return a.responses_create_params == b.responses_create_params && a.response == b.response;
     }
@@ -55,16 +58,18 @@ struct RowParts {
 /// message says why a row cannot hold it. Empty unless ConvertOptions::lossy.
 template <class T>
 struct Converted {
-    T value;
-    std::vector<Error> losses;
+    T value;                    ///< the converted value
+    std::vector<Error> losses;  ///< the source values it does not hold
 };
 
 /// Thrown by the conversions: errors() lists every value that would be lost (strict mode), or what is
 /// wrong with the source (an invalid document or `sediment_rows` extension), by JSON Pointer.
 class ConvertError : public std::runtime_error {
 public:
+    /// An exception carrying `errors` (at least one).
     explicit ConvertError(std::vector<Error> errors)
         : std::runtime_error(detail::describe(errors)), errors_(std::move(errors)) {}
+    /// Every error, in source document order.
     const std::vector<Error>& errors() const noexcept { return errors_; }
 
 private:

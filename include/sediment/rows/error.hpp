@@ -16,6 +16,7 @@ struct Error {
     std::string pointer;  ///< RFC 6901 JSON Pointer, "" for the whole document
     std::string message;  ///< e.g. "unknown key 'debug'"
 
+    /// Same id, pointer and message.
     friend bool operator==(const Error& a, const Error& b) {
         return a.id == b.id && a.pointer == b.pointer && a.message == b.message;
     }
@@ -41,8 +42,10 @@ inline std::string describe(const std::vector<Error>& errors) {
 /// Thrown by decode(): what() is the first error; errors() has them all.
 class DecodeError : public std::runtime_error {
 public:
+    /// An exception carrying `errors` (at least one).
     explicit DecodeError(std::vector<Error> errors)
         : std::runtime_error(detail::describe(errors)), errors_(std::move(errors)) {}
+    /// Every error, in document order.
     const std::vector<Error>& errors() const noexcept { return errors_; }
 
 private:
@@ -52,7 +55,9 @@ private:
 /// Thrown by encode() for a value JSON cannot carry (NaN, infinity, invalid UTF-8).
 class EncodeError : public std::runtime_error {
 public:
+    /// An exception carrying `error`.
     explicit EncodeError(Error error) : std::runtime_error(to_string(error)), error_(std::move(error)) {}
+    /// The value that cannot be written: its pointer and why.
     const Error& error() const noexcept { return error_; }
 
 private:

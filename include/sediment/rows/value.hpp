@@ -46,10 +46,14 @@ inline std::string_view big_integer_digits(const Json& j) {
 /// (`0`) or as a float (`0.0`), so that a row re-encodes to the same bytes.
 class Number {
 public:
+    /// How the number was written: a signed integer, an integer above INT64_MAX, or a float.
     enum class Kind : std::uint8_t { integer, unsigned_integer, floating };
 
+    /// The integer 0.
     constexpr Number() noexcept = default;
+    /// A float: written with a fraction or an exponent.
     constexpr Number(double v) noexcept : kind_(Kind::floating), d_(v) {}  // NOLINT: implicit by design
+    /// An integer: written without a fraction.
     template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
     constexpr Number(I v) noexcept {  // NOLINT: implicit by design
         if constexpr (std::is_unsigned_v<I>) {
@@ -62,6 +66,7 @@ public:
         i_ = static_cast<std::int64_t>(v);
     }
 
+    /// How the number was written.
     constexpr Kind kind() const noexcept { return kind_; }
     /// True for `0` and `-3`, false for `0.0`.
     constexpr bool is_integer() const noexcept { return kind_ != Kind::floating; }
@@ -73,9 +78,13 @@ public:
             default: return d_;
         }
     }
+    /// value(), so that a Number reads as a double.
     constexpr operator double() const noexcept { return value(); }  // NOLINT: implicit by design
+    /// The value of a Kind::integer number (unspecified for other kinds).
     constexpr std::int64_t as_int64() const noexcept { return i_; }
+    /// The value of a Kind::unsigned_integer number (unspecified for other kinds).
     constexpr std::uint64_t as_uint64() const noexcept { return u_; }
+    /// The value of a Kind::floating number (unspecified for other kinds).
     constexpr double as_double() const noexcept { return d_; }
 
     /// Same kind and same value: `0` and `0.0` are different numbers to a byte-exact row.
@@ -87,6 +96,7 @@ public:
             default: return a.d_ == b.d_ || (a.d_ != a.d_ && b.d_ != b.d_);
         }
     }
+    /// Not operator==.
     friend constexpr bool operator!=(const Number& a, const Number& b) noexcept { return !(a == b); }
 
 private:
@@ -102,8 +112,11 @@ private:
 /// exact decimal digits of a larger one (a token count of 2^70 is valid ATIF).
 class Integer {
 public:
+    /// Zero.
     Integer() = default;
+    /// A 64-bit value.
     Integer(std::int64_t v) noexcept : small_(v) {}  // NOLINT: implicit by design
+    /// An int, so that `Integer x = 3;` is not ambiguous.
     Integer(int v) noexcept : small_(v) {}           // NOLINT
 
     /// From JSON integer digits ("-123..."): the caller checks the syntax (detail::valid_big_integer).
@@ -132,7 +145,9 @@ public:
         return small_ < bound ? -1 : small_ > bound ? 1 : 0;
     }
 
+    /// The same integer.
     friend bool operator==(const Integer& a, const Integer& b) { return a.small_ == b.small_ && a.big_ == b.big_; }
+    /// Not the same integer.
     friend bool operator!=(const Integer& a, const Integer& b) { return !(a == b); }
 
 private:
@@ -145,43 +160,63 @@ private:
 template <class T>
 class Nullable {
 public:
-    Nullable() = default;  // null
+    /// Null.
+    Nullable() = default;
+    /// Null.
     Nullable(std::nullptr_t) noexcept {}  // NOLINT: implicit by design
+    /// A copy of `v`.
     Nullable(const T& v) : v_(v) {}       // NOLINT
+    /// `v`, moved in.
     Nullable(T&& v) : v_(std::move(v)) {} // NOLINT
+    /// A T made from `v` (a string literal for a Nullable<std::string>, ...).
     template <class U, std::enable_if_t<std::is_constructible_v<T, U&&> &&
                                             !std::is_same_v<std::decay_t<U>, Nullable> &&
                                             !std::is_same_v<std::decay_t<U>, std::nullptr_t>,
                                         int> = 0>
     Nullable(U&& v) : v_(std::in_place, std::forward<U>(v)) {}  // NOLINT
 
+    /// Makes it null.
     Nullable& operator=(std::nullptr_t) noexcept {
         v_.reset();
         return *this;
     }
 
+    /// True when null.
     bool is_null() const noexcept { return !v_.has_value(); }
+    /// True when not null.
     bool has_value() const noexcept { return v_.has_value(); }
+    /// True when not null.
     explicit operator bool() const noexcept { return v_.has_value(); }
-    /// Throws std::bad_optional_access when null.
+    /// The value; throws std::bad_optional_access when null.
     T& value() & { return v_.value(); }
+    /// The value; throws std::bad_optional_access when null.
     const T& value() const& { return v_.value(); }
+    /// The value; undefined when null.
     T& operator*() & { return *v_; }
+    /// The value; undefined when null.
     const T& operator*() const& { return *v_; }
+    /// The value's members; undefined when null.
     T* operator->() { return &*v_; }
+    /// The value's members; undefined when null.
     const T* operator->() const { return &*v_; }
+    /// The value, or `fallback` when null.
     template <class U>
     T value_or(U&& fallback) const {
         return v_.value_or(std::forward<U>(fallback));
     }
+    /// Makes the value from `args` in place, and returns it.
     template <class... Args>
     T& emplace(Args&&... args) {
         return v_.emplace(std::forward<Args>(args)...);
     }
 
+    /// Both null, or equal values.
     friend bool operator==(const Nullable& a, const Nullable& b) { return a.v_ == b.v_; }
+    /// Not operator==.
     friend bool operator!=(const Nullable& a, const Nullable& b) { return !(a == b); }
+    /// True when null.
     friend bool operator==(const Nullable& a, std::nullptr_t) { return a.is_null(); }
+    /// True when not null.
     friend bool operator!=(const Nullable& a, std::nullptr_t) { return !a.is_null(); }
 
 private:
@@ -249,7 +284,7 @@ void to_json(J& document, const T& value);
 /// Carries a type through a function call (see visit_schema).
 template <class T>
 struct type_tag {
-    using type = T;
+    using type = T;  ///< the type carried
 };
 
 }  // namespace sediment::rows

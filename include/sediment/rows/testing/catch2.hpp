@@ -23,11 +23,14 @@ namespace sediment::rows::catch2 {
 template <class T>
 class IsValidMatcher : public Catch::MatcherBase<std::string> {
 public:
+    /// See IsValid().
     explicit IsValidMatcher(Limits limits) : limits_(limits) {}
+    /// True when the value matches; keeps the errors for describe().
     bool match(const std::string& text) const override {
         errors_ = check<T>(text, limits_);
         return errors_.empty();
     }
+    /// What a matching value is, with the errors found, for Catch's message.
     std::string describe() const override {
         std::string text = "is a valid " + rows::detail::model_description<T>();
         if (!errors_.empty()) text += "; errors: " + rows::detail::first_errors(errors_);
@@ -42,8 +45,11 @@ private:
 /// Matches a std::vector<Error> holding an error at `pointer` whose id or message contains `part`.
 class HasErrorMatcher : public Catch::MatcherBase<std::vector<Error>> {
 public:
+    /// See HasError().
     HasErrorMatcher(std::string pointer, std::string part) : pointer_(std::move(pointer)), part_(std::move(part)) {}
+    /// True when the value matches; keeps the errors for describe().
     bool match(const std::vector<Error>& errors) const override { return rows::detail::has_error(errors, pointer_, part_); }
+    /// What a matching value is, with the errors found, for Catch's message.
     std::string describe() const override {
         return rows::detail::error_description(pointer_, part_);
     }
@@ -56,11 +62,14 @@ private:
 template <class T>
 class DocumentHasErrorMatcher : public Catch::MatcherBase<std::string> {
 public:
+    /// See HasError<T>().
     DocumentHasErrorMatcher(std::string pointer, std::string part) : errors_matcher_(std::move(pointer), std::move(part)) {}
+    /// True when the value matches; keeps the errors for describe().
     bool match(const std::string& text) const override {
         errors_ = check<T>(text);
         return errors_matcher_.match(errors_);
     }
+    /// What a matching value is, with the errors found, for Catch's message.
     std::string describe() const override {
         return "as " + std::string(document_traits<T>::name) + ", " + errors_matcher_.describe() + "; errors: " +
                (errors_.empty() ? std::string("none, it is valid") : rows::detail::first_errors(errors_));
@@ -96,6 +105,7 @@ namespace Catch {
 /// Models show as their JSON in assertions, cut at 2,000 bytes.
 template <class T>
 struct StringMaker<T, std::enable_if_t<sediment::rows::is_model<T>::value>> {
+    /// preview(value).
     static std::string convert(const T& value) { return sediment::rows::preview(value); }
 };
 

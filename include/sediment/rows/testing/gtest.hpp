@@ -35,15 +35,19 @@ namespace sediment::rows::gtest {
 template <class T>
 class IsValidMatcher {
 public:
-    using is_gtest_matcher = void;
+    using is_gtest_matcher = void;  ///< tells GoogleTest this is a matcher
+    /// See IsValid().
     explicit IsValidMatcher(Limits limits) : limits_(limits) {}
+    /// True on a match; otherwise writes the first errors to `os`.
     bool MatchAndExplain(const std::string& text, std::ostream* os) const {
         const std::vector<Error> errors = check<T>(text, limits_);
         if (errors.empty()) return true;
         if (os) *os << "errors: " << rows::detail::first_errors(errors);
         return false;
     }
+    /// What a matching value is, for GoogleTest's message.
     void DescribeTo(std::ostream* os) const { *os << "is a valid " << rows::detail::model_description<T>(); }
+    /// What a value that does not match is, for GoogleTest's message.
     void DescribeNegationTo(std::ostream* os) const { *os << "is not a valid " << rows::detail::model_description<T>(); }
 
 private:
@@ -53,12 +57,16 @@ private:
 /// Matches a std::vector<Error> holding an error at `pointer` whose id or message contains `part`.
 class HasErrorMatcher {
 public:
-    using is_gtest_matcher = void;
+    using is_gtest_matcher = void;  ///< tells GoogleTest this is a matcher
+    /// See HasError().
     HasErrorMatcher(std::string pointer, std::string part) : pointer_(std::move(pointer)), part_(std::move(part)) {}
+    /// True on a match; otherwise writes the first errors to `os`.
     bool MatchAndExplain(const std::vector<Error>& errors, std::ostream*) const {
         return rows::detail::has_error(errors, pointer_, part_);
     }
+    /// What a matching value is, for GoogleTest's message.
     void DescribeTo(std::ostream* os) const { *os << rows::detail::error_description(pointer_, part_); }
+    /// What a value that does not match is, for GoogleTest's message.
     void DescribeNegationTo(std::ostream* os) const { *os << rows::detail::error_description(pointer_, part_, true); }
 
 private:
@@ -69,8 +77,10 @@ private:
 template <class T>
 class DocumentHasErrorMatcher {
 public:
-    using is_gtest_matcher = void;
+    using is_gtest_matcher = void;  ///< tells GoogleTest this is a matcher
+    /// See HasError<T>().
     DocumentHasErrorMatcher(std::string pointer, std::string part) : errors_(std::move(pointer), std::move(part)) {}
+    /// True on a match; otherwise writes the first errors to `os`.
     bool MatchAndExplain(const std::string& text, std::ostream* os) const {
         const std::vector<Error> errors = check<T>(text);
         if (os) {
@@ -79,10 +89,12 @@ public:
         }
         return errors_.MatchAndExplain(errors, nullptr);
     }
+    /// What a matching value is, for GoogleTest's message.
     void DescribeTo(std::ostream* os) const {
         *os << "as " << document_traits<T>::name << ", ";
         errors_.DescribeTo(os);
     }
+    /// What a value that does not match is, for GoogleTest's message.
     void DescribeNegationTo(std::ostream* os) const {
         *os << "as " << document_traits<T>::name << ", ";
         errors_.DescribeNegationTo(os);
