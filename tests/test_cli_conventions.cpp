@@ -363,3 +363,45 @@ TEST_CASE("cli: --name=value, and -- before files whose names start with '-'") {
     CHECK(Json::parse(r.out)["file"] == "-rows.jsonl");
     CHECK(cli("validate --schema=nemo-gym-rollout.v2 --format=xml x").status == 2);
 }
+
+TEST_CASE("cli: output that cannot be written is an I/O error, and the run stops") {
+    test::TempDir dir;
+    const auto file = dir / "rows.jsonl";
+    std::string text;
+    for (int i = 0; i < 2000; ++i) text += row_line() + "\n";  // more than one buffer of output
+    test::write_file(file, text);
+    for (const std::string command : {"format --schema nemo-gym-rollout.v2", "convert --from nemo-gym-rollout.v2 --to atif-v1.7"}) {
+        const auto r = cli(command + " " + quote(file.string()) + " > /dev/full");
+        CHECK(r.status == 2);
+        CHECK(r.err.find("sediment-rows: cannot write to standard output\n") != std::string::npos);
+    }
+    CHECK(cli("schema show atif-v1.7 > /dev/full").status == 2);
+}
+
+TEST_CASE("cli: documents longer than the read buffer, plain and compressed, one per line or one per file") {
+    test::TempDir dir;
+    // a row whose first input text is 3 MB: it spans many 64 KiB reads
+    Json row = Json::parse(test::kRow);
+    row["responses_create_params"]["input"][0]["parts"][0]["content"] = std::string(3u << 20, 'x');
+    const std::string line = dump(row);
+    REQUIRE(check<NemoGymRolloutRow>(line).empty());
+    const std::string text = row_line() + "\n" + line + "\n" + kBadSplit + "\n" + line;  // the last line unterminated
+    test::write_file(dir / "long.jsonl", text);
+    write_gz(dir / "long.jsonl.gz", text);
+    for (const char* name : {"long.jsonl", "long.jsonl.gz"}) {
+        const std::string f = (dir / name).string();
+        const auto r = cli("validate --schema nemo-gym-rollout.v2 " + quote(f));
+        CHECK(r.status == 1);
+        CHECK(r.out == f + ":3: " + kSplitError + "\n");
+        CHECK(r.err == "3 valid, 1 invalid\n");
+        const auto formatted_out = cli("format --schema nemo-gym-rollout.v2 " + quote(f));
+        CHECK(formatted_out.out == formatted(row_line()) + "\n" + formatted(line) + "\n" + formatted(line) + "\n");
+    }
+    test::write_file(dir / "long.json", line);
+    write_gz(dir / "long.json.gz", line);
+    for (const char* name : {"long.json", "long.json.gz"}) {
+        const auto r = cli("validate --schema nemo-gym-rollout.v2 " + quote((dir / name).string()));
+        CHECK(r.status == 0);
+        CHECK(r.err == "1 valid, 0 invalid\n");
+    }
+}

@@ -326,7 +326,7 @@ int run_validate(const Options& o) {
         if (out.kind != Document::document) return tally.io(out), true;
         tally.count(out.finding);
         reporter.report(out.finding);
-        return !reporter.stopped();
+        return std::cout.good() && !reporter.stopped();
     });
     summary(o, std::to_string(tally.ok) + " valid, " + std::to_string(tally.failed) + " invalid", t, reporter);
     return tally.status();
@@ -457,7 +457,7 @@ int run_format(const Options& o) {
                 std::cout << out.out;
             }
         }
-        return !reporter.stopped();
+        return std::cout.good() && !reporter.stopped();
     });
     std::string counts = std::to_string(tally.ok) + " formatted, " + std::to_string(tally.failed) + " invalid";
     if (o.check) counts += "; " + std::to_string(changed_files) + " of " + std::to_string(files) + " files would be reformatted";
@@ -524,7 +524,7 @@ int run_convert(const Options& o) {
         tally.count(out.finding);
         reporter.report(out.finding, o.lossy ? "\"dropped\": " + json_errors(out.finding.dropped, SIZE_MAX) + ", " : "");
         std::cout << out.out;
-        return !reporter.stopped();
+        return std::cout.good() && !reporter.stopped();
     });
     summary(o, std::to_string(tally.ok) + " converted, " + std::to_string(tally.failed) + " failed", t, reporter);
     return tally.status();
@@ -548,11 +548,26 @@ int run_schema(const std::vector<std::string>& args) {
 
 bool is_help(const std::string& a) { return a == "--help" || a == "-h"; }
 
+/// `status`, unless standard output could not take everything written to it (a full disk, a closed
+/// pipe): then an I/O error.
+int flushed(int status) {
+    if (std::cout.flush()) return status;
+    std::cerr << "sediment-rows: cannot write to standard output\n";
+    return kExitUsage;
+}
+
+int run(const std::vector<std::string>& args);
+
 }  // namespace
 
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
-    const std::vector<std::string> args(argv + 1, argv + argc);
+    return flushed(run({argv + 1, argv + argc}));
+}
+
+namespace {
+
+int run(const std::vector<std::string>& args) {
     if (args.empty()) return usage_error("no command");
     const std::string& command = args[0];
     if (is_help(command) || command == "help") {
@@ -582,3 +597,5 @@ int main(int argc, char** argv) {
     if (command == "convert") return run_convert(o);
     return command == "validate" ? run_validate(o) : run_format(o);
 }
+
+}  // namespace
