@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds the libFuzzer targets (clang, ASan and UBSan), generates their seeds and runs each target for
-# a bounded time. Exit status 1 when any target finds a crash, a leak or a broken invariant; what it
-# found is kept in BUILD/findings/ (a reproducer: BUILD/fuzz/TARGET FILE).
+# a bounded time, as many at a time as there are cores. Exit status 1 when any target finds a crash, a
+# leak or a broken invariant; what it found is kept in BUILD/findings/ (a reproducer: BUILD/fuzz/TARGET
+# FILE).
 # usage: fuzz/run.sh [--minutes N | --seconds N] [TARGET...]      (default: 1 minute each, every target)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,8 +53,9 @@ for i, t in enumerate(tokens + sorted('"%s"' % n for n in names)):
 PY
 
 mkdir -p "$build/findings"
-failed=0
-for t in $targets; do
+# Runs one target; its verdict goes to findings/TARGET.verdict.
+run_one() {
+  t=$1
   case $t in
     fuzz-decode-nemo_gym_rollout_v2) seeds=rollout ;;
     fuzz-decode-nemo_gym_response_v2) seeds=response ;;
@@ -69,6 +71,23 @@ for t in $targets; do
   if "$build/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
        -dict="$build/fuzz.dict" -artifact_prefix="$build/findings/$t-" -print_final_stats=1 \
        "$build/corpus/$t" $dirs > "$build/findings/$t.log" 2>&1; then
+    echo ok > "$build/findings/$t.verdict"
+  else
+    echo found > "$build/findings/$t.verdict"
+  fi
+}
+# as many targets at a time as there are cores (each runs on one)
+running=0
+for t in $targets; do
+  rm -f "$build/findings/$t.verdict"
+  run_one "$t" &
+  running=$((running + 1))
+  if [ "$running" -ge "$(nproc)" ]; then wait; running=0; fi
+done
+wait
+failed=0
+for t in $targets; do
+  if [ "$(cat "$build/findings/$t.verdict" 2>/dev/null)" = ok ]; then
     echo "$t: $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/findings/$t.log" | grep -o '[0-9]*$') runs in ${seconds} s, nothing found"
   else
     echo "$t: FOUND a problem; see $build/findings/$t.log" >&2

@@ -412,7 +412,9 @@ int run_format(const Options& o) {
         if (o.in_place && out.compressed) {
             tally.io_failure(name + " is compressed: --in-place rewrites plain files only");
             verdict = "left as it was";
-        } else if (invalid || unreadable) {
+        } else if (unreadable) {
+            verdict = "left as it was (it could not be read, or its new content written)";
+        } else if (invalid) {
             verdict = "left as it was (it holds an invalid document)";
         } else if (first_change && o.check) {
             ++changed_files;
@@ -442,7 +444,11 @@ int run_format(const Options& o) {
         out.out += '\n';
     }, [&](Outcome& out) {
         if (out.kind == Document::end_of_file) return end_of_file(out), !reporter.stopped();
-        if (out.kind == Document::io_error) return tally.io(out), unreadable = true;
+        if (out.kind == Document::io_error) {
+            tally.io(out);
+            unreadable = true;
+            return true;
+        }
         tally.count(out.finding);
         reporter.report(out.finding);
         if (!out.finding.ok()) {
