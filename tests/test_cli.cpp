@@ -1,5 +1,6 @@
 // The command-line contract: output formats, exit status, files, standard input.
 #include <catch2/catch.hpp>
+#include <regex>
 
 #include "cli.hpp"
 
@@ -236,6 +237,31 @@ TEST_CASE("cli: --jobs runs batches in parallel and keeps the output in input or
     CHECK(formatted.out == expected);
     CHECK(cli("validate --schema nemo-gym-rollout.v2 -j 0 " + f).status == 2);
     CHECK(cli("validate --schema nemo-gym-rollout.v2 --jobs x " + f).status == 2);
+}
+
+TEST_CASE("cli: on a terminal, a progress line that never lands inside the output") {
+    test::TempDir dir;
+    const auto file = dir / "rows.jsonl";
+    const std::string bad = test::mutate(test::kRollout, {"/metadata/split", "\"test\""});
+    std::string text;
+    for (int i = 0; i < 6000; ++i) text += (i % 50 == 7 ? bad : row_line()) + "\n";
+    test::write_file(file, text);
+    // script(1) runs the command on a pseudo-terminal; the schema engine is slow enough for the line to show
+    const auto r = test::run("script -qec " + test::quote(test::quote(kCli) + " validate --engine schema -j 1 --schema nemo-gym-rollout.v2 " +
+                                                         test::quote(file.string())) + " /dev/null");
+    REQUIRE(r.status == 1);
+    const std::regex draw("\r\x1b\\[K\\d+ documents, \\d+\\.\\d MB/s"), clear("\r\x1b\\[K");
+    CHECK(std::regex_search(r.out, draw));
+    // each draw and the clear after it sit between whole lines: none at a place other than a line's start
+    const std::string cleared = std::regex_replace(r.out, draw, "");
+    CHECK(!std::regex_search(cleared, std::regex("[^\n]\r\x1b\\[K")));
+    std::string expected;
+    for (int i = 0; i < 6000; ++i)
+        if (i % 50 == 7)
+            for (const Error& e : validate(SchemaId::nemo_gym_rollout_v2, bad))
+                expected += file.string() + ":" + std::to_string(i + 1) + ": " + (e.pointer.empty() ? "(root)" : e.pointer) + ": " +
+                            e.message + "\r\n";
+    CHECK(std::regex_replace(cleared, clear, "") == expected + "5880 valid, 120 invalid\r\n");
 }
 
 TEST_CASE("cli: no progress line when standard error is not a terminal") {

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
+#include <iostream>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -46,28 +47,33 @@ Results process_batch(Batch& batch, const Process& process) {
     return r;
 }
 
-/// "12000 documents, 250.3 MB/s" on standard error while a run lasts, when it is a terminal.
+/// "12000 documents, 250.3 MB/s" on standard error while a run lasts, when it is a terminal. It is
+/// cleared before each batch's output and drawn again after it, so that it stays on screen.
 class Progress {
 public:
     explicit Progress(bool wanted) : on_(wanted && isatty(STDERR_FILENO) == 1), start_(Clock::now()), last_(start_) {}
     void update(std::size_t documents, std::size_t bytes) {
         const auto now = Clock::now();
-        if (!on_ || now - last_ < std::chrono::milliseconds(250)) return;
+        if (!on_ || (!cleared_ && now - last_ < std::chrono::milliseconds(250))) return;
+        cleared_ = false;
         last_ = now;
+        std::cout.flush();  // the batch's output first, so the line never lands inside it
         const double seconds = std::chrono::duration<double>(now - start_).count();
         std::fprintf(stderr, "\r\033[K%zu documents, %.1f MB/s", documents, static_cast<double>(bytes) / seconds / 1e6);
         std::fflush(stderr);
         shown_ = true;
     }
     void clear() {
-        if (shown_) std::fputs("\r\033[K", stderr);
+        if (!shown_) return;
+        std::fputs("\r\033[K", stderr);
         std::fflush(stderr);
         shown_ = false;
+        cleared_ = true;  // draw it again at the next update
     }
 
 private:
     bool on_;
-    bool shown_ = false;
+    bool shown_ = false, cleared_ = false;
     Clock::time_point start_, last_;
 };
 
