@@ -85,7 +85,8 @@ Exit status:
   2  usage error, or a file that cannot be read
 )";
 
-const char* const kFormat = R"(usage: sediment-rows format --schema NAME [--style compact|sediment] [--check | -i] [OPTIONS] FILE...
+const char* const kFormat = R"(usage: sediment-rows format --schema NAME [--style compact|sediment] [--check | -i]
+                            [OPTIONS] FILE...
 
 Decodes every document strictly and writes it again, one line per document: to standard output, or
 with -i back into its file. Errors go to standard error, with the summary.
@@ -109,7 +110,8 @@ Exit status:
   2  usage error, or a file that cannot be read or rewritten
 )";
 
-const char* const kConvert = R"(usage: sediment-rows convert --from NAME --to NAME [--metadata FILE] [--lossy] [OPTIONS] FILE...
+const char* const kConvert = R"(usage: sediment-rows convert --from NAME --to NAME [--metadata FILE] [--lossy]
+                             [OPTIONS] FILE...
 
 Converts ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF, one output line
 per document, to standard output (docs/atif-mapping.md). Errors go to standard error.
@@ -438,10 +440,10 @@ int run_format(const Options& o) {
 
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         if (!rows::reencode(o.schema->id, d.text, o.style, out.out, out.finding.errors, o.limits)) return out.out.clear();
-        out.changed = d.whole_file ? d.text.size() != out.out.size() + 1 || d.text.compare(0, out.out.size(), out.out) != 0 ||
-                                         d.text.back() != '\n'
-                                   : d.text != out.out;
         out.out += '\n';
+        // a line's text has no '\n'; a .json file's whole text should end with one
+        const std::string_view line(out.out.data(), out.out.size() - 1);
+        out.changed = d.whole_file ? d.text != out.out : d.text != line;
     }, [&](Outcome& out) {
         if (out.kind == Document::end_of_file) return end_of_file(out), !reporter.stopped();
         if (out.kind == Document::io_error) {
@@ -466,8 +468,9 @@ int run_format(const Options& o) {
         return std::cout.good() && !reporter.stopped();
     });
     std::string counts = std::to_string(tally.ok) + " formatted, " + std::to_string(tally.failed) + " invalid";
-    if (o.check) counts += "; " + std::to_string(changed_files) + " of " + std::to_string(files) + " files would be reformatted";
-    if (o.in_place) counts += "; " + std::to_string(changed_files) + " of " + std::to_string(files) + " files reformatted";
+    if (rewriting)
+        counts += "; " + std::to_string(changed_files) + " of " + std::to_string(files) + " files " +
+                  (o.check ? "would be reformatted" : "reformatted");
     summary(o, counts, t, reporter);
     return tally.status(o.check && changed_files > 0);
 }

@@ -112,10 +112,10 @@ void Reporter::report(const Finding& f, std::string_view fields) {
     while (shown < f.errors.size() && take_error()) ++shown;
     const bool problem = !f.problem.empty() && take_error();
     if (o_.format == Format::jsonl) {
+        const std::string problem_field = f.problem.empty() ? "" : "\"problem\": " + json_string(f.problem) + ", ";
         out_ << "{\"file\": " << json_string(name) << ", \"line\": " << f.line << ", \"valid\": "
-             << (f.errors.empty() ? "true" : "false") << ", " << fields
-             << (f.problem.empty() ? "" : "\"problem\": " + json_string(f.problem) + ", ") << "\"errors\": " << json_errors(f.errors, shown)
-             << "}\n";
+             << (f.errors.empty() ? "true" : "false") << ", " << fields << problem_field
+             << "\"errors\": " << json_errors(f.errors, shown) << "}\n";
     } else {
         for (std::size_t i = 0; i < shown; ++i) write(name, f.line, &f.errors[i].pointer, f.errors[i].message, false);
         if (problem) write(name, f.line, nullptr, f.problem, false);
