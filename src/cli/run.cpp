@@ -150,6 +150,15 @@ private:
     std::vector<std::thread> threads_;
 };
 
+/// An item saying that `path` could not be read, and why.
+Document io_error(const std::string& path, std::string message) {
+    Document d;
+    d.kind = Document::io_error;
+    d.path = &path;
+    d.message = std::move(message);
+    return d;
+}
+
 bool ends_with(const std::string& s, const char* suffix) {
     const std::string_view t(suffix);
     return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
@@ -196,11 +205,7 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
     std::optional<Input> metadata;
     std::size_t metadata_line = 0;
     if (!options.metadata.empty() && !metadata.emplace().open(options.metadata)) {
-        Document d;
-        d.kind = Document::io_error;
-        d.path = &options.metadata;
-        d.message = metadata->error();
-        batch.documents.push_back(std::move(d));
+        batch.documents.push_back(io_error(options.metadata, metadata->error()));
         dispatch();
         metadata.reset();
     }
@@ -230,11 +235,7 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
         end.path = &path;
         Input in;
         if (!in.open(path)) {
-            Document d;
-            d.kind = Document::io_error;
-            d.path = &path;
-            d.message = in.error();
-            add(std::move(d));
+            add(io_error(path, in.error()));
             add(std::move(end));
             continue;
         }
@@ -258,13 +259,7 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
                 d.path = &path;
             }
         }
-        if (!in.error().empty()) {
-            Document failure;
-            failure.kind = Document::io_error;
-            failure.path = &path;
-            failure.message = in.error();
-            add(std::move(failure));
-        }
+        if (!in.error().empty()) add(io_error(path, in.error()));
         end.compressed = in.compressed();
         add(std::move(end));
     }
