@@ -28,6 +28,8 @@ public:
     /// Reads the rest of the input: its first `keep` bytes into `text` and its full length into `size`.
     /// False on a read error (error()).
     bool rest(std::string& text, std::size_t keep, std::size_t& size);
+    /// The path given to open().
+    const std::string& path() const { return path_; }
     /// Why opening or reading failed, or empty.
     const std::string& error() const { return error_; }
 

@@ -177,7 +177,7 @@ struct Options {
 
     RunOptions run() const {
         RunOptions r;
-        r.jobs = jobs, r.limits = limits, r.progress = !quiet, r.metadata = metadata;
+        r.jobs = jobs, r.limits = limits, r.progress = !quiet;
         return r;
     }
     Reporter::Options reporting() const {
@@ -403,7 +403,11 @@ int run_format(const Options& o) {
     // the file being read: its first line that changes, whether it holds an invalid document
     std::size_t first_change = 0;
     bool invalid = false, unreadable = false;
-    std::optional<Replacement> replacement;
+    std::optional<Replacement> replacement;  // --in-place: the new content of the file being read
+    const auto replacement_of = [&](const std::string& path) -> Replacement& {
+        if (!replacement) replacement.emplace().open(path);  // a failure shows in write(), commit() and error()
+        return *replacement;
+    };
     const bool rewriting = o.check || o.in_place;
 
     const auto end_of_file = [&](const Outcome& out) {
@@ -423,8 +427,7 @@ int run_format(const Options& o) {
             verdict = "would be reformatted";
             reporter.report(Finding{out.finding.path, first_change, {}, {}, "would be reformatted from this line on"});
         } else if (first_change) {
-            if (!replacement) replacement.emplace().open(*out.finding.path);  // an empty file gets no documents
-            if (replacement->commit()) {
+            if (replacement_of(*out.finding.path).commit()) {  // (a file of blank lines gets no document)
                 ++changed_files;
                 verdict = "reformatted";
             } else {
@@ -458,9 +461,10 @@ int run_format(const Options& o) {
         } else {
             if (out.changed && !first_change) first_change = out.finding.line;
             if (o.in_place && !invalid && !unreadable) {
-                if (!replacement && !replacement.emplace().open(*out.finding.path)) unreadable = true;
-                else if (!replacement->write(out.out)) unreadable = true;
-                if (unreadable) tally.io_failure(replacement->error());
+                if (!replacement_of(*out.finding.path).write(out.out)) {
+                    unreadable = true;
+                    tally.io_failure(replacement->error());
+                }
             } else if (!rewriting) {
                 std::cout << out.out;
             }
@@ -487,14 +491,17 @@ int run_convert(const Options& o) {
                            "nemo-gym-responses-create-params.v2, or from nemo-gym-rollout.v2 to atif-v1.7", "convert");
     if (!o.metadata.empty() && to != SchemaId::nemo_gym_rollout_v2)
         return usage_error("--metadata goes with --to nemo-gym-rollout.v2", "convert");
-    if (!o.metadata.empty() && !Input().open(o.metadata)) {
-        std::cerr << "sediment-rows: cannot open " << o.metadata << "\n";
+    Input metadata;  // read line by line beside the documents
+    if (!o.metadata.empty() && !metadata.open(o.metadata)) {
+        std::cerr << "sediment-rows: " << metadata.error() << "\n";
         return kExitUsage;
     }
+    RunOptions run = o.run();
+    if (!o.metadata.empty()) run.metadata = &metadata;
     const rows::ConvertOptions options{o.lossy};
     Reporter reporter(std::cerr, o.reporting());
     Tally tally;
-    const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
+    const RunTotals t = run_documents(o.files, run, [&](const Document& d, Outcome& out) {
         std::vector<rows::Error>& errors = out.finding.errors;
         try {
             if (!from_atif) {

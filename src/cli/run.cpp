@@ -202,13 +202,8 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
         batch = Batch();
     };
 
-    std::optional<Input> metadata;
+    Input* const metadata = options.metadata;
     std::size_t metadata_line = 0;
-    if (!options.metadata.empty() && !metadata.emplace().open(options.metadata)) {
-        batch.documents.push_back(io_error(options.metadata, metadata->error()));
-        dispatch();
-        metadata.reset();
-    }
     const auto add = [&](Document d) {
         if (metadata && d.kind == Document::document) {
             std::size_t size = 0;
@@ -217,7 +212,7 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
                 ++metadata_line;
                 if (!metadata->next_line(d.metadata, keep, size, terminated)) {
                     d.kind = Document::io_error;
-                    d.message = metadata->error().empty() ? options.metadata + ": no metadata line left for the next document"
+                    d.message = metadata->error().empty() ? metadata->path() + ": no metadata line left for the next document"
                                                           : metadata->error();
                     break;
                 }

@@ -49,7 +49,7 @@ struct RunOptions {
     unsigned jobs = 1;
     sediment::rows::Limits limits;
     bool progress = true;         ///< a progress line on standard error when it is a terminal
-    std::string metadata;         ///< a file whose i-th non-blank line goes with the i-th document
+    Input* metadata = nullptr;    ///< an open file whose i-th non-blank line goes with the i-th document
 };
 
 struct RunTotals {
