@@ -176,11 +176,17 @@ std::string field_fallback(const Field& f) {
     return "`" + f.json_name + "`: " + (f.required ? "required" : "optional") + (f.nullable ? ", may be null." : ".");
 }
 
+// The schema whose document root `m` is, or nullptr for a model of `$defs`.
+const SchemaDoc* root_schema(const Module& module, const Model& m) {
+    for (const SchemaDoc& s : module.schemas)
+        if (s.root == m.name) return &s;
+    return nullptr;
+}
+
 // What a model's comment says when the schema gives no description: the document it is the root of, or
 // the definition it comes from.
 std::string model_fallback(const Module& module, const Model& m) {
-    for (const SchemaDoc& s : module.schemas)
-        if (s.root == m.name) return "A whole " + s.name + " document.";
+    if (const SchemaDoc* root = root_schema(module, m)) return "A whole " + root->name + " document.";
     return "The object `$defs/" + m.name + "` of " + join(m.schemas, ", ") + ".";
 }
 
@@ -291,9 +297,8 @@ std::string emit_models(const Module& module, std::vector<Problem>& problems) {
     // else the first schema that contains it.
     std::string traits, visits;
     for (const Model& m : module.models) {
-        std::string schema = m.schemas.front();
-        for (const SchemaDoc& s : module.schemas)
-            if (s.root == m.name) schema = s.name;
+        const SchemaDoc* root = root_schema(module, m);
+        const std::string schema = root ? root->name : m.schemas.front();
         traits += fill(R"(/// $Name$ is decoded on its own under the rules of $SchemaName$.
 template <>
 struct document_traits<$Name$> {
