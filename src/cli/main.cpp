@@ -444,6 +444,7 @@ int run_format(const Options& o) {
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         if (!rows::reencode(o.schema->id, d.text, o.style, out.out, out.finding.errors, o.limits)) return out.out.clear();
         out.out += '\n';
+        if (!rewriting) return;
         // a line's text has no '\n'; a .json file's whole text should end with one
         const std::string_view line(out.out.data(), out.out.size() - 1);
         out.changed = d.whole_file ? d.text != out.out : d.text != line;
