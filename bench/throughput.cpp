@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
     report("  exact reader alone", bytes, lines.size(), [&] {
         for (const auto& l : lines) {
             rows::NemoGymRolloutRow row;
-            sink += rows::detail::exact_decode(l, row, errors, {});
+            sink += rows::detail::exact_decode(l, row, errors, {}, rows::SchemaId::nemo_gym_rollout_v2);
         }
     }, repeat);
     // The encoders read rows decoded once, as a program that decodes and then encodes does.

@@ -22,20 +22,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         using T = typename decltype(tag)::type;
         T fast, exact;
         std::vector<rows::Error> errors;
-        const bool fast_ok = rows::detail::fast_decode(text, fast, rows::Limits{});
-        const bool exact_ok = rows::detail::exact_decode(text, exact, errors, rows::Limits{});
+        constexpr rows::SchemaId schema = rows::SchemaId::SEDIMENT_FUZZ_SCHEMA;
+        const bool fast_ok = rows::detail::fast_decode(text, fast, rows::Limits{}, schema);
+        const bool exact_ok = rows::detail::exact_decode(text, exact, errors, rows::Limits{}, schema);
         SEDIMENT_CHECK(exact_ok == errors.empty());
         if (fast_ok) SEDIMENT_CHECK(exact_ok && fast == exact);
         static T reused;  // holds the last input's value
         std::vector<rows::Error> reused_errors;
-        SEDIMENT_CHECK(rows::decode(text, reused, reused_errors) == exact_ok);
+        SEDIMENT_CHECK(rows::decode(text, reused, reused_errors, schema) == exact_ok);
         if (exact_ok) SEDIMENT_CHECK(reused == exact);
         if (!exact_ok) return;
         for (const rows::Style style : {rows::Style::compact, rows::Style::sediment}) {
             const std::string once = rows::encode(exact, style);
             T again;
             errors.clear();
-            SEDIMENT_CHECK(rows::decode(once, again, errors));
+            SEDIMENT_CHECK(rows::decode(once, again, errors, schema));
             SEDIMENT_CHECK(again == exact);
             SEDIMENT_CHECK(rows::encode(again, style) == once);
         }

@@ -11,6 +11,9 @@
 
 namespace test {
 
+using sediment::rows::SchemaId;
+using sediment::rows::document_traits;
+
 /// What each reader made of a text.
 template <class T>
 struct BothReaders {
@@ -22,13 +25,13 @@ struct BothReaders {
 /// Runs both readers on `text` and checks (CHECK) that the fast path accepts nothing the exact reader
 /// refuses, and reads what it accepts to the exact reader's value and bytes.
 template <class T>
-BothReaders<T> read_both(const std::string& text) {
+BothReaders<T> read_both(const std::string& text, SchemaId schema = document_traits<T>::schema) {
     using namespace sediment::rows;
     BothReaders<T> both;
     T fast;
     std::vector<Error> errors;
-    both.fast = detail::fast_decode(text, fast, Limits{});
-    both.exact = detail::exact_decode(text, both.value, errors, Limits{});
+    both.fast = detail::fast_decode(text, fast, Limits{}, schema);
+    both.exact = detail::exact_decode(text, both.value, errors, Limits{}, schema);
     INFO(text.substr(0, 300));
     if (both.fast) {
         CHECK(both.exact);

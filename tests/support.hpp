@@ -101,14 +101,56 @@ inline std::vector<std::pair<double, std::string>> random_doubles(std::uint64_t 
     return out;
 }
 
+/// `object` with `members` inserted after its member `after` (first when `after` is empty), in order.
+inline Json insert_after(const Json& object, const std::string& after, const Json& members) {
+    Json out = Json::object();
+    if (after.empty()) out.update(members);
+    for (const auto& kv : object.items()) {
+        out[kv.key()] = kv.value();
+        if (kv.key() == after) out.update(members);
+    }
+    return out;
+}
+
+/// kRow as rollout version `version` (1 to 4) has it: its schema_id and schema_version, and the members
+/// each version adds, with values (observation ids, a repository identity, identified CI outcomes).
+inline Json row_of_version(int version) {
+    Json row = sediment::rows::parse(kRow);
+    Json& m = row["metadata"];
+    m["schema_id"] = "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v" + std::to_string(version) + ".json";
+    m["schema_version"] = version;
+    if (version < 3) return row;
+    Json added = Json::object();
+    added["session_commit_observation_ids"] = {"5f0c6a3e-2b1d-4c8e-9f7a-1d2e3f405162", "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d"};
+    if (version >= 4) {
+        const Json identity = Json::parse(R"({"provider": "github", "host": "github.com", "repository_id": "101"})");
+        added["repository_identity"] = identity;
+        m["ci_resolution"] = insert_after(m["ci_resolution"], "provenance", Json{{"repository_identity", identity}});
+        for (Json& outcome : m["verifier_results"]) {
+            outcome["schema_version"] = 2;
+            outcome = insert_after(outcome, "schema_version",
+                                   Json::parse(R"({"repository_provider": "github", "repository_host": "github.com", "repository_id": "101"})"));
+        }
+    }
+    m = insert_after(m, "provenance", added);
+    return row;
+}
+
 /// The valid base document of each bundled schema.
 inline Json base(SchemaId schema) {
-    const Json row = sediment::rows::parse(kRow);
     switch (schema) {
-        case SchemaId::nemo_gym_rollout_v2: return row;
-        case SchemaId::nemo_gym_response_v2: return row["response"];
-        case SchemaId::nemo_gym_responses_create_params_v2: return row["responses_create_params"];
-        case SchemaId::ci_outcome_v1: return row["metadata"]["verifier_results"][0];
+        case SchemaId::nemo_gym_rollout_v1: return row_of_version(1);
+        case SchemaId::nemo_gym_rollout_v2: return row_of_version(2);
+        case SchemaId::nemo_gym_rollout_v3: return row_of_version(3);
+        case SchemaId::nemo_gym_rollout_v4: return row_of_version(4);
+        case SchemaId::nemo_gym_response_v1: return row_of_version(1)["response"];
+        case SchemaId::nemo_gym_response_v2: return row_of_version(2)["response"];
+        case SchemaId::nemo_gym_response_v3: return row_of_version(3)["response"];
+        case SchemaId::nemo_gym_responses_create_params_v1: return row_of_version(1)["responses_create_params"];
+        case SchemaId::nemo_gym_responses_create_params_v2: return row_of_version(3)["responses_create_params"];
+        case SchemaId::ci_outcome_v1: return row_of_version(2)["metadata"]["verifier_results"][0];
+        case SchemaId::ci_outcome_v2: return row_of_version(3)["metadata"]["verifier_results"][0];
+        case SchemaId::ci_outcome_v3: return row_of_version(4)["metadata"]["verifier_results"][0];
         case SchemaId::atif_v1_7: return sediment::rows::parse(kTrajectory);
     }
     return Json();

@@ -103,18 +103,30 @@ TEST_CASE("cli: format re-encodes strictly, one line per document") {
 TEST_CASE("cli: schema list and schema show") {
     const auto list = cli("schema list");
     CHECK(list.status == 0);
+    // every version, by name and version
     CHECK(list.out ==
-          "nemo-gym-rollout.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json\n"
-          "nemo-gym-response.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-response/v2.json\n"
-          "nemo-gym-responses-create-params.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-responses-create-params/v2.json\n"
+          "atif-v1.7\turn:sediment-rows:schemas:atif-v1.7-subset\n"
           "ci-outcome.v1\thttps://sediment.so/schemas/facts/ci-outcome/v1.json\n"
-          "atif-v1.7\turn:sediment-rows:schemas:atif-v1.7-subset\n");
+          "ci-outcome.v2\thttps://sediment.so/schemas/facts/ci-outcome/v2.json\n"
+          "ci-outcome.v3\thttps://sediment.so/schemas/facts/ci-outcome/v3.json\n"
+          "nemo-gym-response.v1\thttps://sediment.so/schemas/training-rows/nemo-gym-response/v1.json\n"
+          "nemo-gym-response.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-response/v2.json\n"
+          "nemo-gym-response.v3\thttps://sediment.so/schemas/training-rows/nemo-gym-response/v3.json\n"
+          "nemo-gym-responses-create-params.v1\thttps://sediment.so/schemas/training-rows/nemo-gym-responses-create-params/v1.json\n"
+          "nemo-gym-responses-create-params.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-responses-create-params/v2.json\n"
+          "nemo-gym-rollout.v1\thttps://sediment.so/schemas/training-rows/nemo-gym-rollout/v1.json\n"
+          "nemo-gym-rollout.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json\n"
+          "nemo-gym-rollout.v3\thttps://sediment.so/schemas/training-rows/nemo-gym-rollout/v3.json\n"
+          "nemo-gym-rollout.v4\thttps://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json\n");
     for (const SchemaInfo& s : kSchemas) {
         const auto show = cli("schema show " + std::string(s.name));
         CHECK(show.status == 0);
         CHECK(show.out == test::read_file(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/schemas/" + std::string(s.name) + ".schema.json"));
     }
     CHECK(cli("schema show nope").status == 2);
+    const auto unversioned = cli("schema show nemo-gym-rollout");  // a name without a version is no one file
+    CHECK(unversioned.status == 2);
+    CHECK(unversioned.err.find("nemo-gym-rollout.v1, nemo-gym-rollout.v2, nemo-gym-rollout.v3, nemo-gym-rollout.v4") != std::string::npos);
     CHECK(cli("--help").status == 0);
 }
 

@@ -2,12 +2,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <string>
 #include <thread>
@@ -73,7 +75,8 @@ const char* const kValidate = R"(usage: sediment-rows validate --schema NAME [OP
 Checks every document against a bundled schema ('sediment-rows schema list'). Errors go to standard
 output, the summary ("N valid, M invalid") to standard error.
 
-  --schema NAME          the documents' schema
+  --schema NAME          the documents' schema; nemo-gym-rollout without a version reads each row
+                         as the version its metadata.schema_id names (jsonl reports add "schema")
   --engine typed|schema  typed (default) decodes into the C++ models with every rule of the schema
                          and of the spec; schema runs valijson over the bundled JSON Schema
 )";
@@ -91,7 +94,7 @@ const char* const kFormat = R"(usage: sediment-rows format --schema NAME [--styl
 Decodes every document strictly and writes it again, one line per document: to standard output, or
 with -i back into its file. Errors go to standard error, with the summary.
 
-  --schema NAME          the documents' schema
+  --schema NAME          the documents' schema (nemo-gym-rollout: each row's own version)
   --style compact|sediment
                          compact (default): no spaces; sediment: the bytes Sediment's exporter
                          writes (", " and ": ")
@@ -162,7 +165,8 @@ int usage_error(const std::string& message, const std::string& command = "") {
 
 struct Options {
     std::string command;
-    const rows::SchemaInfo* schema = nullptr;  // convert: --from
+    std::string schema_name;                   // --schema (convert: --from), with or without a version
+    const rows::SchemaInfo* schema = nullptr;  // the schema of a versioned name
     const rows::SchemaInfo* to = nullptr;
     Format format = Format::text;
     bool schema_engine = false;
@@ -196,6 +200,16 @@ std::optional<std::size_t> number(const std::string& v, std::size_t min, std::si
     return n;
 }
 
+/// Why `name` names no schema: unknown, or a name without the version its documents do not say.
+std::string unknown_schema(const std::string& name) {
+    const std::vector<rows::SchemaId> versions = rows::versions_of(name);
+    if (versions.empty()) return "unknown schema '" + name + "' (see 'sediment-rows schema list')";
+    std::string names;
+    for (const rows::SchemaId id : versions) names += (names.empty() ? "" : ", ") + std::string(rows::schema_info(id).name);
+    if (!rows::schemas_named(name).empty()) return "'" + name + "' stands for every version here: name one of " + names;
+    return name + " documents do not name their version: name one of " + names;
+}
+
 /// Parses the options of validate, format and convert into `o`; a usage error's message, or empty.
 std::string parse_options(const std::vector<std::string>& args, Options& o) {
     const std::string& c = o.command;
@@ -225,8 +239,10 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
         } else if (a == (c == "convert" ? "--from" : "--schema") || (a == "--to" && c == "convert")) {
             if (!value()) return a + " needs a NAME";
             const rows::SchemaInfo* s = rows::find_schema(v);
-            if (!s) return "unknown schema '" + v + "' (see 'sediment-rows schema list')";
-            (a == "--to" ? o.to : o.schema) = s;
+            const bool any_version = a == "--schema" && !rows::schemas_named(v).empty();
+            if (!s && !any_version) return unknown_schema(v);
+            if (a == "--to") o.to = s;
+            else o.schema = s, o.schema_name = v;
         } else if (a == "--metadata" && c == "convert") {
             if (!value()) return "--metadata needs a FILE";
             o.metadata = v;
@@ -269,7 +285,7 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
         }
     }
     if (c == "convert" && (!o.schema || !o.to)) return "convert needs --from NAME and --to NAME";
-    if (!o.schema) return c + " needs --schema NAME";
+    if (o.schema_name.empty()) return c + " needs --schema NAME";
     if (o.files.empty()) return c + " needs at least one FILE (- for standard input)";
     if (o.quiet && o.verbose) return "--quiet and --verbose do not go together";
     if (o.check && o.in_place) return "--check and --in-place do not go together";
@@ -318,19 +334,42 @@ void summary(const Options& o, const std::string& counts, const RunTotals& t, Re
 
 // ----- validate ----------------------------------------------------------------------------------
 
+/// The version each document was read as, for a --schema without one: reported with each document, and
+/// counted for the summary.
+struct Versions {
+    bool any = false;  // the schema was named without its version
+    std::map<std::string, std::size_t> counts;
+
+    /// Takes the version of one outcome; the jsonl fields that report it.
+    std::string take(Outcome& out) {
+        if (!any) return "";
+        ++counts[out.finding.read_as.empty() ? "no version" : out.finding.read_as];
+        return "\"schema\": " + (out.finding.read_as.empty() ? std::string("null") : json_string(out.finding.read_as)) + ", ";
+    }
+    /// " (read as nemo-gym-rollout.v1: 2, nemo-gym-rollout.v4: 7)"
+    std::string summary() const {
+        std::string text;
+        for (const auto& [name, n] : counts) text += (text.empty() ? "" : ", ") + name + ": " + std::to_string(n);
+        return text.empty() ? "" : " (read as " + text + ")";
+    }
+};
+
 int run_validate(const Options& o) {
     Reporter reporter(std::cout, o.reporting());
     Tally tally;
+    Versions versions{o.schema == nullptr, {}};
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
-        out.finding.errors = o.schema_engine ? rows::validate(o.schema->id, d.text, o.limits)
-                                             : rows::check(o.schema->id, d.text, o.limits);
+        rows::Checked c = o.schema_engine ? rows::validate(o.schema_name, d.text, o.limits)
+                                          : rows::check(o.schema_name, d.text, o.limits);
+        out.finding.errors = std::move(c.errors);
+        if (c.schema && versions.any) out.finding.read_as = rows::schema_info(*c.schema).name;
     }, [&](Outcome& out) {
         if (out.kind != Document::document) return tally.io(out), true;
         tally.count(out.finding);
-        reporter.report(out.finding);
+        reporter.report(out.finding, versions.take(out));
         return std::cout.good() && !reporter.stopped();
     });
-    summary(o, std::to_string(tally.ok) + " valid, " + std::to_string(tally.failed) + " invalid", t, reporter);
+    summary(o, std::to_string(tally.ok) + " valid, " + std::to_string(tally.failed) + " invalid" + versions.summary(), t, reporter);
     return tally.status();
 }
 
@@ -425,7 +464,7 @@ int run_format(const Options& o) {
         } else if (first_change && o.check) {
             ++changed_files;
             verdict = "would be reformatted";
-            reporter.report(Finding{out.finding.path, first_change, {}, {}, "would be reformatted from this line on"});
+            reporter.report(Finding{out.finding.path, first_change, {}, {}, "would be reformatted from this line on", {}});
         } else if (first_change) {
             if (replacement_of(*out.finding.path).commit()) {  // (a file of blank lines gets no document)
                 ++changed_files;
@@ -442,7 +481,10 @@ int run_format(const Options& o) {
     };
 
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
-        if (!rows::reencode(o.schema->id, d.text, o.style, out.out, out.finding.errors, o.limits)) return out.out.clear();
+        rows::Checked c = rows::reencode(o.schema_name, d.text, o.style, out.out, o.limits);
+        out.finding.errors = std::move(c.errors);
+        if (c.schema && !o.schema) out.finding.read_as = rows::schema_info(*c.schema).name;
+        if (!out.finding.errors.empty()) return out.out.clear();
         out.out += '\n';
         if (!rewriting) return;
         // a line's text has no '\n'; a .json file's whole text should end with one
@@ -484,6 +526,7 @@ int run_format(const Options& o) {
 
 int run_convert(const Options& o) {
     using rows::SchemaId;
+    if (!o.schema) return usage_error(unknown_schema(o.schema_name), "convert");
     const SchemaId from = o.schema->id, to = o.to->id;
     const bool from_atif = from == SchemaId::atif_v1_7;
     if (from_atif ? to == SchemaId::atif_v1_7 || to == SchemaId::ci_outcome_v1
@@ -551,12 +594,17 @@ int run_convert(const Options& o) {
 
 int run_schema(const std::vector<std::string>& args) {
     if (args.size() == 1 && args[0] == "list") {
-        for (const rows::SchemaInfo& s : rows::kSchemas) std::cout << s.name << "\t" << s.uri << "\n";
+        std::vector<const rows::SchemaInfo*> list;  // by name, then version
+        for (const rows::SchemaInfo& s : rows::kSchemas) list.push_back(&s);
+        std::sort(list.begin(), list.end(), [](const rows::SchemaInfo* a, const rows::SchemaInfo* b) {
+            return a->base != b->base ? a->base < b->base : a->version < b->version;
+        });
+        for (const rows::SchemaInfo* s : list) std::cout << s->name << "\t" << s->uri << "\n";
         return kExitOk;
     }
     if (args.size() == 2 && args[0] == "show") {
         const rows::SchemaInfo* s = rows::find_schema(args[1]);
-        if (!s) return usage_error("unknown schema '" + args[1] + "' (see 'sediment-rows schema list')", "schema");
+        if (!s) return usage_error(unknown_schema(args[1]), "schema");
         std::cout << rows::schema_text(s->id);
         return kExitOk;
     }

@@ -121,7 +121,8 @@ void Reporter::report(const Finding& f, std::string_view fields) {
         if (problem) write(name, f.line, nullptr, f.problem, false);
         if (!o_.quiet)
             for (const rows::Error& e : f.dropped) write(name, f.line, &e.pointer, "dropped: " + e.message, true);
-        if (o_.every_document && o_.format == Format::text && f.ok()) out_ << one_line(name) << ":" << f.line << ": valid\n";
+        if (o_.every_document && o_.format == Format::text && f.ok())
+            out_ << one_line(name) << ":" << f.line << ": valid" << (f.read_as.empty() ? "" : " (" + f.read_as + ")") << "\n";
     }
     if (!f.ok() && o_.fail_fast) stopped_ = true;
     if (o_.max_errors && errors_ >= o_.max_errors) stopped_ = true;

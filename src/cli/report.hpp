@@ -20,6 +20,7 @@ struct Finding {
     std::vector<sediment::rows::Error> errors;   ///< each fails the document
     std::vector<sediment::rows::Error> dropped;  ///< convert --lossy: values the output lacks
     std::string problem;                         ///< an error with no pointer (format --check)
+    std::string read_as;                         ///< --schema without a version: the version read, or empty
     bool ok() const { return errors.empty() && problem.empty(); }
 };
 

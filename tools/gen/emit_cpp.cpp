@@ -111,12 +111,16 @@ std::string emit_schemas(const Module& module) {
     std::vector<std::string> ids, infos;
     for (const SchemaDoc& s : module.schemas) {
         ids.push_back(schema_enumerator(s.name));
-        infos.push_back(fill("{SchemaId::$Id$, $Name$, $Uri$, $Root$, $Strict$},",
+        const std::string base = s.version ? s.name.substr(0, s.name.rfind(".v")) : s.name;
+        infos.push_back(fill("{SchemaId::$Id$, $Name$, $Uri$, $Root$, $Strict$, $Base$, $Version$, $Pointer$},",
                              {{"Id", schema_enumerator(s.name)},
                               {"Name", string_literal(s.name)},
                               {"Uri", string_literal(s.uri)},
-                              {"Root", string_literal(s.root)},
-                              {"Strict", s.strict_numbers ? "true" : "false"}}));
+                              {"Root", string_literal(module.find_model(s.root) ? module.find_model(s.root)->family_name : s.root)},
+                              {"Strict", s.strict_numbers ? "true" : "false"},
+                              {"Base", string_literal(base)},
+                              {"Version", std::to_string(s.version)},
+                              {"Pointer", string_literal(s.family.empty() ? "" : s.version_pointer)}}));
     }
     return fill(R"($Banner$#pragma once
 
@@ -132,8 +136,13 @@ struct SchemaInfo {
     SchemaId id;                 ///< the schema's identifier in this library
     std::string_view name;       ///< "nemo-gym-rollout.v2": the CLI's --schema NAME
     std::string_view uri;        ///< the schema's $$id
-    std::string_view root_type;  ///< the C++ model of a document's root
+    std::string_view root_type;  ///< the C++ model of a document's root ("v4::NemoGymRolloutRow")
     bool strict_numbers;         ///< integers are JSON integers only, of any size (x-sediment-strict-numbers)
+    std::string_view base;       ///< the name without its version: "nemo-gym-rollout"
+    int version;                 ///< N of a ".vN" name; 0 for a name without one
+    /// Where a document names its version ("/metadata/schema_id": the member whose const is the
+    /// schema's $$id), for the schemas whose documents do; else empty.
+    std::string_view version_pointer;
 };
 
 /// Every bundled schema, in bundle order.
@@ -157,18 +166,37 @@ std::string emit_enum(const Enum& e, std::vector<Problem>& problems) {
         enumerators.push_back(id);
         names.push_back(string_literal(v));
     }
+    // Values that some schemas using the enum do not allow.
+    std::string restrictions;
+    for (std::size_t i = 0; i < e.values.size(); ++i) {
+        if (e.value_schemas[i].empty()) continue;
+        std::vector<std::string> others;
+        for (const std::string& schema : e.schemas)
+            if (!std::count(e.value_schemas[i].begin(), e.value_schemas[i].end(), schema))
+                others.push_back("s != SchemaId::" + schema_enumerator(schema));
+        restrictions += fill("        if (v == $Name$::$Value$) return $Test$;\n",
+                             {{"Name", e.name}, {"Value", enumerators[i]}, {"Test", join(others, " && ")}});
+    }
+    if (!restrictions.empty())
+        restrictions = fill(R"(    /// Whether schema `s` allows `v` (the enum has the values of every schema).
+    static constexpr bool in_schema($Name$ v, [[maybe_unused]] SchemaId s) {
+$Tests$        return true;
+    }
+)",
+                            {{"Name", e.name}, {"Tests", restrictions}});
     return fill(R"($Doc$enum class $Name$ { $Enumerators$ };
 /// The JSON spelling of each $Name$, in declaration order.
 template <>
 struct enum_traits<$Name$> {
     static constexpr std::string_view names[] = {$Names$};  ///< indexed by the enumerator's value
-};
+$Restrictions$};
 
 )",
                 {{"Doc", doc_comment(e.description.empty() ? "The values of `" + e.name + "`." : e.description, 0)},
                  {"Name", e.name},
                  {"Enumerators", join(enumerators, ", ")},
-                 {"Names", join(names, ", ")}});
+                 {"Names", join(names, ", ")},
+                 {"Restrictions", restrictions}});
 }
 
 // What a field's comment says when the schema gives no description: its JSON member and presence.
@@ -187,7 +215,7 @@ const SchemaDoc* root_schema(const Module& module, const Model& m) {
 // the definition it comes from.
 std::string model_fallback(const Module& module, const Model& m) {
     if (const SchemaDoc* root = root_schema(module, m)) return "A whole " + root->name + " document.";
-    return "The object `$defs/" + m.name + "` of " + join(m.schemas, ", ") + ".";
+    return "The object `$defs/" + m.json_name + "` of " + join(m.schemas, ", ") + ".";
 }
 
 std::string emit_struct(const Module& module, const Model& m, std::vector<Problem>& problems) {
@@ -210,7 +238,12 @@ std::string emit_struct(const Module& module, const Model& m, std::vector<Proble
         std::string init;
         if (f.required && !f.nullable) {
             switch (f.type.kind) {
-                case TypeRef::Kind::integer: init = " = 0"; break;
+                case TypeRef::Kind::integer: {
+                    // an integer enum starts at its first value
+                    const auto one_of = std::find_if(f.rules.begin(), f.rules.end(), [](const Rule& r) { return r.kind == Rule::Kind::one_of; });
+                    init = " = " + (one_of == f.rules.end() ? std::string("0") : integer_literal(one_of->numbers.front()));
+                    break;
+                }
                 case TypeRef::Kind::boolean: init = " = false"; break;
                 case TypeRef::Kind::enumeration: init = "{}"; break;
                 case TypeRef::Kind::object_any: init = " = Json::object()"; break;
@@ -303,11 +336,39 @@ std::string emit_models(const Module& module, std::vector<Problem>& problems) {
 template <>
 struct document_traits<$Name$> {
     static constexpr SchemaId schema = SchemaId::$Schema$;  ///< the schema whose rules apply
-    static constexpr std::string_view name = "$Name$";      ///< the model's name, for messages
+    static constexpr std::string_view name = "$FamilyName$";      ///< the model's name, for messages
 };
 )",
-                       {{"Name", m.name}, {"Schema", schema_enumerator(schema)}, {"SchemaName", schema}});
+                       {{"Name", m.name}, {"FamilyName", m.family_name}, {"Schema", schema_enumerator(schema)}, {"SchemaName", schema}});
     }
+    // One namespace per version of each family: every type its documents are made of, by its own name.
+    std::string namespaces;
+    const SchemaDoc* latest = nullptr;
+    std::vector<const SchemaDoc*> family;
+    for (const SchemaDoc& s : module.schemas)
+        if (!s.family.empty()) family.push_back(&s);
+    std::stable_sort(family.begin(), family.end(), [](const SchemaDoc* a, const SchemaDoc* b) { return a->version < b->version; });
+    for (const SchemaDoc* doc : family) {
+        const SchemaDoc& s = *doc;
+        if (latest && latest->family != s.family) problems.push_back({s.file, "only one family of versioned schemas is supported"});
+        if (!latest || s.version > latest->version) latest = &s;
+        std::string aliases;
+        for (const std::string& type : s.types) {
+            const Model* m = module.find_model(type);
+            const std::string name = m ? m->json_name : type;
+            aliases += fill("using $Name$ = rows::$Type$;  ///< $Doc$\n",
+                            {{"Name", name}, {"Type", type}, {"Doc", "`" + name + "` as " + s.name + " has it"}});
+        }
+        namespaces += fill(R"(/// The types of $Schema$ documents, under their schema names: `rows::v$V$::$Root$` and what it holds.
+namespace v$V$ {
+$Aliases$}  // namespace v$V$
+
+)",
+                           {{"Schema", s.name}, {"V", std::to_string(s.version)}, {"Root", module.find_model(s.root) ? module.find_model(s.root)->json_name : s.root}, {"Aliases", aliases}});
+    }
+    if (latest)
+        namespaces += fill("/// The newest published version of $Family$: `rows::latest::X` is `rows::v$V$::X`.\nnamespace latest = v$V$;\n\n",
+                           {{"Family", latest->family}, {"V", std::to_string(latest->version)}});
     for (const SchemaDoc& s : module.schemas)
         visits += fill("        case SchemaId::$Id$: return f(type_tag<$Root$>{});\n",
                        {{"Id", schema_enumerator(s.name)}, {"Root", s.root}});
@@ -338,7 +399,7 @@ namespace sediment::rows {
 $Body$// ----- schemas and documents ----------------------------------------------------------------------
 
 $Traits$
-// Printers: a model's compact JSON, all of it (defined in the library; see print.hpp for preview()).
+$Namespaces$// Printers: a model's compact JSON, all of it (defined in the library; see print.hpp for preview()).
 $Printers$
 /// Every model type: SEDIMENT_ROWS_MODELS(X) expands to X(Model) for each.
 #define SEDIMENT_ROWS_MODELS(X)$List$
@@ -356,6 +417,7 @@ $Visits$    }
                 {{"Banner", banner(module)},
                  {"Body", body},
                  {"Traits", traits},
+                 {"Namespaces", namespaces},
                  {"Printers", printers},
                  {"List", list},
                  {"Visits", visits}});
@@ -380,6 +442,13 @@ std::string rule_check(const Rule& r, const std::string& value) {
         case Rule::Kind::format: check = "d.check_date_time(" + v + ");"; break;
         case Rule::Kind::min_items: check = "d.check_min_items(" + v + ", " + std::to_string(r.number) + ");"; break;
         case Rule::Kind::object: check = "d.expect_object(" + v + ");"; break;
+        case Rule::Kind::constant: check = "d.check_const(" + v + ", " + string_literal(r.text) + ");"; break;
+        case Rule::Kind::one_of: {
+            std::vector<std::string> numbers;
+            for (const std::int64_t n : r.numbers) numbers.push_back(integer_literal(n));
+            check = "d.check_one_of(" + v + ", {" + join(numbers, ", ") + "});";
+            break;
+        }
     }
     if (!r.on_items) return check;
     return "d.check_items(" + value + ", [&](const auto& item) { " + check + " });";
@@ -572,7 +641,7 @@ std::string emit_readers(const Module& module) {
     for (const std::string& root : fast_roots(module))
         body += fill(R"(/// The fast path of decode() for $Root$ documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, $Root$& out, const Limits& limits);
+bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema);
 )",
                      {{"Root", root}});
     body += "\n";
@@ -752,16 +821,12 @@ std::string emit_fast_readers(const Module& module) {
     for (const Variant& v : module.variants)
         if (variants.count(v.name))
             declarations += fill("inline bool read(Reader& r, element e, $Name$& out);\n", {{"Name", v.name}});
-    for (const std::string& root : fast_roots(module)) {
-        std::string id;
-        for (const SchemaDoc& doc : module.schemas)
-            if (doc.root == root && id.empty()) id = schema_enumerator(doc.name);
-        entries += fill(R"(bool fast_decode(std::string_view text, $Root$& out, const Limits& limits) {
-    return fast::decode_document(text, out, limits, SchemaId::$Id$);
+    for (const std::string& root : fast_roots(module))
+        entries += fill(R"(bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema) {
+    return fast::decode_document(text, out, limits, schema);
 }
 )",
-                        {{"Root", root}, {"Id", id}});
-    }
+                        {{"Root", root}});
     in_emission_order(
         module, [&](const Model& m) { if (fast_model(module, m)) body += emit_fast_model_reader(m); },
         [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(v); });

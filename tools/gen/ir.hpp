@@ -37,15 +37,18 @@ struct TypeRef {
 /// A constraint on a field's (non-null) value, or on each item of it. `schemas` lists the schemas
 /// where it holds; empty means every schema that contains the model.
 struct Rule {
-    enum class Kind { minimum, maximum, max_length, pattern, format, min_items, object };
+    // constant: a `const` beside null (the value, when not null, is `text`);
+    // one_of: an integer `enum` (the value is one of `numbers`)
+    enum class Kind { minimum, maximum, max_length, pattern, format, min_items, object, constant, one_of };
     Kind kind;
     std::int64_t number = 0;  // minimum, maximum, max_length, min_items
-    std::string text;         // pattern, format
+    std::string text;         // pattern, format, constant
     std::vector<std::string> schemas;
     bool on_items = false;    // applies to each item of an array
+    std::vector<std::int64_t> numbers;  // one_of
 
     bool same_constraint(const Rule& o) const {
-        return kind == o.kind && number == o.number && text == o.text && on_items == o.on_items;
+        return kind == o.kind && number == o.number && text == o.text && on_items == o.on_items && numbers == o.numbers;
     }
 };
 
@@ -67,8 +70,13 @@ struct Field {
     std::vector<Rule> rules;
 };
 
+/// One shape of a JSON model. A `$defs` name (or root title) whose shape differs between schemas
+/// (other fields, types or consts) is one Model per shape: the first keeps the plain name, the
+/// others take the suffix of the family version that first has them (NemoGymMetadataV4).
 struct Model {
-    std::string name;  // the $defs key, or the schema title for a root
+    std::string name;  // the C++ name: the $defs key or the schema title, with a version suffix when needed
+    std::string json_name;  // the $defs key, or the schema title for a root
+    std::string family_name;  // how the API spells it: "v4::NemoGymMetadata", or `name` for the first shape
     std::string description;
     std::vector<Field> fields;           // in schema property order
     std::vector<std::string> schemas;    // schemas containing it, in bundle order
@@ -80,6 +88,8 @@ struct Enum {
     std::string name;
     std::string description;
     std::vector<std::string> values;
+    std::vector<std::string> schemas;                    // the schemas that use it, in bundle order
+    std::vector<std::vector<std::string>> value_schemas;  // per value: the schemas that allow it (empty: all)
 };
 
 /// An anyOf: of models told apart by a string `const` property (`tag`), or, when `tag` is empty, of
@@ -96,8 +106,12 @@ struct SchemaDoc {
     std::string name;  // file name without ".schema.json": "nemo-gym-rollout.v2"
     std::string file;  // path as given to the generator
     std::string uri;   // $id
-    std::string root;  // the model of the document's root
+    std::string root;  // the model of the document's root (its C++ name)
     bool strict_numbers = false;  // "x-sediment-strict-numbers": integers are JSON integers of any size
+    std::string family;  // a schema no other embeds, with versions: "nemo-gym-rollout"; else empty
+    int version = 0;     // N of a ".vN" name, 0 without one
+    std::string version_pointer;  // where a document names its version: the const equal to $id ("/metadata/schema_id")
+    std::vector<std::string> types;  // family schemas: every model, enum and union it uses (their C++ names)
 };
 
 struct Module {

@@ -71,8 +71,13 @@ public:
         const Json strict = root.value(kStrictNumbers, Json(false));
         if (!strict.is_boolean()) problem(where(std::string("#/") + kStrictNumbers), "must be true or false");
         doc.strict_numbers = strict == true;
+        doc.version = version_of(name);
+        doc.version_pointer = const_path(root, doc.uri, "", 0);
+        if (root.contains("$defs") && root["$defs"].contains(doc.root))
+            problem(where("#/title"), "the root's title '" + doc.root + "' is also a definition's name");
         strict_numbers_ = doc.strict_numbers;
         module_.schemas.push_back(doc);
+        pending_.push_back(Pending{name, doc.root, {}});
 
         build_model(doc.root, root, "#", /*allowed_extra=*/{"$defs", kStrictNumbers, kCheckedByCode});
         if (root.contains("$defs")) {
@@ -95,16 +100,190 @@ public:
     }
 
     Module finish() {
-        // A rule carried by every schema that contains the model holds unconditionally.
+        for (Pending& p : pending_) resolve_schema(p);
+        name_shapes();
+        // A rule carried by every schema that contains the model holds unconditionally, and so does an
+        // enum value that every schema using the enum allows.
         for (Model& m : module_.models)
             for (Field& f : m.fields)
                 for (Rule& r : f.rules)
                     if (r.schemas == m.schemas) r.schemas.clear();
+        for (Enum& e : module_.enums)
+            for (std::vector<std::string>& allowed : e.value_schemas)
+                if (allowed == e.schemas) allowed.clear();
         order_models();
         return std::move(module_);
     }
 
 private:
+    // A schema's models as read, their references naming its own definitions; finish() resolves them
+    // into the module's shapes.
+    struct Pending {
+        std::string schema;
+        std::string root;
+        std::vector<Model> models;
+        std::map<std::string, std::string> shapes;  // definition (or root) name -> the shape's id
+    };
+
+    static int version_of(const std::string& name) {
+        const std::size_t dot = name.rfind(".v");
+        if (dot == std::string::npos || dot + 2 == name.size()) return 0;
+        for (std::size_t i = dot + 2; i < name.size(); ++i)
+            if (!std::isdigit(static_cast<unsigned char>(name[i]))) return 0;
+        return std::stoi(name.substr(dot + 2));
+    }
+
+    // The JSON Pointer, in a document, of the string const equal to `value` (through properties and
+    // local references), or "".
+    std::string const_path(const Json& s, const std::string& value, const std::string& at, int depth) const {
+        if (depth > 8 || !s.is_object()) return "";
+        if (s.contains("$ref") && s["$ref"].is_string()) {
+            const std::string ref = s["$ref"].get<std::string>();
+            if (ref.rfind("#/$defs/", 0) == 0 && root_->contains("$defs") && (*root_)["$defs"].contains(ref.substr(8)))
+                return const_path((*root_)["$defs"][ref.substr(8)], value, at, depth + 1);
+            return "";
+        }
+        if (s.contains("const")) return s["const"] == value ? at : "";
+        if (!s.contains("properties") || !s["properties"].is_object()) return "";
+        for (const auto& p : s["properties"].items()) {
+            const std::string found = const_path(p.value(), value, at + "/" + p.key(), depth + 1);
+            if (!found.empty()) return found;
+        }
+        return "";
+    }
+
+    // Resolves one schema's models, dependencies first, into the module: a model joins the shape of
+    // the same name it equals, or becomes a new shape.
+    void resolve_schema(Pending& p) {
+        std::set<std::string> visiting;
+        std::function<void(const std::string&)> resolve_model;
+        std::function<void(TypeRef&)> resolve_type = [&](TypeRef& t) {
+            if (t.kind == TypeRef::Kind::model) {
+                resolve_model(t.name);
+                if (p.shapes.count(t.name)) t.name = p.shapes[t.name];
+            } else if (t.kind == TypeRef::Kind::array && t.item) {
+                auto item = std::make_shared<TypeRef>(*t.item);
+                resolve_type(*item);
+                t.item = item;
+            } else if (t.kind == TypeRef::Kind::variant) {
+                resolve_variant(t.name, resolve_type, resolve_model, p);
+            }
+        };
+        resolve_model = [&](const std::string& name) {
+            if (p.shapes.count(name)) return;
+            const auto it = std::find_if(p.models.begin(), p.models.end(), [&](const Model& m) { return m.json_name == name; });
+            if (it == p.models.end()) return problem(p.schema, name + " is referenced but not defined");
+            if (!visiting.insert(name).second) return problem(it->origin, "recursive models are not supported");
+            Model m = *it;
+            for (Field& f : m.fields) resolve_type(f.type);
+            p.shapes[name] = merge(std::move(m), p.schema);
+        };
+        for (const Model& m : p.models) resolve_model(m.json_name);
+    }
+
+    // A union names the same shapes in every schema that has it (a union of other shapes would be a
+    // second C++ type, which no bundled schema needs).
+    template <class ResolveType, class ResolveModel>
+    void resolve_variant(const std::string& name, ResolveType& resolve_type, ResolveModel& resolve_model, Pending& p) {
+        const auto v = std::find_if(module_.variants.begin(), module_.variants.end(), [&](const Variant& x) { return x.name == name; });
+        if (v == module_.variants.end()) return;
+        Variant resolved = *v;
+        for (std::string& m : resolved.models) {
+            resolve_model(m);
+            if (p.shapes.count(m)) m = p.shapes[m];
+        }
+        for (TypeRef& t : resolved.types) resolve_type(t);
+        if (!resolved_variants_.count(name)) {
+            resolved_variants_.insert(name);
+            *v = std::move(resolved);
+        } else if (v->models != resolved.models || v->types != resolved.types) {
+            problem(p.schema, "union " + name + " names models of other shapes than in an earlier schema");
+        }
+    }
+
+    static bool same_shape(const Model& a, const Model& b) {
+        if (a.fields.size() != b.fields.size()) return false;
+        for (std::size_t i = 0; i < a.fields.size(); ++i) {
+            const Field& x = a.fields[i];
+            const Field& y = b.fields[i];
+            if (x.json_name != y.json_name || x.type != y.type || x.required != y.required || x.nullable != y.nullable ||
+                !(x.constant == y.constant || (x.constant && y.constant && *x.constant == *y.constant)))
+                return false;
+        }
+        return true;
+    }
+
+    // Names each shape (see Model), finds the families, and lists what each family schema uses.
+    void name_shapes() {
+        // A family schema: versioned, and embedded in no other schema.
+        std::map<std::string, std::set<std::string>> shapes_of;  // schema -> its models' shape ids
+        for (const Pending& p : pending_)
+            for (const auto& kv : p.shapes) shapes_of[p.schema].insert(kv.second);
+        for (std::size_t i = 0; i < module_.schemas.size(); ++i) {
+            SchemaDoc& doc = module_.schemas[i];
+            const auto root = pending_[i].shapes.find(pending_[i].root);
+            bool embedded = root == pending_[i].shapes.end();
+            for (const Pending& other : pending_)
+                if (!embedded && other.schema != doc.name) embedded = shapes_of[other.schema].count(root->second) > 0;
+            if (!embedded && doc.version > 0) doc.family = doc.name.substr(0, doc.name.rfind(".v"));
+        }
+        std::map<std::string, std::string> renamed;
+        std::map<std::string, int> seen;
+        for (Model& m : module_.models) {
+            if (seen[m.json_name]++ == 0) {
+                m.family_name = m.name = m.json_name;
+                continue;
+            }
+            int version = 0;
+            for (const SchemaDoc& doc : module_.schemas)
+                if (!doc.family.empty() && std::count(m.schemas.begin(), m.schemas.end(), doc.name) &&
+                    (version == 0 || doc.version < version))
+                    version = doc.version;
+            if (version == 0) {
+                problem(m.origin, "model " + m.json_name + " differs in shape from an earlier schema's, and no versioned schema that embeds no other names it");
+                continue;
+            }
+            const std::string name = m.json_name + "V" + std::to_string(version);
+            if (module_.find_model(name) || seen.count(name)) problem(m.origin, "the versioned name " + name + " is taken");
+            renamed[m.name] = name;
+            m.name = name;
+            m.family_name = "v" + std::to_string(version) + "::" + m.json_name;
+        }
+        std::function<void(TypeRef&)> rename = [&](TypeRef& t) {
+            if (t.kind == TypeRef::Kind::model && renamed.count(t.name)) t.name = renamed[t.name];
+            if (t.item) {
+                auto item = std::make_shared<TypeRef>(*t.item);
+                rename(*item);
+                t.item = item;
+            }
+        };
+        for (Model& m : module_.models)
+            for (Field& f : m.fields) rename(f.type);
+        for (Variant& v : module_.variants) {
+            for (std::string& name : v.models)
+                if (renamed.count(name)) name = renamed[name];
+            for (TypeRef& t : v.types) rename(t);
+        }
+        for (std::size_t i = 0; i < module_.schemas.size(); ++i) {
+            SchemaDoc& doc = module_.schemas[i];
+            const auto root = pending_[i].shapes.find(pending_[i].root);
+            if (root != pending_[i].shapes.end()) doc.root = renamed.count(root->second) ? renamed[root->second] : root->second;
+            if (doc.family.empty()) continue;
+            std::set<std::string> types;
+            std::function<void(const TypeRef&)> use = [&](const TypeRef& t) {
+                if (t.kind == TypeRef::Kind::enumeration || t.kind == TypeRef::Kind::variant) types.insert(t.name);
+                if (t.item) use(*t.item);
+            };
+            for (const std::string& id : shapes_of[doc.name]) {
+                const std::string name = renamed.count(id) ? renamed[id] : id;
+                types.insert(name);
+                if (const Model* m = module_.find_model(name))
+                    for (const Field& f : m->fields) use(f.type);
+            }
+            doc.types.assign(types.begin(), types.end());
+        }
+    }
+
     void problem(const std::string& at, const std::string& what) { problems_.push_back(Problem{at, what}); }
     std::string where(const std::string& pointer) const { return file_ + pointer; }
 
@@ -123,7 +302,7 @@ private:
             problem(where(at + "/additionalProperties"), "models must be strict: \"additionalProperties\": false");
 
         Model m;
-        m.name = name;
+        m.name = m.json_name = name;
         m.description = s.value("description", "");
         m.origin = where(at);
         m.schemas = {schema_};
@@ -151,7 +330,7 @@ private:
             m.fields.push_back(std::move(f));
         }
         if (m.fields.size() > 64) problem(where(at), "more than 64 properties");
-        merge(std::move(m));
+        pending_.back().models.push_back(std::move(m));
     }
 
     // Fills the type, nullability, const and rules of `f` from its property schema.
@@ -233,6 +412,21 @@ private:
         if (s.contains("const")) {
             check_keywords(s, at, {"const", "type"});
             const Json& c = s["const"];
+            if (f && f->nullable) {
+                // beside null, a const is a value the field holds, checked as a rule
+                Rule r = new_rule(c.is_string() ? Rule::Kind::constant : Rule::Kind::one_of);
+                if (c.is_string() && s.value("type", "") == "string") {
+                    r.text = c.get<std::string>();
+                    t.kind = TypeRef::Kind::string;
+                } else if (c.is_number_integer() && s.value("type", "") == "integer") {
+                    r.numbers = {c.get<std::int64_t>()};
+                    t.kind = TypeRef::Kind::integer;
+                } else {
+                    problem(where(at + "/const"), "const is supported for strings and integers of the same 'type'");
+                }
+                f->rules.push_back(r);
+                return t;
+            }
             auto k = std::make_shared<Const>();
             if (c.is_string() && s.value("type", "") == "string") {
                 k->text = c.get<std::string>();
@@ -246,6 +440,22 @@ private:
             }
             if (f) f->constant = k;
             else problem(where(at), "const is supported on properties only");
+            return t;
+        }
+        if (s.contains("enum") && s.value("type", "") == "integer") {
+            // an integer enum: an integer field whose value is one of a list
+            check_keywords(s, at, {"enum", "type"});
+            t.kind = strict_numbers_ ? TypeRef::Kind::exact_integer : TypeRef::Kind::integer;
+            if (!f) {
+                problem(where(at), "integer enums are supported on properties only");
+                return t;
+            }
+            Rule r = new_rule(Rule::Kind::one_of);
+            for (const Json& v : s["enum"]) {
+                if (v.is_number_integer()) r.numbers.push_back(v.get<std::int64_t>());
+                else problem(where(at + "/enum"), "an integer enum's values must be integers");
+            }
+            f->rules.push_back(r);
             return t;
         }
         if (s.contains("enum")) {
@@ -381,47 +591,62 @@ private:
         add_enum(std::move(e), at);
     }
 
+    // One C++ enum per name. Schemas may allow different values (a newer version adds one): the enum
+    // has every value, and each value lists the schemas that allow it.
     void add_enum(Enum e, const std::string& at) {
-        for (const Enum& x : module_.enums) {
+        for (Enum& x : module_.enums) {
             if (x.name != e.name) continue;
-            if (x.values != e.values) problem(where(at), "enum " + e.name + " has other values than at an earlier property of that name");
+            if (std::count(x.schemas.begin(), x.schemas.end(), schema_)) {
+                std::vector<std::string> here;
+                for (std::size_t i = 0; i < x.values.size(); ++i)
+                    if (std::count(x.value_schemas[i].begin(), x.value_schemas[i].end(), schema_)) here.push_back(x.values[i]);
+                if (here != e.values) problem(where(at), "enum " + e.name + " has other values than at an earlier property of that name");
+                return;
+            }
+            x.schemas.push_back(schema_);
+            std::size_t next = 0;  // a new value goes after the value before it in this schema's list
+            for (const std::string& v : e.values) {
+                auto it = std::find(x.values.begin(), x.values.end(), v);
+                std::size_t i = static_cast<std::size_t>(it - x.values.begin());
+                if (it == x.values.end()) {
+                    i = next;
+                    x.values.insert(x.values.begin() + static_cast<std::ptrdiff_t>(i), v);
+                    x.value_schemas.insert(x.value_schemas.begin() + static_cast<std::ptrdiff_t>(i), std::vector<std::string>{});
+                }
+                x.value_schemas[i].push_back(schema_);
+                next = i + 1;
+            }
             return;
         }
+        e.schemas = {schema_};
+        e.value_schemas.assign(e.values.size(), {schema_});
         module_.enums.push_back(std::move(e));
     }
 
-    // One C++ type per name: a model read again from another schema must have the same shape.
-    void merge(Model m) {
-        auto it = std::find_if(module_.models.begin(), module_.models.end(), [&](const Model& x) { return x.name == m.name; });
-        if (it == module_.models.end()) {
-            module_.models.push_back(std::move(m));
-            return;
-        }
-        Model& old = *it;
-        if (std::find(old.schemas.begin(), old.schemas.end(), schema_) != old.schemas.end()) {
-            problem(m.origin, "model " + m.name + " is defined twice in one schema");
-            return;
-        }
-        bool same = old.fields.size() == m.fields.size();
-        for (std::size_t i = 0; same && i < m.fields.size(); ++i) {
-            const Field& a = old.fields[i];
-            const Field& b = m.fields[i];
-            same = a.json_name == b.json_name && a.type == b.type && a.required == b.required && a.nullable == b.nullable &&
-                   (a.constant == b.constant || (a.constant && b.constant && *a.constant == *b.constant));
-        }
-        if (!same) {
-            problem(m.origin, "model " + m.name + " differs in shape from " + old.origin);
-            return;
-        }
-        old.schemas.push_back(schema_);
-        for (std::size_t i = 0; i < m.fields.size(); ++i) {
-            for (const Rule& r : m.fields[i].rules) {
-                auto& rules = old.fields[i].rules;
-                auto match = std::find_if(rules.begin(), rules.end(), [&](const Rule& x) { return x.same_constraint(r); });
-                if (match == rules.end()) rules.push_back(r);
-                else match->schemas.push_back(schema_);
+    // One C++ type per shape: a model (its references resolved) joins the earlier model of its name
+    // that has the same shape, its rules tagged with the schema; else it is a new shape. Returns the
+    // shape's id (its name until name_shapes()).
+    std::string merge(Model m, const std::string& schema) {
+        int shapes = 0;
+        for (Model& old : module_.models) {
+            if (old.json_name != m.json_name) continue;
+            ++shapes;
+            if (!same_shape(old, m)) continue;
+            old.schemas.push_back(schema);
+            for (std::size_t i = 0; i < m.fields.size(); ++i) {
+                for (const Rule& r : m.fields[i].rules) {
+                    auto& rules = old.fields[i].rules;
+                    auto match = std::find_if(rules.begin(), rules.end(), [&](const Rule& x) { return x.same_constraint(r); });
+                    if (match == rules.end()) rules.push_back(r);
+                    else match->schemas.push_back(schema);
+                }
             }
+            return old.name;
         }
+        m.name = shapes == 0 ? m.json_name : m.json_name + "#" + std::to_string(shapes + 1);
+        m.schemas = {schema};
+        module_.models.push_back(std::move(m));
+        return module_.models.back().name;
     }
 
     // Dependencies first, so that every type is complete where it is used.
@@ -455,6 +680,8 @@ private:
 
     std::vector<Problem>& problems_;
     Module module_;
+    std::vector<Pending> pending_;
+    std::set<std::string> resolved_variants_;
     std::string file_, schema_;
     const Json* root_ = nullptr;
     bool strict_numbers_ = false;

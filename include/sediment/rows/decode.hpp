@@ -28,30 +28,39 @@ namespace detail {
 /// No fast path for this type: decode() reads it exactly. (The generated overloads in read.hpp cover
 /// the document roots of the bundled schemas.)
 template <class T>
-bool fast_decode(std::string_view, T&, const Limits&) {
+bool fast_decode(std::string_view, T&, const Limits&, SchemaId) {
     return false;
 }
 
 /// The exact reader: the strict parser, then the typed readers over its DOM. Every verdict and error
 /// comes from here.
 template <class T>
-bool exact_decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits) {
+bool exact_decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits, SchemaId schema) {
     Json document;
-    if (!parse(text, document, errors, limits, decimals_of(document_traits<T>::schema))) return false;
-    Decoder d(document_traits<T>::schema, errors, limits, Decoder::Source::owned_parse);
+    if (!parse(text, document, errors, limits, decimals_of(schema))) return false;
+    Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
     return read(d, document, out);
 }
 
 }  // namespace detail
 
-/// Parses JSON text strictly (see parse()) and decodes it into `out`. A valid document takes the fast
-/// path (simdjson); anything else is read by the exact reader, which reports every error. Decoding
-/// document after document into the same `out` reuses its memory; nothing of the earlier value is left.
+/// Parses JSON text strictly (see parse()) and decodes it into `out` under the rules of `schema`. A
+/// type may be the root of several versions of a schema (NemoGymResponse of nemo-gym-response v1, v2
+/// and v3, whose rules differ): `schema` says which. A valid document takes the fast path (simdjson);
+/// anything else is read by the exact reader, which reports every error. Decoding document after
+/// document into the same `out` reuses its memory; nothing of the earlier value is left.
+template <class T>
+bool decode(std::string_view text, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits = {}) {
+    if (detail::fast_decode(text, out, limits, schema)) return true;
+    out = T();
+    return detail::exact_decode(text, out, errors, limits, schema);
+}
+
+/// The same under the rules of T's own schema (`document_traits<T>::schema`: the one T was first the
+/// root of, e.g. nemo-gym-response.v2 for NemoGymResponse; each rollout row version is its own type).
 template <class T>
 bool decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits = {}) {
-    if (detail::fast_decode(text, out, limits)) return true;
-    out = T();
-    return detail::exact_decode(text, out, errors, limits);
+    return decode(text, out, errors, document_traits<T>::schema, limits);
 }
 
 /// Decodes JSON text into a T; throws DecodeError.
@@ -60,6 +69,15 @@ T decode(std::string_view text, const Limits& limits = {}) {
     T out;
     std::vector<Error> errors;
     if (!decode(text, out, errors, limits)) throw DecodeError(std::move(errors));
+    return out;
+}
+
+/// Decodes JSON text into a T under the rules of `schema`; throws DecodeError.
+template <class T>
+T decode(std::string_view text, SchemaId schema, const Limits& limits = {}) {
+    T out;
+    std::vector<Error> errors;
+    if (!decode(text, out, errors, schema, limits)) throw DecodeError(std::move(errors));
     return out;
 }
 
@@ -72,18 +90,24 @@ T decode(const J& document) {
     return out;
 }
 
+/// The typed verdict on JSON text read as a T under the rules of `schema`: no errors when it decodes.
+template <class T>
+std::vector<Error> check(std::string_view text, SchemaId schema, const Limits& limits = {}) {
+    std::vector<Error> errors;
+    T value;
+    decode(text, value, errors, schema, limits);
+    return errors;
+}
+
 /// The typed verdict on JSON text read as a T: no errors when it decodes.
 template <class T>
 std::vector<Error> check(std::string_view text, const Limits& limits = {}) {
-    std::vector<Error> errors;
-    T value;
-    decode(text, value, errors, limits);
-    return errors;
+    return check<T>(text, document_traits<T>::schema, limits);
 }
 
 /// The typed verdict on a document of a bundled schema: no errors when it decodes.
 inline std::vector<Error> check(SchemaId schema, std::string_view text, const Limits& limits = {}) {
-    return visit_schema(schema, [&](auto tag) { return check<typename decltype(tag)::type>(text, limits); });
+    return visit_schema(schema, [&](auto tag) { return check<typename decltype(tag)::type>(text, schema, limits); });
 }
 
 /// nlohmann's ADL hook: `json.get<NemoGymRolloutRow>()` decodes strictly and throws DecodeError.

@@ -35,7 +35,7 @@ inline bool reencode(SchemaId schema, std::string_view text, Style style, std::s
                      const Limits& limits = {}) {
     return visit_schema(schema, [&](auto tag) {
         typename decltype(tag)::type value;
-        if (!decode(text, value, errors, limits)) return false;
+        if (!decode(text, value, errors, schema, limits)) return false;
         try {
             encode(value, out, style);
         } catch (const EncodeError& e) {

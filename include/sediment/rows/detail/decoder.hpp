@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <type_traits>
 #include <string>
@@ -45,6 +46,18 @@ const char* json_type_name(const J& j) {
         case nlohmann::json::value_t::binary: return big_digits(j).empty() ? "a non-JSON value" : "an integer";
         default: return "a non-JSON value";
     }
+}
+
+/// Whether schema `s` allows the enum value `v`: an enum holds the values of every schema that uses it,
+/// and a schema may allow fewer (rollout v1 has no `cursor` harness).
+template <class E, class = void>
+struct has_in_schema : std::false_type {};
+template <class E>
+struct has_in_schema<E, std::void_t<decltype(enum_traits<E>::in_schema(E{}, SchemaId{}))>> : std::true_type {};
+template <class E>
+constexpr bool in_schema(E v, SchemaId s) {
+    if constexpr (has_in_schema<E>::value) return enum_traits<E>::in_schema(v, s);
+    else return true;
 }
 
 class Decoder {
@@ -164,6 +177,13 @@ public:
     void check_const(std::int64_t value, std::int64_t expected) {
         if (value != expected)
             error("rows.decode.const", "expected " + std::to_string(expected) + ", got " + std::to_string(value));
+    }
+    void check_one_of(std::int64_t value, std::initializer_list<std::int64_t> allowed) {
+        for (const std::int64_t a : allowed)
+            if (value == a) return;
+        std::string list;
+        for (const std::int64_t a : allowed) list += (list.empty() ? "" : ", ") + std::to_string(a);
+        error("rows.decode.enum", std::to_string(value) + " is not one of " + list);
     }
     void check_minimum(std::int64_t value, std::int64_t minimum) {
         if (value < minimum)
@@ -419,8 +439,11 @@ template <class J, class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
 bool read(Decoder& d, const J& j, E& out) {
     std::string text;
     if (!d.read_string(j, text)) return false;
-    if (from_string(text, out)) return true;
-    d.error("rows.decode.enum", "'" + text + "' is not one of " + Decoder::quoted_list(enum_traits<E>::names));
+    if (from_string(text, out) && in_schema(out, d.schema())) return true;
+    std::vector<std::string_view> allowed;  // this schema's values
+    for (std::size_t i = 0; i < std::size(enum_traits<E>::names); ++i)
+        if (in_schema(static_cast<E>(i), d.schema())) allowed.push_back(enum_traits<E>::names[i]);
+    d.error("rows.decode.enum", "'" + text + "' is not one of " + Decoder::quoted_list(allowed));
     return false;
 }
 

@@ -129,9 +129,9 @@ inline bool read_json(Reader& r, element e, Json& out, std::size_t depth) {
 inline bool read(Reader& r, element e, Json& out) { return read_json(r, e, out, 0); }
 
 template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
-bool read(Reader&, element e, E& out) {
+bool read(Reader& r, element e, E& out) {
     std::string_view s;
-    return !e.get(s) && from_string(s, out);
+    return !e.get(s) && from_string(s, out) && in_schema(out, r.d.schema());
 }
 
 /// `key == literal`, with a comparison of a size known at compile time (a few loads, no call).

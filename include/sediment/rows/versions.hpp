@@ -1,0 +1,87 @@
+// Documents of every published version. A schema named without its version ("nemo-gym-rollout")
+// stands for all of them where documents say their own (a rollout row's metadata.schema_id); rows of
+// any version decode into one type, AnyRolloutRow, read under the rules of the version each names.
+//
+//   rows::AnyRolloutRow row;
+//   if (rows::decode(line, row, errors))
+//       std::visit([](const auto& r) { use(r.metadata.session_id); }, row);
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "decode.hpp"
+#include "encode.hpp"
+#include "schema.hpp"
+
+namespace sediment::rows {
+
+/// A rollout row of any published version: the alternative is the version its metadata.schema_id names.
+using AnyRolloutRow = std::variant<v1::NemoGymRolloutRow, v2::NemoGymRolloutRow, v3::NemoGymRolloutRow, v4::NemoGymRolloutRow>;
+
+/// Every bundled version of `base` ("nemo-gym-response"), oldest first; empty for an unknown base.
+std::vector<SchemaId> versions_of(std::string_view base);
+
+/// The bundled schemas that `name` stands for: the one schema of a versioned name ("nemo-gym-rollout.v4",
+/// "atif-v1.7"), or every version of a base name whose documents name their version ("nemo-gym-rollout").
+/// Empty for any other name: a response, create-params or CI outcome document does not say its version.
+std::vector<SchemaId> schemas_named(std::string_view name);
+
+/// The version of `base` that a document names where its schemas put it (SchemaInfo::version_pointer:
+/// a rollout row's /metadata/schema_id), the schema whose $id that is. Otherwise appends one error at
+/// that place (or at the object that lacks it) and returns nothing: `rows.decode.version` for a
+/// schema_id that is no bundled version, `rows.decode.type` or `rows.decode.missing_key` for a document
+/// that does not say. Throws std::invalid_argument when `base`'s documents do not name their version.
+std::optional<SchemaId> version_named(std::string_view base, const Json& document, std::vector<Error>& errors);
+
+/// The schema of the version `row` holds.
+SchemaId schema_of(const AnyRolloutRow& row) noexcept;
+
+/// Decodes a rollout row of any version, under the rules of the version it names (see version_named).
+/// Decoding row after row into one `out` reuses its memory while the version stays the same.
+bool decode(std::string_view text, AnyRolloutRow& out, std::vector<Error>& errors, const Limits& limits = {});
+
+/// What a document gave under a schema named with or without its version.
+struct Checked {
+    std::optional<SchemaId> schema;  ///< the version it was read as; none when it names no bundled one, or is not JSON
+    std::vector<Error> errors;       ///< empty when it is valid
+};
+
+/// The typed verdict on a document of the schema `name` stands for (schemas_named()). Throws
+/// std::invalid_argument for a name that stands for none.
+Checked check(std::string_view name, std::string_view text, const Limits& limits = {});
+
+/// The schema engine's verdict (valijson; see validate(SchemaId, ...)) on a document of the schema
+/// `name` stands for. Throws std::invalid_argument for a name that stands for none.
+Checked validate(std::string_view name, std::string_view text, const Limits& limits = {});
+
+/// Decodes a document of the schema `name` stands for and appends its encoding in `style` to `out`
+/// (the CLI's `format`); `out` is unchanged when the verdict has errors.
+Checked reencode(std::string_view name, std::string_view text, Style style, std::string& out, const Limits& limits = {});
+
+namespace detail {
+
+/// Calls `f(row)` with the alternative of `out` that `schema` is the version of, made the held one
+/// (kept when it already is); false when `schema` is no rollout version.
+template <class F, std::size_t I = 0>
+bool with_version(AnyRolloutRow& out, SchemaId schema, F&& f) {
+    if constexpr (I == std::variant_size_v<AnyRolloutRow>) {
+        return false;
+    } else {
+        using T = std::variant_alternative_t<I, AnyRolloutRow>;
+        if (document_traits<T>::schema != schema) return with_version<F, I + 1>(out, schema, std::forward<F>(f));
+        return f(out.index() == I ? std::get<I>(out) : out.template emplace<I>());
+    }
+}
+
+/// The fast path of decode(AnyRolloutRow) (src/fast.cpp): true when `text` is a valid row, read into `out`.
+bool fast_decode(std::string_view text, AnyRolloutRow& out, const Limits& limits);
+
+}  // namespace detail
+
+}  // namespace sediment::rows
