@@ -21,6 +21,15 @@ constexpr SchemaId kRollout = SchemaId::nemo_gym_rollout_v2;
 constexpr SchemaId kResponse = SchemaId::nemo_gym_response_v2;
 constexpr SchemaId kParams = SchemaId::nemo_gym_responses_create_params_v2;
 constexpr SchemaId kOutcome = SchemaId::ci_outcome_v1;
+// the other published versions
+constexpr SchemaId kRolloutV1 = SchemaId::nemo_gym_rollout_v1;
+constexpr SchemaId kRolloutV3 = SchemaId::nemo_gym_rollout_v3;
+constexpr SchemaId kRolloutV4 = SchemaId::nemo_gym_rollout_v4;
+constexpr SchemaId kResponseV1 = SchemaId::nemo_gym_response_v1;
+constexpr SchemaId kResponseV3 = SchemaId::nemo_gym_response_v3;
+constexpr SchemaId kParamsV1 = SchemaId::nemo_gym_responses_create_params_v1;
+constexpr SchemaId kOutcomeV2 = SchemaId::ci_outcome_v2;
+constexpr SchemaId kOutcomeV3 = SchemaId::ci_outcome_v3;
 
 inline const char* const kRow = R"({"responses_create_params": {"input": [
   {"role": "system", "parts": [{"type": "text", "content": "You are a careful engineer."}]},

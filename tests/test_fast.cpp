@@ -36,7 +36,8 @@ TEST_CASE("fast path: every rule case gets the exact reader's value, and valid o
     // The valid documents the fast path leaves to the exact reader, by design (detail/fast.hpp): an
     // integral number written as a float in an integer field, and an integer beyond 64 bits.
     CHECK(exact_only == std::set<std::string>{"const: recipe_version 1.0", "free-form: 2^70", "integer: 1e18", "integer: 3.0",
-                                              "integer: 30e-1", "integer: pr_number 1.0", "integer: pr_number 1e0"});
+                                              "integer: 30e-1", "integer: pr_number 1.0", "integer: pr_number 1e0",
+                                              "v4: CI schema_version 2.0", "v4: schema_version 4.0"});
 }
 
 TEST_CASE("fast path: the base documents, and values the fast path leaves to the exact reader") {

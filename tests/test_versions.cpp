@@ -1,0 +1,229 @@
+// Every published version: the C++ names of each version's types, rows of any version read as the
+// version they name, the verdicts by schema name (with or without a version), and the CLI's
+// --schema without a version. (The rules that differ between versions are cases of rules.hpp.)
+#include <catch2/catch.hpp>
+
+#include <type_traits>
+
+#include "process.hpp"
+#include "support.hpp"
+
+using namespace sediment::rows;
+
+namespace {
+
+std::string row_text(int version) { return dump(test::row_of_version(version)); }
+
+std::string with(int version, const test::Change& change) { return test::mutate(test::row_of_version(version), change); }
+
+test::Run cli(const std::string& args) { return test::run(std::string(SEDIMENT_ROWS_CLI) + " " + args); }
+
+}  // namespace
+
+TEST_CASE("versions: each version's types by namespace, and shapes shared where the versions agree") {
+    // a type whose shape differs between versions is one C++ type per shape
+    static_assert(std::is_same_v<v2::NemoGymRolloutRow, NemoGymRolloutRow>, "v2 keeps the plain names");
+    static_assert(std::is_same_v<v2::CIOutcome, CIOutcome>);
+    static_assert(!std::is_same_v<v1::NemoGymRolloutRow, v2::NemoGymRolloutRow>);  // schema_id and schema_version
+    static_assert(!std::is_same_v<v3::NemoGymMetadata, v4::NemoGymMetadata>);     // repository_identity
+    static_assert(std::is_same_v<v1::CIOutcome, v3::CIOutcome>);                   // ci-outcome v1 and v2: rules only
+    static_assert(!std::is_same_v<v3::CIOutcome, v4::CIOutcome>);                  // ci-outcome v3's fields
+    static_assert(std::is_same_v<v1::NemoGymResponse, v4::NemoGymResponse>);       // response v1 to v3: rules only
+    static_assert(std::is_same_v<latest::NemoGymRolloutRow, v4::NemoGymRolloutRow>);
+    static_assert(std::is_same_v<decltype(v4::NemoGymRolloutRow{}.metadata.verifier_results)::value_type, v4::CIOutcome>);
+    static_assert(std::is_same_v<decltype(v4::NemoGymMetadata{}.repository_identity), Nullable<v4::RepositoryIdentity>>);
+    static_assert(std::is_same_v<decltype(v3::NemoGymMetadata{}.session_commit_observation_ids), std::vector<std::string>>);
+    static_assert(v1::NemoGymMetadata::schema_version == 1 && v4::NemoGymMetadata::schema_version == 4);
+    static_assert(document_traits<v4::NemoGymRolloutRow>::schema == SchemaId::nemo_gym_rollout_v4);
+    static_assert(document_traits<v4::CIOutcome>::schema == SchemaId::ci_outcome_v3);  // the root of ci-outcome v3
+    CHECK(document_traits<v4::CIOutcome>::name == "v4::CIOutcome");
+    CHECK(schema_info(SchemaId::nemo_gym_rollout_v3).root_type == "v3::NemoGymRolloutRow");
+    CHECK(v4::CIOutcome{}.schema_version == 1);  // an integer enum starts at its first value
+
+    const auto row = decode<v4::NemoGymRolloutRow>(row_text(4));
+    CHECK(row.metadata.repository_identity->repository_id == "101");
+    CHECK(row.metadata.verifier_results.at(0).repository_provider == Nullable<std::string>("github"));
+    CHECK(row.metadata.session_commit_observation_ids.size() == 2);
+    CHECK(encode(row) == row_text(4));
+}
+
+TEST_CASE("versions: names with and without a version") {
+    CHECK(versions_of("nemo-gym-rollout") == std::vector<SchemaId>{SchemaId::nemo_gym_rollout_v1, SchemaId::nemo_gym_rollout_v2,
+                                                                    SchemaId::nemo_gym_rollout_v3, SchemaId::nemo_gym_rollout_v4});
+    CHECK(versions_of("ci-outcome") == std::vector<SchemaId>{SchemaId::ci_outcome_v1, SchemaId::ci_outcome_v2, SchemaId::ci_outcome_v3});
+    CHECK(versions_of("nope").empty());
+    CHECK(schemas_named("nemo-gym-rollout") == versions_of("nemo-gym-rollout"));
+    CHECK(schemas_named("nemo-gym-response.v3") == std::vector<SchemaId>{SchemaId::nemo_gym_response_v3});
+    CHECK(schemas_named("nemo-gym-response").empty());  // a response does not say its version
+    CHECK(schemas_named("atif-v1.7") == std::vector<SchemaId>{SchemaId::atif_v1_7});
+    CHECK(schema_info(SchemaId::nemo_gym_rollout_v4).version_pointer == "/metadata/schema_id");
+    CHECK(schema_info(SchemaId::nemo_gym_response_v3).version_pointer.empty());
+    CHECK_THROWS_AS(check("nemo-gym-response", "{}"), std::invalid_argument);
+    CHECK_THROWS_AS(validate("nope", "{}"), std::invalid_argument);
+}
+
+TEST_CASE("versions: a row of any version is read as the version its schema_id names") {
+    AnyRolloutRow row;
+    std::vector<Error> errors;
+    for (int version = 1; version <= 4; ++version) {
+        INFO("v" << version);
+        REQUIRE(decode(row_text(version), row, errors));
+        CHECK(row.index() == static_cast<std::size_t>(version - 1));
+        CHECK(schema_info(schema_of(row)).version == version);
+        CHECK(std::visit([](const auto& r) { return encode(r); }, row) == row_text(version));
+        // the exact reader, for a row the fast path does not take (3.0 as an integer), agrees
+        const std::string exact = with(version, {"/metadata/segment_index", "0.0"});
+        REQUIRE(decode(exact, row, errors));
+        CHECK(schema_info(schema_of(row)).version == version);
+        const Checked c = check("nemo-gym-rollout", row_text(version));
+        CHECK(c.errors.empty());
+        CHECK(c.schema == versions_of("nemo-gym-rollout").at(static_cast<std::size_t>(version - 1)));
+        const Checked v = validate("nemo-gym-rollout", row_text(version));
+        CHECK(v.errors.empty());
+        CHECK(v.schema == c.schema);
+    }
+    CHECK(errors.empty());
+    CHECK(decode<AnyRolloutRow>(row_text(3)).index() == 2);
+}
+
+TEST_CASE("versions: a row read as its version gets that version's errors, in both engines") {
+    // a v3 schema_id on a v2 row: read as v3, which misses the observation ids
+    const std::string text = with(2, {"/metadata/schema_id", "\"https://sediment.so/schemas/training-rows/nemo-gym-rollout/v3.json\""});
+    for (const Checked& c : {check("nemo-gym-rollout", text), validate("nemo-gym-rollout", text)}) {
+        CHECK(c.schema == SchemaId::nemo_gym_rollout_v3);
+        REQUIRE_FALSE(c.errors.empty());
+    }
+    const Checked typed = check("nemo-gym-rollout", text);
+    CHECK(typed.errors.at(0).pointer == "/metadata/schema_version");  // 2 where v3 says 3
+    CHECK(typed.errors.at(1).id == "rows.decode.missing_key");
+    CHECK(typed.errors.at(1).message == "missing key 'session_commit_observation_ids'");
+    // v1 rows list v1's harnesses
+    const auto v1 = check(SchemaId::nemo_gym_rollout_v1, with(1, {"/response/turns/0/decisions/0/agent_harness", "\"cursor\""}));
+    REQUIRE(v1.size() == 1);
+    CHECK(v1[0].message == "'cursor' is not one of 'claude-code', 'copilot', 'codex', 'pi'");
+    const auto v4 = check(SchemaId::nemo_gym_rollout_v4, with(4, {"/metadata/verifier_results/0/schema_version", "3"}));
+    REQUIRE(v4.size() == 1);
+    CHECK(v4[0].message == "3 is not one of 1, 2");
+}
+
+TEST_CASE("versions: a row that names no published version gets one clear error, never a guess") {
+    const struct {
+        const char* what;
+        std::string text;
+        const char* id;
+        const char* pointer;
+        const char* message;
+    } cases[] = {
+        {"unknown schema_id", with(4, {"/metadata/schema_id", "\"https://sediment.so/schemas/training-rows/nemo-gym-rollout/v5.json\""}),
+         "rows.decode.version", "/metadata/schema_id",
+         "'https://sediment.so/schemas/training-rows/nemo-gym-rollout/v5.json' is not the $id of a published nemo-gym-rollout "
+         "version (nemo-gym-rollout.v1, nemo-gym-rollout.v2, nemo-gym-rollout.v3, nemo-gym-rollout.v4)"},
+        {"another schema's $id", with(2, {"/metadata/schema_id", "\"https://sediment.so/schemas/training-rows/nemo-gym-response/v2.json\""}),
+         "rows.decode.version", "/metadata/schema_id", nullptr},
+        {"schema_id not a string", with(2, {"/metadata/schema_id", "2"}), "rows.decode.type", "/metadata/schema_id",
+         "expected a string, got an integer"},
+        {"no schema_id", with(2, {"/metadata/schema_id", ""}), "rows.decode.missing_key", "/metadata",
+         "missing key 'schema_id': a nemo-gym-rollout document names its version at /metadata/schema_id"},
+        {"metadata not an object", with(2, {"/metadata", "[]"}), "rows.decode.type", "/metadata", "expected an object, got an array"},
+        {"no metadata", with(2, {"/metadata", ""}), "rows.decode.missing_key", "", nullptr},
+        {"not an object", "[1]", "rows.decode.type", "", "expected an object, got an array"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.what);
+        for (const Checked& r : {check("nemo-gym-rollout", c.text), validate("nemo-gym-rollout", c.text)}) {
+            CHECK_FALSE(r.schema);
+            REQUIRE(r.errors.size() == 1);
+            CHECK(r.errors[0].id == c.id);
+            CHECK(r.errors[0].pointer == c.pointer);
+            if (c.message) CHECK(r.errors[0].message == c.message);
+        }
+        AnyRolloutRow row;
+        std::vector<Error> errors;
+        CHECK_FALSE(decode(c.text, row, errors));
+        CHECK_THROWS_AS(decode<AnyRolloutRow>(c.text), DecodeError);
+    }
+    // not JSON: the strict reader's error, from both engines
+    const Checked bad = check("nemo-gym-rollout", "{\"metadata\": ");
+    CHECK_FALSE(bad.schema);
+    CHECK(bad.errors.at(0).id == "rows.parse.syntax");
+}
+
+TEST_CASE("versions: decoding into one AnyRolloutRow reuses it, and leaves nothing of another version") {
+    AnyRolloutRow row;
+    std::vector<Error> errors;
+    for (const int version : {4, 4, 1, 3, 3, 2, 4}) {
+        const std::string text = version == 3 ? with(3, {"/reward", ""}) : row_text(version);
+        REQUIRE(decode(text, row, errors));
+        CHECK(std::visit([](const auto& r) { return encode(r); }, row) == text);
+    }
+}
+
+TEST_CASE("versions: reencode by name keeps each version's bytes") {
+    for (int version = 1; version <= 4; ++version) {
+        const std::string sediment = dump(test::row_of_version(version), Style::sediment);
+        std::string out;
+        const Checked c = reencode("nemo-gym-rollout", row_text(version), Style::sediment, out);
+        CHECK(c.errors.empty());
+        CHECK(out == sediment);
+        out.clear();
+        CHECK(reencode("nemo-gym-rollout.v" + std::to_string(version), row_text(version), Style::sediment, out).errors.empty());
+        CHECK(out == sediment);
+    }
+    std::string out = "kept";
+    CHECK_FALSE(reencode("nemo-gym-rollout.v1", row_text(2), Style::compact, out).errors.empty());
+    CHECK(out == "kept");
+}
+
+TEST_CASE("versions: parts are read under the version asked for") {
+    const std::string response = dump(test::base(SchemaId::nemo_gym_response_v3));
+    const std::string nul = test::mutate(SchemaId::nemo_gym_response_v3, {"/turns/0/tool_calls/0/id", R"("call\u0000")"});
+    CHECK(check(SchemaId::nemo_gym_response_v2, nul).empty());
+    CHECK(check(SchemaId::nemo_gym_response_v3, nul).at(0).pointer == "/turns/0/tool_calls/0/id");
+    NemoGymResponse value;
+    std::vector<Error> errors;
+    CHECK(decode(nul, value, errors));  // NemoGymResponse's own schema is nemo-gym-response.v2
+    CHECK_FALSE(decode(nul, value, errors, SchemaId::nemo_gym_response_v3));
+    CHECK(errors.at(0).id == "rows.decode.pattern");
+    CHECK_THROWS_AS(decode<NemoGymResponse>(nul, SchemaId::nemo_gym_response_v3), DecodeError);
+    CHECK(decode<NemoGymResponse>(response, SchemaId::nemo_gym_response_v3) == decode<NemoGymResponse>(response));
+}
+
+TEST_CASE("cli: --schema without a version reads each row as its own, and says which") {
+    test::TempDir dir;
+    const std::string unknown = with(4, {"/metadata/schema_id", "\"https://example.com/v9.json\""});
+    test::write_file(dir / "mixed.jsonl", row_text(1) + "\n" + row_text(4) + "\n" + unknown + "\n" + row_text(3) + "\n");
+    const std::string file = test::quote((dir / "mixed.jsonl").string());
+    const std::string name = Json((dir / "mixed.jsonl").string()).dump();
+    for (const char* engine : {"typed", "schema"}) {
+        INFO(engine);
+        const auto r = cli(std::string("validate --schema nemo-gym-rollout --format jsonl --engine ") + engine + " " + file);
+        CHECK(r.status == 1);
+        CHECK(r.out == "{\"file\": " + name + ", \"line\": 1, \"valid\": true, \"schema\": \"nemo-gym-rollout.v1\", \"errors\": []}\n"
+                       "{\"file\": " + name + ", \"line\": 2, \"valid\": true, \"schema\": \"nemo-gym-rollout.v4\", \"errors\": []}\n"
+                       "{\"file\": " + name + ", \"line\": 3, \"valid\": false, \"schema\": null, \"errors\": [{\"pointer\": "
+                       "\"/metadata/schema_id\", \"message\": \"'https://example.com/v9.json' is not the $id of a published "
+                       "nemo-gym-rollout version (nemo-gym-rollout.v1, nemo-gym-rollout.v2, nemo-gym-rollout.v3, nemo-gym-rollout.v4)\"}]}\n"
+                       "{\"file\": " + name + ", \"line\": 4, \"valid\": true, \"schema\": \"nemo-gym-rollout.v3\", \"errors\": []}\n");
+        CHECK(r.err == "3 valid, 1 invalid (read as nemo-gym-rollout.v1: 1, nemo-gym-rollout.v3: 1, nemo-gym-rollout.v4: 1, no version: 1)\n");
+    }
+    const auto verbose = cli("validate -v -j 1 --schema nemo-gym-rollout " + file);
+    CHECK(verbose.out.find(":1: valid (nemo-gym-rollout.v1)\n") != std::string::npos);
+    CHECK(verbose.out.find(":3: /metadata/schema_id: 'https://example.com/v9.json' is not") != std::string::npos);
+    // a versioned name reports no "schema": the name says it
+    const auto one = cli("validate --schema nemo-gym-rollout.v1 --format jsonl " + file);
+    CHECK(one.out.find("\"schema\"") == std::string::npos);
+    // format: each row as its own version
+    test::write_file(dir / "ok.jsonl", row_text(1) + "\n" + row_text(4) + "\n");
+    const auto format = cli("format --style sediment --schema nemo-gym-rollout " + test::quote((dir / "ok.jsonl").string()));
+    CHECK(format.status == 0);
+    CHECK(format.out == dump(test::row_of_version(1), Style::sediment) + "\n" + dump(test::row_of_version(4), Style::sediment) + "\n");
+}
+
+TEST_CASE("cli: a name without a version where documents do not say theirs is a usage error") {
+    const auto r = cli("validate --schema nemo-gym-response -");
+    CHECK(r.status == 2);
+    CHECK(r.err.rfind("sediment-rows: nemo-gym-response documents do not name their version: name one of nemo-gym-response.v1, "
+                      "nemo-gym-response.v2, nemo-gym-response.v3\n", 0) == 0);
+    CHECK(cli("validate --schema ci-outcome -").status == 2);
+    CHECK(cli("convert --from nemo-gym-rollout --to atif-v1.7 -").status == 2);
+}
