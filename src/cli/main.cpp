@@ -36,6 +36,7 @@ Commands:
   validate   check documents against a bundled schema
   format     re-encode documents strictly, to standard output or in place, or check that they are
   convert    convert ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF
+  upgrade    rewrite documents of an older published version as a newer one
   schema     list the bundled schemas, or print one
   help       'sediment-rows help COMMAND' (or 'sediment-rows COMMAND --help') explains one
 
@@ -137,6 +138,29 @@ Exit status:
   2  usage error, or a file that cannot be read
 )";
 
+const char* const kUpgrade = R"(usage: sediment-rows upgrade --to NAME [--from NAME] [--lossy] [--style compact|sediment]
+                             [OPTIONS] FILE...
+
+Rewrites each document as a newer version of its schema, one output line per document, to standard
+output (docs/upgrade.md: what each version adds, and how it is derived). Errors go to standard error.
+  --to NAME              the version to write: nemo-gym-rollout.v4, ci-outcome.v3, ...
+  --from NAME            the documents' version. Rows name their own: by default each is read as the
+                         version its metadata.schema_id names (jsonl reports add "schema"); other
+                         documents need it (nemo-gym-response.v1, ...)
+  --lossy                a field the newer version needs and the document cannot give fails the
+                         document, naming the field and why; --lossy drops the CI resolution it
+                         belongs to instead (with its reward), and lists what it dropped as warnings
+  --style compact|sediment
+                         as for format
+)";
+
+const char* const kUpgradeExit = R"(
+Exit status:
+  0  every document was upgraded
+  1  a document could not be (invalid, newer than --to, or a field it cannot derive)
+  2  usage error, or a file that cannot be read
+)";
+
 const char* const kSchema = R"(usage: sediment-rows schema list
        sediment-rows schema show NAME
 
@@ -151,6 +175,7 @@ std::string help(const std::string& command) {
     if (command == "validate") return std::string(kValidate) + kCommonOptions + kFiles + kValidateExit;
     if (command == "format") return std::string(kFormat) + kCommonOptions + kFiles + kFormatExit;
     if (command == "convert") return std::string(kConvert) + kCommonOptions + kFiles + kConvertExit;
+    if (command == "upgrade") return std::string(kUpgrade) + kCommonOptions + kFiles + kUpgradeExit;
     if (command == "schema") return kSchema;
     return kOverview;
 }
@@ -213,6 +238,7 @@ std::string unknown_schema(const std::string& name) {
 /// Parses the options of validate, format and convert into `o`; a usage error's message, or empty.
 std::string parse_options(const std::vector<std::string>& args, Options& o) {
     const std::string& c = o.command;
+    const bool two_schemas = c == "convert" || c == "upgrade";  // --from and --to
     bool files_only = false;
     for (std::size_t i = 1; i < args.size(); ++i) {
         std::string a = args[i];
@@ -236,17 +262,17 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
             o.files.push_back(args[i]);
         } else if (a == "--") {
             files_only = true;
-        } else if (a == (c == "convert" ? "--from" : "--schema") || (a == "--to" && c == "convert")) {
+        } else if (a == (two_schemas ? "--from" : "--schema") || (a == "--to" && two_schemas)) {
             if (!value()) return a + " needs a NAME";
             const rows::SchemaInfo* s = rows::find_schema(v);
-            const bool any_version = a == "--schema" && !rows::schemas_named(v).empty();
+            const bool any_version = a != "--to" && !rows::schemas_named(v).empty();
             if (!s && !any_version) return unknown_schema(v);
             if (a == "--to") o.to = s;
             else o.schema = s, o.schema_name = v;
         } else if (a == "--metadata" && c == "convert") {
             if (!value()) return "--metadata needs a FILE";
             o.metadata = v;
-        } else if (a == "--lossy" && c == "convert") {
+        } else if (a == "--lossy" && two_schemas) {
             if (!flag(o.lossy)) return "--lossy takes no value";
         } else if (a == "--engine" && c == "validate") {
             if (!value() || (v != "typed" && v != "schema")) return "--engine is typed or schema";
@@ -285,6 +311,11 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
         }
     }
     if (c == "convert" && (!o.schema || !o.to)) return "convert needs --from NAME and --to NAME";
+    if (c == "upgrade" && !o.to) return "upgrade needs --to NAME";
+    if (c == "upgrade" && o.schema_name.empty()) {  // rows name their version; other documents need --from
+        if (rows::schemas_named(o.to->base).size() < 2) return "upgrade needs --from NAME: " + std::string(o.to->base) + " documents do not name their version";
+        o.schema_name = std::string(o.to->base);
+    }
     if (o.schema_name.empty()) return c + " needs --schema NAME";
     if (o.files.empty()) return c + " needs at least one FILE (- for standard input)";
     if (o.quiet && o.verbose) return "--quiet and --verbose do not go together";
@@ -590,6 +621,36 @@ int run_convert(const Options& o) {
     return tally.status();
 }
 
+// ----- upgrade -----------------------------------------------------------------------------------
+
+int run_upgrade(const Options& o) {
+    const rows::SchemaInfo& from = o.schema ? *o.schema : rows::schema_info(rows::schemas_named(o.schema_name).front());
+    if (from.base != o.to->base || o.to->version == 0 || (o.schema && o.schema->version > o.to->version))
+        return usage_error("upgrade goes to a newer version of the same schema: " + o.schema_name + " to " + std::string(o.to->name) +
+                           " is not", "upgrade");
+    const rows::ConvertOptions options{o.lossy};
+    Reporter reporter(std::cerr, o.reporting());
+    Tally tally;
+    Versions versions{o.schema == nullptr, {}};
+    const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
+        rows::Upgraded up;
+        if (rows::upgrade(d.text, o.schema_name, o.to->id, up, out.finding.errors, o.style, options, o.limits)) {
+            out.out = std::move(up.text) + "\n";
+            out.finding.dropped = std::move(up.losses);
+        }
+        if (up.from && versions.any) out.finding.read_as = rows::schema_info(*up.from).name;
+    }, [&](Outcome& out) {
+        if (out.kind != Document::document) return tally.io(out), true;
+        tally.count(out.finding);
+        const std::string fields = versions.take(out) + (o.lossy ? "\"dropped\": " + json_errors(out.finding.dropped, SIZE_MAX) + ", " : "");
+        reporter.report(out.finding, fields);
+        std::cout << out.out;
+        return std::cout.good() && !reporter.stopped();
+    });
+    summary(o, std::to_string(tally.ok) + " upgraded, " + std::to_string(tally.failed) + " failed" + versions.summary(), t, reporter);
+    return tally.status();
+}
+
 // ----- schema ------------------------------------------------------------------------------------
 
 int run_schema(const std::vector<std::string>& args) {
@@ -637,7 +698,7 @@ int run(const std::vector<std::string>& args) {
     const std::string& command = args[0];
     if (is_help(command) || command == "help") {
         if (args.size() > 2 || (args.size() == 2 && help(args[1]) == kOverview))
-            return usage_error("help takes one command: validate, format, convert or schema");
+            return usage_error("help takes one command: validate, format, convert, upgrade or schema");
         std::cout << help(args.size() == 2 ? args[1] : "");
         return kExitOk;
     }
@@ -645,7 +706,7 @@ int run(const std::vector<std::string>& args) {
         std::cout << "sediment-rows " << rows::library_version() << "\n";
         return kExitOk;
     }
-    if (command != "validate" && command != "format" && command != "convert" && command != "schema")
+    if (command != "validate" && command != "format" && command != "convert" && command != "upgrade" && command != "schema")
         return usage_error("unknown command '" + command + "'");
     for (std::size_t i = 1; i < args.size() && args[i] != "--"; ++i) {
         if (is_help(args[i])) {
@@ -660,6 +721,7 @@ int run(const std::vector<std::string>& args) {
     const std::string problem = parse_options(args, o);
     if (!problem.empty()) return usage_error(problem, command);
     if (command == "convert") return run_convert(o);
+    if (command == "upgrade") return run_upgrade(o);
     return command == "validate" ? run_validate(o) : run_format(o);
 }
 

@@ -1,0 +1,43 @@
+// Upgrade: a document of an older published version rewritten as a newer one, where every field the
+// newer version adds can be derived from the document itself. docs/upgrade.md lists, field by field,
+// what is derived, from what, and what cannot be.
+//
+//   auto newer = sediment::rows::upgrade(line, "nemo-gym-rollout", sediment::rows::SchemaId::nemo_gym_rollout_v4);
+//   std::cout << newer.text << "\n";  // throws ConvertError naming each field it cannot derive
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "convert.hpp"
+#include "versions.hpp"
+
+namespace sediment::rows {
+
+/// A document rewritten as a newer version.
+struct Upgraded {
+    std::string text;              ///< the new document, in the style asked for
+    std::optional<SchemaId> from;  ///< the version it was read as, once known
+    std::vector<Error> losses;     ///< lossy mode: the source values dropped (their pointers in the source)
+};
+
+/// Rewrites a document of `from` (a versioned name, or "nemo-gym-rollout" for the version each row
+/// names) as version `to` of the same schema, newer or the same, in `style`. Returns false and appends
+/// the errors: the document's own, when it is not valid under its version; every field `to` needs that
+/// the document cannot give (`rows.upgrade.underivable`, at the field's place in the new document); or
+/// a value `to` does not accept (its decoder's error). With ConvertOptions::lossy, a CI resolution whose
+/// new fields cannot be derived is dropped with its reward instead, and listed in `out.losses`. Throws
+/// std::invalid_argument for names that are not two versions of one schema.
+bool upgrade(std::string_view text, std::string_view from, SchemaId to, Upgraded& out, std::vector<Error>& errors,
+             Style style = Style::compact, const ConvertOptions& options = {}, const Limits& limits = {});
+
+/// The same; throws ConvertError with the errors.
+Upgraded upgrade(std::string_view text, std::string_view from, SchemaId to, Style style = Style::compact,
+                 const ConvertOptions& options = {}, const Limits& limits = {});
+
+/// The same on a decoded row: `row` as rollout version `to`.
+Converted<AnyRolloutRow> upgrade(const AnyRolloutRow& row, SchemaId to, const ConvertOptions& options = {});
+
+}  // namespace sediment::rows

@@ -1,0 +1,163 @@
+// Upgrades between published versions (docs/upgrade.md): each step edits the document one version up,
+// deriving what the next version adds; the target's own decoder then judges the result, so a value the
+// newer version refuses (a U+0000 in an id, from version 3 on) fails at its place.
+#include "sediment/rows/upgrade.hpp"
+
+#include <set>
+#include <stdexcept>
+
+namespace sediment::rows {
+namespace {
+
+/// What one upgrade found: the fields it cannot derive, and (lossy) the values it dropped instead.
+struct Findings {
+    bool lossy = false;
+    std::vector<Error> underivable;
+    std::vector<Error> losses;
+
+    void cannot_derive(std::string at, std::string why) {
+        underivable.push_back(Error{"rows.upgrade.underivable", std::move(at), std::move(why)});
+    }
+};
+
+/// A row's CI resolution, whose new field cannot be derived: in strict mode a finding at `field`; in
+/// lossy mode the resolution goes, with the reward and reward source that derive from it, and the
+/// observation ids that match it (listed in document order).
+void resolution_underivable(Json& row, const std::string& field, const std::string& why, Findings& f) {
+    if (!f.lossy) return f.cannot_derive(field, why);
+    const std::string because = "dropped with the ci_resolution, whose " + field.substr(field.rfind('/') + 1) + " cannot be derived";
+    const auto lose = [&](const std::string& at, const std::string& message) { f.losses.push_back(Error{"rows.upgrade.loss", at, message}); };
+    Json& m = row["metadata"];
+    const bool reward = row.contains("reward");
+    if (reward) lose("/reward", because);
+    if (m.contains("reward_source")) lose("/metadata/reward_source", because);
+    lose("/metadata/ci_resolution", why);
+    if (m.contains("session_commit_observation_ids") && !m["session_commit_observation_ids"].empty())
+        lose("/metadata/session_commit_observation_ids", because);
+    m.erase("reward_source");
+    m.erase("ci_resolution");
+    if (m.contains("session_commit_observation_ids")) m["session_commit_observation_ids"] = Json::array();
+    if (reward) row.erase("reward");  // last: erasing a member moves the members after it
+}
+
+// ----- the steps, each from version N to N + 1 ------------------------------------------------------
+
+/// CI outcome v2 -> v3 (and in rollout v3 -> v4): schema_version 1, the only value before v3, marks a
+/// payload stored before repository identity existed, which v3 gives no identity: the three are null.
+void ci_outcome_2_to_3(Json& outcome) {
+    for (const char* key : {"repository_provider", "repository_host", "repository_id"}) outcome[key] = nullptr;
+}
+
+/// Rollout v2 -> v3: session_commit_observation_ids is [] without a CI resolution; beside one, the
+/// session's matching observations are not in the row.
+void rollout_2_to_3(Json& row, Findings& f) {
+    Json& m = row["metadata"];
+    if (m.contains("ci_resolution"))
+        resolution_underivable(row, "/metadata/session_commit_observation_ids",
+                               "a version 2 row does not hold the session's commit observations, so the ids of those matching its "
+                               "ci_resolution are unknown ([] would say none matches)", f);
+    row["metadata"]["session_commit_observation_ids"] = Json::array();
+}
+
+/// Rollout v3 -> v4: every CI outcome of a v3 row is a version-1 payload, without identity; a
+/// resolution whose source outcomes are all among them is of a legacy repository (its identity null,
+/// as all its outcomes carry none), and so is the metadata's.
+void rollout_3_to_4(Json& row, Findings& f) {
+    Json& m = row["metadata"];
+    std::set<std::string> outcomes;
+    for (Json& outcome : m["verifier_results"]) {
+        ci_outcome_2_to_3(outcome);
+        if (outcome.contains("outcome_id") && outcome["outcome_id"].is_string()) outcomes.insert(outcome["outcome_id"].get<std::string>());
+    }
+    if (m.contains("ci_resolution")) {
+        std::string missing;
+        for (const Json& id : m["ci_resolution"]["source_outcome_ids"])
+            if (missing.empty() && !outcomes.count(id.get<std::string>())) missing = id.get<std::string>();
+        if (missing.empty())
+            m["ci_resolution"]["repository_identity"] = nullptr;
+        else
+            resolution_underivable(row, "/metadata/ci_resolution/repository_identity",
+                                   "its source outcome '" + missing.substr(0, 100) +
+                                       "' is not among verifier_results, so the row does not say whether its repository was identified", f);
+    }
+    row["metadata"]["repository_identity"] = nullptr;
+}
+
+/// Applies the steps from `from` up to `to` to a document of their schema.
+void steps(Json& document, const SchemaInfo& from, const SchemaInfo& to, Findings& f) {
+    for (int version = from.version; version < to.version; ++version) {
+        if (from.base == "nemo-gym-rollout" && version == 2) rollout_2_to_3(document, f);
+        if (from.base == "nemo-gym-rollout" && version == 3) rollout_3_to_4(document, f);
+        if (from.base == "ci-outcome" && version == 2) ci_outcome_2_to_3(document);
+    }
+    if (!to.version_pointer.empty()) {  // the version the document names
+        Json& m = document["metadata"];
+        m["schema_id"] = std::string(to.uri);
+        m["schema_version"] = to.version;
+    }
+}
+
+}  // namespace
+
+bool upgrade(std::string_view text, std::string_view from_name, SchemaId to, Upgraded& out, std::vector<Error>& errors,
+             Style style, const ConvertOptions& options, const Limits& limits) {
+    const SchemaInfo& target = schema_info(to);
+    const std::vector<SchemaId> named = schemas_named(from_name);
+    if (named.empty() || schema_info(named.front()).base != target.base || target.version == 0)
+        throw std::invalid_argument("upgrade goes between versions of one schema: " + std::string(from_name) + " to " +
+                                    std::string(target.name) + " is not");
+    out = Upgraded{};
+    // The document, valid under its own version.
+    Json document;
+    if (!parse(text, document, errors, limits, Decimals::nearest)) return false;
+    out.from = named.size() == 1 ? named.front() : version_named(from_name, document, errors);
+    if (!out.from) return false;
+    const SchemaInfo& source = schema_info(*out.from);
+    if (source.version > target.version) {
+        errors.push_back(Error{"rows.upgrade.version", std::string(source.version_pointer),
+                               "a " + std::string(source.name) + " document is newer than " + std::string(target.name) +
+                                   ": upgrade does not go back"});
+        return false;
+    }
+    const bool valid = visit_schema(*out.from, [&](auto tag) {
+        typename decltype(tag)::type value;
+        return decode(document, value, errors, *out.from, limits);
+    });
+    if (!valid) return false;
+
+    Findings f;
+    f.lossy = options.lossy;
+    steps(document, source, target, f);
+    if (!f.underivable.empty()) {
+        errors.insert(errors.end(), f.underivable.begin(), f.underivable.end());
+        return false;
+    }
+    out.losses = std::move(f.losses);
+    return visit_schema(to, [&](auto tag) {
+        typename decltype(tag)::type value;
+        if (!decode(document, value, errors, to, limits)) return false;
+        try {
+            encode(value, out.text, style);
+        } catch (const EncodeError& e) {
+            errors.push_back(e.error());
+            return false;
+        }
+        return true;
+    });
+}
+
+Upgraded upgrade(std::string_view text, std::string_view from, SchemaId to, Style style, const ConvertOptions& options,
+                 const Limits& limits) {
+    Upgraded out;
+    std::vector<Error> errors;
+    if (!upgrade(text, from, to, out, errors, style, options, limits)) throw ConvertError(std::move(errors));
+    return out;
+}
+
+Converted<AnyRolloutRow> upgrade(const AnyRolloutRow& row, SchemaId to, const ConvertOptions& options) {
+    const std::string text = std::visit([](const auto& r) { return encode(r); }, row);
+    Upgraded up = upgrade(text, schema_info(schema_of(row)).name, to, Style::compact, options);
+    return Converted<AnyRolloutRow>{decode<AnyRolloutRow>(up.text), std::move(up.losses)};
+}
+
+}  // namespace sediment::rows

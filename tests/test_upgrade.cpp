@@ -1,0 +1,216 @@
+// Upgrades (docs/upgrade.md): every field a newer version adds, derived where the document gives it,
+// and every case where it does not failing with the field named, or (lossy) dropping exactly the CI
+// resolution it belongs to.
+#include <catch2/catch.hpp>
+
+#include "process.hpp"
+#include "support.hpp"
+
+using namespace sediment::rows;
+
+namespace {
+
+const char* const kIdentity = R"({"provider": "github", "host": "github.com", "repository_id": "101"})";
+
+// test::row_of_version(v) with the members of `edits` set (JSON text) or removed (""), by pointer.
+std::string row(int version, const std::vector<test::Change>& edits = {}) {
+    Json doc = test::row_of_version(version);
+    for (const test::Change& e : edits) doc = parse(test::mutate(doc, e));
+    return dump(doc);
+}
+
+SchemaId rollout(int version) { return versions_of("nemo-gym-rollout").at(static_cast<std::size_t>(version - 1)); }
+
+// The errors of an upgrade that must fail.
+std::vector<Error> failure(const std::string& text, const char* from, SchemaId to, bool lossy = false) {
+    Upgraded out;
+    std::vector<Error> errors;
+    CHECK_FALSE(upgrade(text, from, to, out, errors, Style::compact, ConvertOptions{lossy}));
+    CHECK(out.text.empty());
+    return errors;
+}
+
+std::vector<std::string> pointers(const std::vector<Error>& errors) {
+    std::vector<std::string> out;
+    for (const Error& e : errors) out.push_back(e.pointer);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("upgrade: v1 -> v2 changes the version and nothing else") {
+    const std::string v1 = row(1, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    const Upgraded up = upgrade(v1, "nemo-gym-rollout", rollout(2));
+    CHECK(up.from == rollout(1));
+    CHECK(up.losses.empty());
+    Json expected = parse(v1);
+    expected["metadata"]["schema_id"] = "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json";
+    expected["metadata"]["schema_version"] = 2;
+    CHECK(up.text == dump(expected));
+    // a resolution is no obstacle before version 3
+    CHECK(parse(upgrade(row(1), "nemo-gym-rollout.v1", rollout(2)).text) == parse(row(2)));
+}
+
+TEST_CASE("upgrade: v2 -> v3 derives [] observation ids without a CI resolution, and cannot beside one") {
+    const std::string plain = row(2, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    const Json v3 = parse(upgrade(plain, "nemo-gym-rollout", rollout(3)).text);
+    CHECK(v3["metadata"]["session_commit_observation_ids"] == Json::array());
+    CHECK(v3["metadata"]["schema_version"] == 3);
+    CHECK(check(rollout(3), dump(v3)).empty());
+
+    const auto errors = failure(row(2), "nemo-gym-rollout", rollout(3));
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].id == "rows.upgrade.underivable");
+    CHECK(errors[0].pointer == "/metadata/session_commit_observation_ids");
+    CHECK(errors[0].message.find("ci_resolution") != std::string::npos);
+    // through to v4 too, and from v1
+    CHECK(pointers(failure(row(2), "nemo-gym-rollout", rollout(4))) == std::vector<std::string>{"/metadata/session_commit_observation_ids"});
+    CHECK(pointers(failure(row(1), "nemo-gym-rollout.v1", rollout(3))) == std::vector<std::string>{"/metadata/session_commit_observation_ids"});
+    CHECK_THROWS_AS(upgrade(row(2), "nemo-gym-rollout", rollout(3)), ConvertError);
+}
+
+TEST_CASE("upgrade: lossy drops the resolution, its reward and reward source, and lists them in document order") {
+    const Upgraded up = upgrade(row(2), "nemo-gym-rollout", rollout(4), Style::compact, ConvertOptions{true});
+    CHECK(pointers(up.losses) == std::vector<std::string>{"/reward", "/metadata/reward_source", "/metadata/ci_resolution"});
+    for (const Error& e : up.losses) CHECK(e.id == "rows.upgrade.loss");
+    const Json v4 = parse(up.text);
+    CHECK(check(rollout(4), up.text).empty());
+    CHECK_FALSE(v4.contains("reward"));
+    CHECK_FALSE(v4["metadata"].contains("ci_resolution"));
+    CHECK_FALSE(v4["metadata"].contains("reward_source"));
+    CHECK(v4["metadata"]["session_commit_observation_ids"] == Json::array());
+    CHECK(v4["metadata"]["repository_identity"].is_null());
+    // everything else is kept
+    Json rest = parse(row(2));
+    rest.erase("reward");
+    CHECK(v4["response"] == rest["response"]);
+    CHECK(v4["metadata"]["verifier_results"].size() == rest["metadata"]["verifier_results"].size());
+    // lossy with nothing to drop drops nothing
+    const std::string plain = row(2, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    CHECK(upgrade(plain, "nemo-gym-rollout", rollout(3), Style::compact, ConvertOptions{true}).losses.empty());
+}
+
+TEST_CASE("upgrade: v3 -> v4 gives version-1 CI outcomes no identity, and so their resolution") {
+    const Upgraded up = upgrade(row(3), "nemo-gym-rollout", rollout(4), Style::sediment);
+    CHECK(up.losses.empty());
+    const Json v4 = parse(up.text);
+    const Json& outcome = v4["metadata"]["verifier_results"][0];
+    CHECK(outcome["schema_version"] == 1);
+    CHECK(outcome["repository_provider"].is_null());
+    CHECK(outcome["repository_host"].is_null());
+    CHECK(outcome["repository_id"].is_null());
+    CHECK(v4["metadata"]["ci_resolution"]["repository_identity"].is_null());
+    CHECK(v4["metadata"]["repository_identity"].is_null());
+    CHECK(v4["metadata"]["session_commit_observation_ids"] == parse(row(3))["metadata"]["session_commit_observation_ids"]);
+    CHECK(up.text == dump(v4, Style::sediment));  // in the style asked for, keys in v4's order
+    CHECK(dump(v4).find("\"schema_version\":1,\"repository_provider\":null,\"repository_host\":null,\"repository_id\":null,\"outcome_id\"") != std::string::npos);
+
+    // without a resolution
+    const Json plain = parse(upgrade(row(3, {{"/metadata/ci_resolution", ""}}), "nemo-gym-rollout", rollout(4)).text);
+    CHECK(plain["metadata"]["repository_identity"].is_null());
+}
+
+TEST_CASE("upgrade: v3 -> v4 cannot say a resolution's identity when a source outcome is not in the row") {
+    const std::string text = row(3, {{"/metadata/ci_resolution/source_outcome_ids/0", "\"out_elsewhere\""}});
+    const auto errors = failure(text, "nemo-gym-rollout", rollout(4));
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].id == "rows.upgrade.underivable");
+    CHECK(errors[0].pointer == "/metadata/ci_resolution/repository_identity");
+    CHECK(errors[0].message.find("'out_elsewhere' is not among verifier_results") != std::string::npos);
+    // lossy: the resolution goes, with the observation ids that matched it
+    const Upgraded up = upgrade(text, "nemo-gym-rollout", rollout(4), Style::compact, ConvertOptions{true});
+    CHECK(pointers(up.losses) ==
+          std::vector<std::string>{"/reward", "/metadata/reward_source", "/metadata/ci_resolution", "/metadata/session_commit_observation_ids"});
+    CHECK(parse(up.text)["metadata"]["session_commit_observation_ids"] == Json::array());
+    CHECK(check(rollout(4), up.text).empty());
+}
+
+TEST_CASE("upgrade: what the newer version refuses fails at its place, lossy or not") {
+    const std::string nul = row(2, {{"/metadata/session_id", R"("s\u0000")"}, {"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    CHECK(check(rollout(2), nul).empty());
+    for (const bool lossy : {false, true}) {
+        const auto errors = failure(nul, "nemo-gym-rollout", rollout(3), lossy);
+        REQUIRE(errors.size() == 1);
+        CHECK(errors[0].id == "rows.decode.pattern");
+        CHECK(errors[0].pointer == "/metadata/session_id");
+    }
+}
+
+TEST_CASE("upgrade: the same version, newer documents, invalid documents and wrong names") {
+    CHECK(upgrade(row(4), "nemo-gym-rollout", rollout(4)).text == row(4));
+    auto errors = failure(row(4), "nemo-gym-rollout", rollout(3));
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].id == "rows.upgrade.version");
+    CHECK(errors[0].pointer == "/metadata/schema_id");
+    // a document is checked under its own version first
+    errors = failure(row(2, {{"/metadata/split", "\"test\""}}), "nemo-gym-rollout", rollout(4));
+    CHECK(pointers(errors) == std::vector<std::string>{"/metadata/split"});
+    errors = failure(row(2), "nemo-gym-rollout.v1", rollout(4));  // a v2 row read as v1
+    CHECK(errors.at(0).pointer == "/metadata/schema_id");
+    errors = failure(row(2, {{"/metadata/schema_id", "\"x\""}}), "nemo-gym-rollout", rollout(4));
+    CHECK(errors.at(0).id == "rows.decode.version");
+    CHECK(failure("{", "nemo-gym-rollout", rollout(4)).at(0).id == "rows.parse.syntax");
+    CHECK_THROWS_AS(upgrade(row(2), "nemo-gym-response.v1", rollout(4)), std::invalid_argument);
+    CHECK_THROWS_AS(upgrade(row(2), "nemo-gym-rollout", SchemaId::atif_v1_7), std::invalid_argument);
+    CHECK_THROWS_AS(upgrade(row(2), "nope", rollout(4)), std::invalid_argument);
+}
+
+TEST_CASE("upgrade: parts, from the version named") {
+    // CI outcome v1 -> v3: the three repository fields, null; schema_version kept
+    const std::string outcome = dump(test::base(SchemaId::ci_outcome_v1));
+    const Json v3 = parse(upgrade(outcome, "ci-outcome.v1", SchemaId::ci_outcome_v3).text);
+    CHECK(v3["schema_version"] == 1);
+    CHECK(v3["repository_provider"].is_null());
+    CHECK(v3["repository_id"].is_null());
+    CHECK(check(SchemaId::ci_outcome_v3, dump(v3)).empty());
+    // response v1 -> v3 keeps everything, and refuses what v3 refuses
+    const std::string response = dump(test::base(SchemaId::nemo_gym_response_v1));
+    CHECK(upgrade(response, "nemo-gym-response.v1", SchemaId::nemo_gym_response_v3).text == response);
+    const std::string nul = test::mutate(SchemaId::nemo_gym_response_v1, {"/turns/0/tool_calls/0/id", R"("call\u0000")"});
+    CHECK(pointers(failure(nul, "nemo-gym-response.v1", SchemaId::nemo_gym_response_v3)) == std::vector<std::string>{"/turns/0/tool_calls/0/id"});
+    CHECK(upgrade(nul, "nemo-gym-response.v1", SchemaId::nemo_gym_response_v2).text == nul);
+    // create-params v1 -> v2
+    const std::string params = test::mutate(SchemaId::nemo_gym_responses_create_params_v1,
+                                            {"/input/0/parts/0", R"({"type": "tool_call", "id": "\u0000", "name": "bash", "arguments": {}})"});
+    CHECK(pointers(failure(params, "nemo-gym-responses-create-params.v1", SchemaId::nemo_gym_responses_create_params_v2)) ==
+          std::vector<std::string>{"/input/0/parts/0/id"});
+}
+
+TEST_CASE("upgrade: a decoded row of any version") {
+    const Converted<AnyRolloutRow> up = upgrade(decode<AnyRolloutRow>(row(3)), rollout(4));
+    REQUIRE(std::holds_alternative<v4::NemoGymRolloutRow>(up.value));
+    const v4::NemoGymRolloutRow& v4 = std::get<v4::NemoGymRolloutRow>(up.value);
+    CHECK(v4.metadata.repository_identity.is_null());
+    CHECK(v4.metadata.ci_resolution->repository_identity.is_null());
+    CHECK(v4.metadata.verifier_results.at(0).schema_version == 1);
+    CHECK_THROWS_AS(upgrade(decode<AnyRolloutRow>(row(2)), rollout(3)), ConvertError);
+    CHECK(upgrade(decode<AnyRolloutRow>(row(2)), rollout(3), ConvertOptions{true}).losses.size() == 3);
+}
+
+TEST_CASE("cli: upgrade") {
+    test::TempDir dir;
+    const std::string plain2 = row(2, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    test::write_file(dir / "rows.jsonl", row(1) + "\n" + row(3) + "\n" + row(2) + "\n" + plain2 + "\n");
+    const std::string file = test::quote((dir / "rows.jsonl").string());
+    const std::string name = Json((dir / "rows.jsonl").string()).dump();
+    const std::string cli = std::string(SEDIMENT_ROWS_CLI) + " upgrade ";
+    auto r = test::run(cli + "--to nemo-gym-rollout.v4 --style sediment " + file);
+    CHECK(r.status == 1);
+    // rows 1 and 3 have a resolution they cannot carry to v3; rows 2 and 4 become v4
+    CHECK(r.out == upgrade(row(3), "nemo-gym-rollout", rollout(4), Style::sediment).text + "\n" +
+                       upgrade(plain2, "nemo-gym-rollout", rollout(4), Style::sediment).text + "\n");
+    CHECK(r.err.find("rows.jsonl:1: /metadata/session_commit_observation_ids: a version 2 row does not hold") != std::string::npos);
+    CHECK(r.err.find("2 upgraded, 2 failed (read as nemo-gym-rollout.v1: 1, nemo-gym-rollout.v2: 2, nemo-gym-rollout.v3: 1)\n") != std::string::npos);
+    r = test::run(cli + "--to nemo-gym-rollout.v4 --lossy --format jsonl -j 1 " + file);
+    CHECK(r.status == 0);
+    CHECK(r.err.rfind("{\"file\": " + name + ", \"line\": 1, \"valid\": true, \"schema\": \"nemo-gym-rollout.v1\", \"dropped\": "
+                      "[{\"pointer\": \"/reward\", ", 0) == 0);
+    test::write_file(dir / "v4.jsonl", r.out);
+    CHECK(test::run(std::string(SEDIMENT_ROWS_CLI) + " validate -q --schema nemo-gym-rollout.v4 " + test::quote((dir / "v4.jsonl").string())).status == 0);
+    // usage
+    CHECK(test::run(cli + file).status == 2);                                                       // no --to
+    CHECK(test::run(cli + "--to nemo-gym-response.v3 " + file).status == 2);                        // no --from
+    CHECK(test::run(cli + "--from nemo-gym-rollout.v4 --to nemo-gym-rollout.v3 " + file).status == 2);  // backwards
+    CHECK(test::run(cli + "--from nemo-gym-response.v1 --to nemo-gym-rollout.v4 " + file).status == 2);
+    CHECK(test::run(std::string(SEDIMENT_ROWS_CLI) + " upgrade --help").out.find("--lossy") != std::string::npos);
+}
