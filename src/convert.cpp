@@ -179,7 +179,7 @@ struct StepExtension {
 struct TrajectoryExtension {
     std::optional<std::vector<Message>> input;
     std::optional<Number> reward;
-    std::optional<NemoGymMetadata> metadata;
+    std::optional<Json> metadata;  // read under the version of the row asked for (extension_metadata)
 };
 
 /// Reads the members of an extension object, each with the row schema's rules; `field(key, value)`
@@ -211,7 +211,7 @@ void read(Decoder& d, const Json& j, TrajectoryExtension& out) {
         auto at = d.at(key);
         if (key == "input") detail::read(d, v, out.input);
         else if (key == "reward") detail::read(d, v, out.reward);
-        else if (key == "metadata") detail::read(d, v, out.metadata);
+        else if (key == "metadata") out.metadata = v;
         else return false;
         return true;
     });
@@ -349,14 +349,14 @@ struct FromAtif {
             for (std::size_t j = 0; j < (*s.tool_calls)->size(); ++j) losses.extra((**s.tool_calls)[j].extra, pointer(at + "/tool_calls", j));
     }
 
-    void trajectory_losses(const std::optional<RowMetadata>& metadata) {
+    /// `session_id` and `instance_id`: the metadata's, when a row has it.
+    void trajectory_losses(const std::string* session_id, const std::string* instance_id) {
         const auto differs = [&](const std::optional<Nullable<std::string>>& field, const std::string* expected) {
             return given(field) && (!expected || **field != *expected);
         };
-        const NemoGymMetadata* m = metadata ? &metadata->metadata : nullptr;
-        if (differs(t.session_id, m ? &m->session_id : nullptr))
+        if (differs(t.session_id, session_id))
             losses.add("/session_id", "session", "a row holds a session id only as metadata.session_id, and it differs or is not given");
-        if (differs(t.trajectory_id, m ? &m->instance_id : nullptr))
+        if (differs(t.trajectory_id, instance_id))
             losses.add("/trajectory_id", "session", "a row holds a trajectory id only as metadata.instance_id, and it differs or is not given");
         if (t.agent.name != kAtifAgentName) losses.add("/agent/name", "agent", "a row does not name its agent");
         if (t.agent.version != kAtifAgentVersion) losses.add("/agent/version", "agent", "a row does not name its agent's version");
@@ -373,8 +373,8 @@ struct FromAtif {
         losses.extra(t.extra, "", {kAtifExtensionKey});
     }
 
-    RowParts run(const std::optional<RowMetadata>& metadata, std::string_view text) {
-        trajectory_losses(metadata);
+    RowParts run(const std::string* session_id, const std::string* instance_id, std::string_view text) {
+        trajectory_losses(session_id, instance_id);
         RowParts out;
         const std::size_t first_agent = agents.empty() ? t.steps.size() : agents.front();
         const std::size_t last_agent = agents.empty() ? t.steps.size() : agents.back();
@@ -440,17 +440,61 @@ struct FromAtif {
     }
 };
 
-Converted<RowParts> convert(const AtifTrajectory& trajectory, const std::optional<RowMetadata>& metadata,
-                            const ConvertOptions& options, std::optional<RowMetadata>* found) {
+/// The trajectory's own metadata, read as a row of M's version has it (at its place in the trajectory).
+template <class M>
+M extension_metadata(const Json& j) {
+    M out;
+    std::vector<Error> errors;
+    Decoder d(document_traits<M>::schema, errors, Limits{}, Decoder::Source::caller_dom);
+    auto extra_at = d.at("extra");
+    auto key_at = d.at(kAtifExtensionKey);
+    auto metadata_at = d.at("metadata");
+    if (!detail::read(d, j, out)) throw ConvertError(std::move(errors));
+    return out;
+}
+
+/// The trajectory's own metadata, when the row's parts are all that is asked for: valid under the
+/// rollout version it names (ConvertError otherwise, at its place).
+void check_extension_metadata(const Json& j) {
+    std::vector<Error> errors;
+    const auto version = version_named(schema_info(SchemaId::nemo_gym_rollout_v2).base, Json{{"metadata", j}}, errors);
+    for (Error& e : errors) e.pointer = "/extra/" + std::string(kAtifExtensionKey) + e.pointer;
+    if (!version) throw ConvertError(std::move(errors));
+    AnyRolloutRow any;
+    detail::with_version(any, *version, [&](auto& row) {
+        extension_metadata<std::decay_t<decltype(row.metadata)>>(j);
+        return true;
+    });
+}
+
+/// A string member of an object, or nullptr.
+const std::string* string_member(const Json& j, const char* key) {
+    if (!j.is_object()) return nullptr;
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
+}
+
+/// ATIF -> a row's parts; with `found`, also the metadata the row takes: `metadata`, or else the
+/// trajectory's own (of M's version).
+template <class M>
+Converted<RowParts> convert(const AtifTrajectory& trajectory, const std::optional<BasicRowMetadata<M>>& metadata,
+                            const ConvertOptions& options, std::optional<BasicRowMetadata<M>>* found) {
     const std::string text = checked_text(trajectory, SchemaId::atif_v1_7, "");
     FromAtif from(trajectory);
-    std::optional<RowMetadata> in_use = metadata;
-    if (!in_use && from.ext.metadata) in_use = RowMetadata{*from.ext.metadata, from.ext.reward};
-    if (metadata && from.ext.metadata && *from.ext.metadata != metadata->metadata)
+    std::optional<BasicRowMetadata<M>> in_use = metadata;
+    const std::string* session_id = metadata ? &metadata->metadata.session_id : nullptr;
+    const std::string* instance_id = metadata ? &metadata->metadata.instance_id : nullptr;
+    if (!metadata && from.ext.metadata) {
+        if (found) in_use = BasicRowMetadata<M>{extension_metadata<M>(*from.ext.metadata), from.ext.reward};
+        else check_extension_metadata(*from.ext.metadata);
+        session_id = string_member(*from.ext.metadata, "session_id");
+        instance_id = string_member(*from.ext.metadata, "instance_id");
+    }
+    if (metadata && from.ext.metadata && *from.ext.metadata != Json(metadata->metadata))
         from.losses.add("/extra/sediment_rows/metadata", "metadata", "the metadata argument replaces the trajectory's");
     if (metadata && from.ext.reward && from.ext.reward != metadata->reward)
         from.losses.add("/extra/sediment_rows/reward", "metadata", "the metadata argument's reward replaces the trajectory's");
-    Converted<RowParts> out{from.run(in_use, text), std::move(from.losses.list)};
+    Converted<RowParts> out{from.run(session_id, instance_id, text), std::move(from.losses.list)};
     if (!options.lossy && !out.losses.empty()) throw ConvertError(std::move(out.losses));
     if (found) *found = std::move(in_use);
     return out;
@@ -529,7 +573,15 @@ AtifObservationResult observation_result(const ToolCallResponsePart& r) {
     return out;
 }
 
-AtifTrajectory build_atif(const RowParts& parts, const RowMetadata* metadata) {
+/// What to_atif() writes of a row beyond its parts: the metadata (any version, as JSON) and reward.
+struct RowSide {
+    const std::string& session_id;
+    const std::string& instance_id;
+    Json metadata;
+    const std::optional<Number>& reward;
+};
+
+AtifTrajectory build_atif(const RowParts& parts, const RowSide* metadata) {
     const auto& input = parts.responses_create_params.input;
     const auto& turns = parts.response.turns;
     AtifTrajectory t;
@@ -542,10 +594,10 @@ AtifTrajectory build_atif(const RowParts& parts, const RowMetadata* metadata) {
         ext["input"] = json_of(input);
     }
     if (metadata) {
-        t.session_id = Nullable<std::string>(metadata->metadata.session_id);
-        t.trajectory_id = Nullable<std::string>(metadata->metadata.instance_id);
+        t.session_id = Nullable<std::string>(metadata->session_id);
+        t.trajectory_id = Nullable<std::string>(metadata->instance_id);
         if (metadata->reward) ext["reward"] = json_of(*metadata->reward);
-        ext["metadata"] = Json(metadata->metadata);
+        ext["metadata"] = metadata->metadata;
     }
     if (!ext.empty()) t.extra = Nullable<Json>(Json::object({{std::string(kAtifExtensionKey), std::move(ext)}}));
 
@@ -611,11 +663,12 @@ std::string scoring_text(const RLVRInferenceMessageRow& output) {
     return join_nonempty(items);
 }
 
-bool decode(std::string_view text, RowMetadata& out, std::vector<Error>& errors) {
+template <class M>
+bool decode(std::string_view text, BasicRowMetadata<M>& out, std::vector<Error>& errors) {
     Json document;
     if (!parse(text, document, errors)) return false;
     const std::size_t before = errors.size();
-    Decoder d(SchemaId::nemo_gym_rollout_v2, errors, Limits{}, Decoder::Source::owned_parse);
+    Decoder d(document_traits<M>::schema, errors, Limits{}, Decoder::Source::owned_parse);
     if (!d.expect_object(document)) return false;
     bool has_metadata = false;
     for (auto it = document.begin(); it != document.end(); ++it) {
@@ -634,23 +687,45 @@ bool decode(std::string_view text, RowMetadata& out, std::vector<Error>& errors)
     return errors.size() == before;
 }
 
+bool decode(std::string_view text, RowMetadata& out, std::vector<Error>& errors) { return decode<NemoGymMetadata>(text, out, errors); }
+
 Converted<RowParts> to_row_parts(const AtifTrajectory& trajectory, const ConvertOptions& options) {
-    return convert(trajectory, std::nullopt, options, nullptr);
+    return convert<NemoGymMetadata>(trajectory, std::nullopt, options, nullptr);
 }
 
-Converted<NemoGymRolloutRow> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadata>& metadata,
-                                            const ConvertOptions& options) {
-    std::optional<RowMetadata> found;
+template <class Row>
+Converted<Row> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadataOf<Row>>& metadata,
+                              const ConvertOptions& options) {
+    std::optional<RowMetadataOf<Row>> found;
     Converted<RowParts> parts = convert(trajectory, metadata, options, &found);
     if (!found)
         throw ConvertError({Error{"rows.convert.metadata", "",
                                   "a rollout row needs metadata: pass it, or convert to the row's parts"}});
-    Converted<NemoGymRolloutRow> out;
+    Converted<Row> out;
     out.value.responses_create_params = std::move(parts.value.responses_create_params);
     out.value.response = std::move(parts.value.response);
     out.value.reward = found->reward;
     out.value.metadata = std::move(found->metadata);
     out.losses = std::move(parts.losses);
+    // what this version refuses in the parts (from version 3 on, a U+0000 in an id), at its place in the row
+    checked_text(out.value, document_traits<Row>::schema, "");
+    return out;
+}
+
+Converted<NemoGymRolloutRow> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadata>& metadata,
+                                            const ConvertOptions& options) {
+    return to_rollout_row<NemoGymRolloutRow>(trajectory, metadata, options);
+}
+
+Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, SchemaId version, const ConvertOptions& options) {
+    Converted<AnyRolloutRow> out;
+    if (!detail::with_version(out.value, version, [&](auto& row) {
+            auto converted = to_rollout_row<std::decay_t<decltype(row)>>(trajectory, std::nullopt, options);
+            row = std::move(converted.value);
+            out.losses = std::move(converted.losses);
+            return true;
+        }))
+        throw std::invalid_argument("not a rollout version: " + std::string(schema_info(version).name));
     return out;
 }
 
@@ -660,10 +735,25 @@ AtifTrajectory to_atif(const RowParts& parts) {
     return build_atif(parts, nullptr);
 }
 
-AtifTrajectory to_atif(const NemoGymRolloutRow& row) {
-    checked_text(row, SchemaId::nemo_gym_rollout_v2, "");
-    const RowMetadata metadata{row.metadata, row.reward};
-    return build_atif(RowParts{row.responses_create_params, row.response}, &metadata);
+template <class Row>
+AtifTrajectory to_atif_of(const Row& row) {
+    checked_text(row, document_traits<Row>::schema, "");
+    const RowSide side{row.metadata.session_id, row.metadata.instance_id, Json(row.metadata), row.reward};
+    return build_atif(RowParts{row.responses_create_params, row.response}, &side);
 }
+
+AtifTrajectory to_atif(const NemoGymRolloutRow& row) { return to_atif_of(row); }
+AtifTrajectory to_atif(const AnyRolloutRow& row) {
+    return std::visit([](const auto& r) { return to_atif_of(r); }, row);
+}
+
+// Every rollout version.
+template Converted<v1::NemoGymRolloutRow> to_rollout_row<v1::NemoGymRolloutRow>(const AtifTrajectory&, const std::optional<RowMetadataOf<v1::NemoGymRolloutRow>>&, const ConvertOptions&);
+template Converted<v2::NemoGymRolloutRow> to_rollout_row<v2::NemoGymRolloutRow>(const AtifTrajectory&, const std::optional<RowMetadataOf<v2::NemoGymRolloutRow>>&, const ConvertOptions&);
+template Converted<v3::NemoGymRolloutRow> to_rollout_row<v3::NemoGymRolloutRow>(const AtifTrajectory&, const std::optional<RowMetadataOf<v3::NemoGymRolloutRow>>&, const ConvertOptions&);
+template Converted<v4::NemoGymRolloutRow> to_rollout_row<v4::NemoGymRolloutRow>(const AtifTrajectory&, const std::optional<RowMetadataOf<v4::NemoGymRolloutRow>>&, const ConvertOptions&);
+template bool decode<v1::NemoGymMetadata>(std::string_view, BasicRowMetadata<v1::NemoGymMetadata>&, std::vector<Error>&);
+template bool decode<v3::NemoGymMetadata>(std::string_view, BasicRowMetadata<v3::NemoGymMetadata>&, std::vector<Error>&);
+template bool decode<v4::NemoGymMetadata>(std::string_view, BasicRowMetadata<v4::NemoGymMetadata>&, std::vector<Error>&);
 
 }  // namespace sediment::rows

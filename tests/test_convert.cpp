@@ -440,8 +440,12 @@ TEST_CASE("convert: the extension is read strictly, each error at its place") {
     CHECK(ids_and_pointers(errors(R"([{"step_id": 1, "source": "agent", "message": "a"}, {"step_id": 2, "source": "user", "message": "u"},
         {"step_id": 3, "source": "agent", "message": "b", "extra": {"sediment_rows": {"new_messages": []}}}])")) ==
           std::vector<P>{{"rows.convert.extension", "/steps/2/extra/sediment_rows/new_messages"}});
+    // the trajectory's metadata is read under the rollout version it names, which it must name
     CHECK(ids_and_pointers(errors(R"([{"step_id": 1, "source": "agent", "message": "a"}])",
-                                  R"("extra": {"sediment_rows": {"metadata": {"org_id": 1}}},)"))
+                                  R"("extra": {"sediment_rows": {"metadata": {"org_id": 1}}},)")) ==
+          std::vector<P>{{"rows.decode.missing_key", "/extra/sediment_rows/metadata"}});
+    CHECK(ids_and_pointers(errors(R"([{"step_id": 1, "source": "agent", "message": "a"}])",
+                                  R"("extra": {"sediment_rows": {"metadata": {"org_id": 1, "schema_id": "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v3.json"}}},)"))
               .at(0) == P{"rows.decode.type", "/extra/sediment_rows/metadata/org_id"});
 }
 

@@ -225,5 +225,6 @@ TEST_CASE("cli: a name without a version where documents do not say theirs is a 
     CHECK(r.err.rfind("sediment-rows: nemo-gym-response documents do not name their version: name one of nemo-gym-response.v1, "
                       "nemo-gym-response.v2, nemo-gym-response.v3\n", 0) == 0);
     CHECK(cli("validate --schema ci-outcome -").status == 2);
-    CHECK(cli("convert --from nemo-gym-rollout --to atif-v1.7 -").status == 2);
+    CHECK(cli("convert --from nemo-gym-response --to atif-v1.7 -").status == 2);
+    CHECK(cli("convert --from atif-v1.7 --to nemo-gym-response -").status == 2);
 }

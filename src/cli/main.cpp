@@ -119,12 +119,14 @@ const char* const kConvert = R"(usage: sediment-rows convert --from NAME --to NA
 
 Converts ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF, one output line
 per document, to standard output (docs/atif-mapping.md). Errors go to standard error.
-  --from atif-v1.7 --to nemo-gym-rollout.v2 | nemo-gym-response.v2 | nemo-gym-responses-create-params.v2
-  --from nemo-gym-rollout.v2 --to atif-v1.7
+  --from atif-v1.7 --to nemo-gym-rollout[.vN] | nemo-gym-response.vN | nemo-gym-responses-create-params.vN
+  --from nemo-gym-rollout[.vN] --to atif-v1.7
+  A rollout row of any version converts (without .vN, each row is read as the version it names); a
+  row made from a trajectory is of the version --to names, or without .vN, of its metadata's.
 
   --metadata FILE        a rollout row needs metadata: the trajectory's own (written by --to
                          atif-v1.7), or line i of FILE for the i-th trajectory, an object
-                         {"metadata": {...}, "reward": 1.0} ("reward" optional)
+                         {"metadata": {...}, "reward": 1.0} ("reward" optional) of the row's version
   --lossy                a value the target cannot hold fails the document, with the full list;
                          --lossy drops exactly those values and lists them as warnings
   --style compact|sediment
@@ -192,7 +194,8 @@ struct Options {
     std::string command;
     std::string schema_name;                   // --schema (convert: --from), with or without a version
     const rows::SchemaInfo* schema = nullptr;  // the schema of a versioned name
-    const rows::SchemaInfo* to = nullptr;
+    const rows::SchemaInfo* to = nullptr;      // --to of a versioned name
+    std::string to_name;                       // --to
     Format format = Format::text;
     bool schema_engine = false;
     rows::Style style = rows::Style::compact;
@@ -265,9 +268,9 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
         } else if (a == (two_schemas ? "--from" : "--schema") || (a == "--to" && two_schemas)) {
             if (!value()) return a + " needs a NAME";
             const rows::SchemaInfo* s = rows::find_schema(v);
-            const bool any_version = a != "--to" && !rows::schemas_named(v).empty();
+            const bool any_version = (a != "--to" || c == "convert") && !rows::schemas_named(v).empty();
             if (!s && !any_version) return unknown_schema(v);
-            if (a == "--to") o.to = s;
+            if (a == "--to") o.to = s, o.to_name = v;
             else o.schema = s, o.schema_name = v;
         } else if (a == "--metadata" && c == "convert") {
             if (!value()) return "--metadata needs a FILE";
@@ -310,7 +313,7 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
             return "unknown option '" + a + "' for " + c;
         }
     }
-    if (c == "convert" && (!o.schema || !o.to)) return "convert needs --from NAME and --to NAME";
+    if (c == "convert" && (o.schema_name.empty() || o.to_name.empty())) return "convert needs --from NAME and --to NAME";
     if (c == "upgrade" && !o.to) return "upgrade needs --to NAME";
     if (c == "upgrade" && o.schema_name.empty()) {  // rows name their version; other documents need --from
         if (rows::schemas_named(o.to->base).size() < 2) return "upgrade needs --from NAME: " + std::string(o.to->base) + " documents do not name their version";
@@ -555,17 +558,44 @@ int run_format(const Options& o) {
 
 // ----- convert -----------------------------------------------------------------------------------
 
+/// The rollout version of the metadata a trajectory converts with: the --metadata line's, or else the
+/// trajectory's own (its /extra/sediment_rows/metadata/schema_id). Errors are the line's, or the
+/// trajectory's with their place in it.
+std::optional<rows::SchemaId> metadata_version(const rows::AtifTrajectory& t, const std::string& line, bool given,
+                                               std::vector<rows::Error>& errors) {
+    const std::string family(rows::schema_info(rows::SchemaId::nemo_gym_rollout_v2).base);
+    if (given) {
+        rows::Json document;
+        if (!rows::parse(line, document, errors)) return std::nullopt;
+        return rows::version_named(family, document, errors);
+    }
+    const rows::Json* metadata = nullptr;
+    if (t.extra && !t.extra->is_null()) {
+        const rows::Json& extra = **t.extra;
+        const auto ext = extra.find(std::string(rows::kAtifExtensionKey));
+        if (ext != extra.end() && ext->is_object() && ext->contains("metadata")) metadata = &ext->at("metadata");
+    }
+    if (!metadata) {
+        errors.push_back({"rows.convert.metadata", "", "a rollout row needs metadata: give --metadata, or convert to the row's parts"});
+        return std::nullopt;
+    }
+    const std::size_t before = errors.size();
+    const auto version = rows::version_named(family, rows::Json{{"metadata", *metadata}}, errors);
+    for (std::size_t i = before; i < errors.size(); ++i) errors[i].pointer = "/extra/sediment_rows" + errors[i].pointer;
+    return version;
+}
+
 int run_convert(const Options& o) {
     using rows::SchemaId;
-    if (!o.schema) return usage_error(unknown_schema(o.schema_name), "convert");
-    const SchemaId from = o.schema->id, to = o.to->id;
-    const bool from_atif = from == SchemaId::atif_v1_7;
-    if (from_atif ? to == SchemaId::atif_v1_7 || to == SchemaId::ci_outcome_v1
-                  : from != SchemaId::nemo_gym_rollout_v2 || to != SchemaId::atif_v1_7)
-        return usage_error("convert goes from atif-v1.7 to nemo-gym-rollout.v2, nemo-gym-response.v2 or "
-                           "nemo-gym-responses-create-params.v2, or from nemo-gym-rollout.v2 to atif-v1.7", "convert");
-    if (!o.metadata.empty() && to != SchemaId::nemo_gym_rollout_v2)
-        return usage_error("--metadata goes with --to nemo-gym-rollout.v2", "convert");
+    const rows::SchemaInfo& from = rows::schema_info(rows::schemas_named(o.schema_name).front());
+    const rows::SchemaInfo& to = rows::schema_info(rows::schemas_named(o.to_name).front());
+    const bool from_atif = from.id == SchemaId::atif_v1_7;
+    const bool to_row = to.base == "nemo-gym-rollout", to_response = to.base == "nemo-gym-response";
+    if (from_atif ? !(to_row || to_response || to.base == "nemo-gym-responses-create-params")
+                  : from.base != "nemo-gym-rollout" || to.id != SchemaId::atif_v1_7)
+        return usage_error("convert goes from atif-v1.7 to nemo-gym-rollout[.vN], nemo-gym-response.vN or "
+                           "nemo-gym-responses-create-params.vN, or from nemo-gym-rollout[.vN] to atif-v1.7", "convert");
+    if (!o.metadata.empty() && !to_row) return usage_error("--metadata goes with --to nemo-gym-rollout[.vN]", "convert");
     Input metadata;  // read line by line beside the documents
     if (!o.metadata.empty() && !metadata.open(o.metadata)) {
         std::cerr << "sediment-rows: " << metadata.error() << "\n";
@@ -580,26 +610,35 @@ int run_convert(const Options& o) {
         std::vector<rows::Error>& errors = out.finding.errors;
         try {
             if (!from_atif) {
-                rows::encode(rows::to_atif(rows::decode<rows::NemoGymRolloutRow>(d.text, o.limits)), out.out, o.style);
-            } else {
+                rows::AnyRolloutRow row;  // of the version --from names, or of its own
+                const bool read = o.schema ? rows::detail::with_version(row, from.id, [&](auto& r) { return rows::decode(d.text, r, errors, o.limits); })
+                                           : rows::decode(d.text, row, errors, o.limits);
+                if (read) rows::encode(rows::to_atif(row), out.out, o.style);
+            } else if (to_row) {
                 const auto trajectory = rows::decode<rows::AtifTrajectory>(d.text, o.limits);
-                std::optional<rows::RowMetadata> given;
-                if (!o.metadata.empty() && !rows::decode(d.metadata, given.emplace(), errors)) {
+                const bool given = !o.metadata.empty();
+                const std::optional<SchemaId> version = o.to ? o.to->id : metadata_version(trajectory, d.metadata, given, errors);
+                rows::AnyRolloutRow row;
+                const bool converted = version && rows::detail::with_version(row, *version, [&](auto& r) {
+                    using Row = std::decay_t<decltype(r)>;
+                    std::optional<rows::RowMetadataOf<Row>> metadata;
+                    if (given && !rows::decode(d.metadata, metadata.emplace(), errors)) return false;
+                    auto c = rows::to_rollout_row<Row>(trajectory, metadata, options);
+                    rows::encode(c.value, out.out, o.style);
+                    out.finding.dropped = std::move(c.losses);
+                    return true;
+                });
+                if (!converted && given && !errors.empty()) {
                     out.finding.path = &o.metadata;  // the error is the metadata line's
                     out.finding.line = d.metadata_line;
-                    return;
                 }
-                if (to == SchemaId::nemo_gym_rollout_v2) {
-                    auto row = rows::to_rollout_row(trajectory, given, options);
-                    rows::encode(row.value, out.out, o.style);
-                    out.finding.dropped = std::move(row.losses);
-                } else {
-                    auto parts = rows::to_row_parts(trajectory, options);
-                    if (to == SchemaId::nemo_gym_response_v2) rows::encode(parts.value.response, out.out, o.style);
-                    else rows::encode(parts.value.responses_create_params, out.out, o.style);
-                    out.finding.dropped = std::move(parts.losses);
-                    errors = rows::check(to, out.out);  // the create-params schema's own tool-call id rule
-                }
+            } else {
+                const auto trajectory = rows::decode<rows::AtifTrajectory>(d.text, o.limits);
+                auto parts = rows::to_row_parts(trajectory, options);
+                if (to_response) rows::encode(parts.value.response, out.out, o.style);
+                else rows::encode(parts.value.responses_create_params, out.out, o.style);
+                out.finding.dropped = std::move(parts.losses);
+                errors = rows::check(to.id, out.out);  // the rules of that version (tool-call id patterns)
             }
         } catch (const rows::DecodeError& e) {
             errors = e.errors();

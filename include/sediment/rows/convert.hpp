@@ -15,6 +15,7 @@
 
 #include "error.hpp"
 #include "generated/models.hpp"
+#include "versions.hpp"
 
 namespace sediment::rows {
 
@@ -31,16 +32,23 @@ struct ConvertOptions {
     bool lossy = false;
 };
 
-/// What a rollout row holds beyond the two trainer-facing parts, and a trajectory cannot supply.
-struct RowMetadata {
-    NemoGymMetadata metadata;      ///< the row's `metadata`
+/// What a rollout row holds beyond the two trainer-facing parts, and a trajectory cannot supply: the
+/// metadata of one version (`Metadata` is that version's NemoGymMetadata) and the reward.
+template <class Metadata>
+struct BasicRowMetadata {
+    Metadata metadata;             ///< the row's `metadata`
     std::optional<Number> reward;  ///< the row's `reward`, when it has one
 
     /// Same metadata and reward.
-    friend bool operator==(const RowMetadata& a, const RowMetadata& b) {
+    friend bool operator==(const BasicRowMetadata& a, const BasicRowMetadata& b) {
         return a.metadata == b.metadata && a.reward == b.reward;
     }
 };
+/// The metadata and reward of a version 2 row (NemoGymRolloutRow).
+using RowMetadata = BasicRowMetadata<NemoGymMetadata>;
+/// The metadata and reward of a row of type Row: `RowMetadataOf<v4::NemoGymRolloutRow>`.
+template <class Row>
+using RowMetadataOf = BasicRowMetadata<decltype(Row::metadata)>;
 
 /// The two trainer-facing parts of a rollout row: what a trajectory holds.
 struct RowParts {
@@ -79,11 +87,21 @@ private:
 /// ATIF -> the row's `responses_create_params` and `response`.
 Converted<RowParts> to_row_parts(const AtifTrajectory& trajectory, const ConvertOptions& options = {});
 
-/// ATIF -> a complete rollout row. Its metadata and reward come from `metadata`, or else from the
-/// trajectory's extension (what to_atif() wrote for a complete row); with neither, ConvertError.
+/// ATIF -> a complete rollout row (version 2). Its metadata and reward come from `metadata`, or else
+/// from the trajectory's extension (what to_atif() wrote for a complete row); with neither, ConvertError.
 Converted<NemoGymRolloutRow> to_rollout_row(const AtifTrajectory& trajectory,
                                             const std::optional<RowMetadata>& metadata = std::nullopt,
                                             const ConvertOptions& options = {});
+
+/// ATIF -> a complete rollout row of type Row, any version (`to_rollout_row<v4::NemoGymRolloutRow>(t)`):
+/// the same, with that version's metadata; the trajectory's own metadata must be of that version, and
+/// the row must be valid under it (ConvertError otherwise, at the place in the trajectory or the row).
+template <class Row>
+Converted<Row> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadataOf<Row>>& metadata = std::nullopt,
+                              const ConvertOptions& options = {});
+
+/// ATIF -> a complete rollout row of rollout version `version`, from the trajectory's own metadata.
+Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, SchemaId version, const ConvertOptions& options = {});
 
 /// Row -> ATIF: a trajectory valid under the subset, from which to_row_parts() gives back `parts`
 /// exactly. Throws ConvertError for parts that are invalid or that no trajectory can hold (no
@@ -94,10 +112,17 @@ AtifTrajectory to_atif(const RowParts& parts);
 /// to_rollout_row() gives back `row` exactly.
 AtifTrajectory to_atif(const NemoGymRolloutRow& row);
 
+/// The same for a row of any version (its metadata, of its version, in the extension).
+AtifTrajectory to_atif(const AnyRolloutRow& row);
+
 /// Reads a RowMetadata from JSON text: an object with `metadata` (NemoGymMetadata) and optionally
 /// `reward` (a number), the two members of a rollout row beside its parts. Appends the errors and
 /// returns false when it is not one.
 bool decode(std::string_view text, RowMetadata& out, std::vector<Error>& errors);
+
+/// The same for the metadata of another version (`RowMetadataOf<v4::NemoGymRolloutRow>`).
+template <class Metadata>
+bool decode(std::string_view text, BasicRowMetadata<Metadata>& out, std::vector<Error>& errors);
 
 /// Sediment's scoring text of an output message (a turn's `completion`): the text parts, then the
 /// string leaves of the tool-call arguments (object keys in sorted order), empty items skipped, joined
