@@ -228,3 +228,77 @@ TEST_CASE("cli: a name without a version where documents do not say theirs is a 
     CHECK(cli("convert --from nemo-gym-response --to atif-v1.7 -").status == 2);
     CHECK(cli("convert --from atif-v1.7 --to nemo-gym-response -").status == 2);
 }
+
+TEST_CASE("versions: rows of every version convert to ATIF and back exactly") {
+    for (int version = 1; version <= 4; ++version) {
+        INFO("v" << version);
+        const AnyRolloutRow row = decode<AnyRolloutRow>(row_text(version));
+        const AtifTrajectory t = to_atif(row);
+        CHECK(check(SchemaId::atif_v1_7, encode(t)).empty());
+        const Converted<AnyRolloutRow> back = to_any_rollout_row(t, schema_of(row));
+        CHECK(back.losses.empty());
+        CHECK(back.value == row);
+    }
+    const auto v4 = decode<v4::NemoGymRolloutRow>(row_text(4));
+    const AtifTrajectory t = to_atif(AnyRolloutRow(v4));
+    CHECK(to_rollout_row<v4::NemoGymRolloutRow>(t).value == v4);
+    // the trajectory's metadata is v4's: read as v3's, its place in the trajectory is named
+    try {
+        to_rollout_row<v3::NemoGymRolloutRow>(t);
+        FAIL("a v4 metadata read as v3");
+    } catch (const ConvertError& e) {
+        CHECK(e.errors().at(0).pointer.rfind("/extra/sediment_rows/metadata/", 0) == 0);
+    }
+    // metadata given for the version asked for
+    const RowMetadataOf<v4::NemoGymRolloutRow> metadata{v4.metadata, v4.reward};
+    CHECK(to_rollout_row<v4::NemoGymRolloutRow>(to_atif(RowParts{v4.responses_create_params, v4.response}), metadata).value == v4);
+    RowMetadataOf<v3::NemoGymRolloutRow> read;
+    std::vector<Error> errors;
+    CHECK_FALSE(decode(R"({"metadata": )" + dump(test::row_of_version(4)["metadata"]) + "}", read, errors));
+    CHECK(errors.at(0).pointer == "/metadata/verifier_results/0/schema_version");  // 2, where v3 says 1
+    errors.clear();
+    CHECK(decode(R"({"metadata": )" + dump(test::row_of_version(3)["metadata"]) + R"(, "reward": 1.0})", read, errors));
+    CHECK(read.metadata.session_commit_observation_ids.size() == 2);
+}
+
+TEST_CASE("versions: a row made from ATIF is checked under its version") {
+    // a U+0000 in a tool-call id: a v2 row holds it, a v3 row does not
+    const std::string nul = with(3, {"/response/turns/0/tool_calls/0/id", R"("call\u0000")"});
+    const auto v2 = decode<NemoGymRolloutRow>(with(2, {"/response/turns/0/tool_calls/0/id", R"("call\u0000")"}));
+    const AtifTrajectory t = to_atif(RowParts{v2.responses_create_params, v2.response});
+    const RowMetadataOf<v3::NemoGymRolloutRow> metadata{decode<v3::NemoGymRolloutRow>(row_text(3)).metadata, std::nullopt};
+    try {
+        to_rollout_row<v3::NemoGymRolloutRow>(t, metadata);
+        FAIL("a U+0000 in a v3 id");
+    } catch (const ConvertError& e) {
+        CHECK(e.errors().at(0).id == "rows.decode.pattern");
+        CHECK(e.errors().at(0).pointer == "/response/turns/0/tool_calls/0/id");
+    }
+    CHECK(check(SchemaId::nemo_gym_rollout_v3, nul).at(0).id == "rows.decode.pattern");
+}
+
+TEST_CASE("cli: convert rows of every version to ATIF and back, each as its own version") {
+    test::TempDir dir;
+    std::string rows;
+    for (int version = 1; version <= 4; ++version) rows += dump(test::row_of_version(version), Style::sediment) + "\n";
+    test::write_file(dir / "rows.jsonl", rows);
+    const auto atif = cli("convert --from nemo-gym-rollout --to atif-v1.7 " + test::quote((dir / "rows.jsonl").string()));
+    CHECK(atif.status == 0);
+    test::write_file(dir / "atif.jsonl", atif.out);
+    const auto back = cli("convert --from atif-v1.7 --to nemo-gym-rollout --style sediment " + test::quote((dir / "atif.jsonl").string()));
+    CHECK(back.status == 0);
+    CHECK(back.out == rows);
+    // a version asked for: the others' metadata fails, at its place in the trajectory
+    const auto v4 = cli("convert --from atif-v1.7 --to nemo-gym-rollout.v4 " + test::quote((dir / "atif.jsonl").string()));
+    CHECK(v4.status == 1);
+    CHECK(v4.err.find(":1: /extra/sediment_rows/metadata/verifier_results/0: missing key 'repository_provider'") != std::string::npos);
+    CHECK(v4.err.find("1 converted, 3 failed") != std::string::npos);
+    // --metadata lines of the version asked for
+    test::write_file(dir / "meta.jsonl", "{\"metadata\": " + dump(test::row_of_version(3)["metadata"]) + "}\n");
+    test::write_file(dir / "one.jsonl", atif.out.substr(0, atif.out.find('\n') + 1));
+    const auto given = cli("convert --from atif-v1.7 --to nemo-gym-rollout --metadata " + test::quote((dir / "meta.jsonl").string()) +
+                           " --lossy " + test::quote((dir / "one.jsonl").string()));
+    CHECK(given.status == 0);
+    CHECK(parse(given.out)["metadata"]["schema_version"] == 3);
+    CHECK(cli("convert --from atif-v1.7 --to nemo-gym-response.v3 " + test::quote((dir / "atif.jsonl").string())).status == 0);
+}
