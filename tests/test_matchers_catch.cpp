@@ -90,3 +90,22 @@ TEST_CASE("catch2 helpers: models print as their JSON, cut at 2,000 bytes on a c
     enum_text << Split::eval << " " << static_cast<Split>(9);
     CHECK(enum_text.str() == "eval <invalid>");
 }
+
+TEST_CASE("catch2 helpers: every version, by type, by schema, and rows of any version") {
+    const std::string v4 = dump(test::row_of_version(4));
+    REQUIRE_THAT(v4, IsValid<v4::NemoGymRolloutRow>());
+    REQUIRE_THAT(v4, !IsValid<NemoGymRolloutRow>());
+    REQUIRE_THAT(v4, IsValid<AnyRolloutRow>());
+    REQUIRE_THAT(dump(test::row_of_version(1)), IsValid<AnyRolloutRow>());
+    const auto any = IsValid<AnyRolloutRow>();
+    CHECK_FALSE(any.match(test::mutate(test::row_of_version(4), {"/metadata/schema_id", "\"x\""})));
+    CHECK_THAT(any.describe(), Catch::StartsWith("is a valid AnyRolloutRow (nemo-gym-rollout, of the version it names); errors: "
+                                                 "[rows.decode.version] (/metadata/schema_id) 'x' is not"));
+    REQUIRE_THAT(v4, HasError<v3::NemoGymRolloutRow>("/metadata/verifier_results/0/schema_version", "expected 1"));
+    // a part under the version asked for
+    const std::string nul = test::mutate(SchemaId::nemo_gym_response_v3, {"/turns/0/inference_call_id", R"("\u0000")"});
+    REQUIRE_THAT(nul, IsValid<NemoGymResponse>());
+    REQUIRE_THAT(nul, !IsValid<NemoGymResponse>(SchemaId::nemo_gym_response_v3));
+    CHECK(IsValid<NemoGymResponse>(SchemaId::nemo_gym_response_v3).describe() == "is a valid NemoGymResponse (nemo-gym-response.v3)");
+    REQUIRE_THAT(nul, HasError<NemoGymResponse>(SchemaId::nemo_gym_response_v3, "/turns/0/inference_call_id", "rows.decode.pattern"));
+}

@@ -39,6 +39,22 @@ TEST(GtestHelpers, IsValidPassesValidTextAndExplainsAFailureWithTheFirstErrors) 
     EXPECT_THAT(kValid, Not(IsValid<NemoGymRolloutRow>(tight)));
 }
 
+TEST(GtestHelpers, EveryVersionByTypeBySchemaAndRowsOfAnyVersion) {
+    const std::string v4 = dump(test::row_of_version(4));
+    EXPECT_THAT(v4, IsValid<v4::NemoGymRolloutRow>());
+    EXPECT_THAT(v4, IsValid<AnyRolloutRow>());
+    EXPECT_THAT(v4, Not(IsValid<NemoGymRolloutRow>()));
+    EXPECT_THAT(v4, HasError<v3::NemoGymRolloutRow>("/metadata/verifier_results/0/schema_version", "expected 1"));
+    const std::string nul = test::mutate(SchemaId::nemo_gym_response_v3, {"/turns/0/inference_call_id", R"("\u0000")"});
+    EXPECT_THAT(nul, IsValid<NemoGymResponse>());
+    EXPECT_THAT(nul, HasError<NemoGymResponse>(SchemaId::nemo_gym_response_v3, "/turns/0/inference_call_id", "pattern"));
+    const auto [description, explanation] = failure_text(IsValid<NemoGymResponse>(SchemaId::nemo_gym_response_v3), nul);
+    EXPECT_EQ(description, "is a valid NemoGymResponse (nemo-gym-response.v3)");
+    EXPECT_EQ(explanation.rfind("errors: [rows.decode.pattern] (/turns/0/inference_call_id)", 0), 0u);
+    const auto any = failure_text(IsValid<AnyRolloutRow>(), std::string("[]"));
+    EXPECT_EQ(any.first, "is a valid AnyRolloutRow (nemo-gym-rollout, of the version it names)");
+}
+
 TEST(GtestHelpers, AFailedExpectationShowsTheMatcherAndTheErrors) {
     EXPECT_NONFATAL_FAILURE(EXPECT_THAT(kBadReward, IsValid<NemoGymRolloutRow>()),
                             "errors: [rows.decode.type] (/reward) expected a number, got a string");

@@ -24,20 +24,21 @@ template <class T>
 class IsValidMatcher : public Catch::MatcherBase<std::string> {
 public:
     /// See IsValid().
-    explicit IsValidMatcher(Limits limits) : limits_(limits) {}
+    IsValidMatcher(rows::detail::Target<T> target, Limits limits) : target_(target), limits_(limits) {}
     /// True when the value matches; keeps the errors for describe().
     bool match(const std::string& text) const override {
-        errors_ = check<T>(text, limits_);
+        errors_ = target_.check(text, limits_);
         return errors_.empty();
     }
     /// What a matching value is, with the errors found, for Catch's message.
     std::string describe() const override {
-        std::string text = "is a valid " + rows::detail::model_description<T>();
+        std::string text = "is a valid " + target_.description();
         if (!errors_.empty()) text += "; errors: " + rows::detail::first_errors(errors_);
         return text;
     }
 
 private:
+    rows::detail::Target<T> target_;
     Limits limits_;
     mutable std::vector<Error> errors_;  // of the last match, for describe()
 };
@@ -63,27 +64,35 @@ template <class T>
 class DocumentHasErrorMatcher : public Catch::MatcherBase<std::string> {
 public:
     /// See HasError<T>().
-    DocumentHasErrorMatcher(std::string pointer, std::string part) : errors_matcher_(std::move(pointer), std::move(part)) {}
+    DocumentHasErrorMatcher(rows::detail::Target<T> target, std::string pointer, std::string part)
+        : target_(target), errors_matcher_(std::move(pointer), std::move(part)) {}
     /// True when the value matches; keeps the errors for describe().
     bool match(const std::string& text) const override {
-        errors_ = check<T>(text);
+        errors_ = target_.check(text, {});
         return errors_matcher_.match(errors_);
     }
     /// What a matching value is, with the errors found, for Catch's message.
     std::string describe() const override {
-        return "as " + std::string(document_traits<T>::name) + ", " + errors_matcher_.describe() + "; errors: " +
+        return "as " + target_.name() + ", " + errors_matcher_.describe() + "; errors: " +
                (errors_.empty() ? std::string("none, it is valid") : rows::detail::first_errors(errors_));
     }
 
 private:
+    rows::detail::Target<T> target_;
     HasErrorMatcher errors_matcher_;
     mutable std::vector<Error> errors_;
 };
 
-/// JSON text that decodes strictly into T, within `limits`.
+/// JSON text that decodes strictly into T, within `limits` (AnyRolloutRow: a row of the version it names).
 template <class T>
 IsValidMatcher<T> IsValid(const Limits& limits = {}) {
-    return IsValidMatcher<T>(limits);
+    return IsValidMatcher<T>({}, limits);
+}
+
+/// JSON text that decodes strictly into T under the rules of `schema` (`IsValid<NemoGymResponse>(SchemaId::nemo_gym_response_v3)`).
+template <class T>
+IsValidMatcher<T> IsValid(SchemaId schema, const Limits& limits = {}) {
+    return IsValidMatcher<T>(rows::detail::Target<T>{schema}, limits);
 }
 
 /// Errors (a std::vector<Error>) with one at exactly `pointer` whose id or message contains `part`.
@@ -95,7 +104,13 @@ inline HasErrorMatcher HasError(std::string pointer, std::string part) {
 /// `part`.
 template <class T>
 DocumentHasErrorMatcher<T> HasError(std::string pointer, std::string part) {
-    return DocumentHasErrorMatcher<T>(std::move(pointer), std::move(part));
+    return DocumentHasErrorMatcher<T>({}, std::move(pointer), std::move(part));
+}
+
+/// The same under the rules of `schema`.
+template <class T>
+DocumentHasErrorMatcher<T> HasError(SchemaId schema, std::string pointer, std::string part) {
+    return DocumentHasErrorMatcher<T>(rows::detail::Target<T>{schema}, std::move(pointer), std::move(part));
 }
 
 }  // namespace sediment::rows::catch2

@@ -6,6 +6,7 @@
 
 #include "../decode.hpp"
 #include "../print.hpp"
+#include "../versions.hpp"
 
 namespace sediment::rows::detail {
 
@@ -25,11 +26,32 @@ inline bool has_error(const std::vector<Error>& errors, const std::string& point
     return false;
 }
 
-/// "NemoGymRolloutRow (nemo-gym-rollout.v2)"
+/// What the matchers check text against: model T under `schema` (by default T's own; NemoGymResponse of
+/// nemo-gym-response.v3, say).
 template <class T>
-std::string model_description() {
-    return std::string(document_traits<T>::name) + " (" + std::string(schema_info(document_traits<T>::schema).name) + ")";
-}
+struct Target {
+    SchemaId schema = document_traits<T>::schema;  ///< the schema whose rules apply
+
+    /// The typed verdict on `text`.
+    std::vector<Error> check(const std::string& text, const Limits& limits) const { return rows::check<T>(text, schema, limits); }
+    /// "NemoGymRolloutRow (nemo-gym-rollout.v2)"
+    std::string description() const { return name() + " (" + std::string(schema_info(schema).name) + ")"; }
+    /// "NemoGymRolloutRow"
+    std::string name() const { return std::string(document_traits<T>::name); }
+};
+
+/// A rollout row of any version, read as the version it names.
+template <>
+struct Target<AnyRolloutRow> {
+    /// The typed verdict on `text`.
+    std::vector<Error> check(const std::string& text, const Limits& limits) const {
+        return rows::check("nemo-gym-rollout", text, limits).errors;
+    }
+    /// "AnyRolloutRow (nemo-gym-rollout, of the version it names)"
+    std::string description() const { return name() + " (nemo-gym-rollout, of the version it names)"; }
+    /// "AnyRolloutRow"
+    std::string name() const { return "AnyRolloutRow"; }
+};
 
 /// `has an error at "/p" containing "part"`, or `has no error ...`.
 inline std::string error_description(const std::string& pointer, const std::string& part, bool negated = false) {

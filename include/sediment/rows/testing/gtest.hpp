@@ -37,20 +37,21 @@ class IsValidMatcher {
 public:
     using is_gtest_matcher = void;  ///< tells GoogleTest this is a matcher
     /// See IsValid().
-    explicit IsValidMatcher(Limits limits) : limits_(limits) {}
+    IsValidMatcher(rows::detail::Target<T> target, Limits limits) : target_(target), limits_(limits) {}
     /// True on a match; otherwise writes the first errors to `os`.
     bool MatchAndExplain(const std::string& text, std::ostream* os) const {
-        const std::vector<Error> errors = check<T>(text, limits_);
+        const std::vector<Error> errors = target_.check(text, limits_);
         if (errors.empty()) return true;
         if (os) *os << "errors: " << rows::detail::first_errors(errors);
         return false;
     }
     /// What a matching value is, for GoogleTest's message.
-    void DescribeTo(std::ostream* os) const { *os << "is a valid " << rows::detail::model_description<T>(); }
+    void DescribeTo(std::ostream* os) const { *os << "is a valid " << target_.description(); }
     /// What a value that does not match is, for GoogleTest's message.
-    void DescribeNegationTo(std::ostream* os) const { *os << "is not a valid " << rows::detail::model_description<T>(); }
+    void DescribeNegationTo(std::ostream* os) const { *os << "is not a valid " << target_.description(); }
 
 private:
+    rows::detail::Target<T> target_;
     Limits limits_;
 };
 
@@ -79,35 +80,43 @@ class DocumentHasErrorMatcher {
 public:
     using is_gtest_matcher = void;  ///< tells GoogleTest this is a matcher
     /// See HasError<T>().
-    DocumentHasErrorMatcher(std::string pointer, std::string part) : errors_(std::move(pointer), std::move(part)) {}
+    DocumentHasErrorMatcher(rows::detail::Target<T> target, std::string pointer, std::string part)
+        : target_(target), errors_(std::move(pointer), std::move(part)) {}
     /// True on a match; otherwise writes the first errors to `os`.
     bool MatchAndExplain(const std::string& text, std::ostream* os) const {
-        const std::vector<Error> errors = check<T>(text);
+        const std::vector<Error> errors = target_.check(text, {});
         if (os) {
-            if (errors.empty()) *os << "it is a valid " << document_traits<T>::name;
+            if (errors.empty()) *os << "it is a valid " << target_.name();
             else *os << "errors: " << rows::detail::first_errors(errors);
         }
         return errors_.MatchAndExplain(errors, nullptr);
     }
     /// What a matching value is, for GoogleTest's message.
     void DescribeTo(std::ostream* os) const {
-        *os << "as " << document_traits<T>::name << ", ";
+        *os << "as " << target_.name() << ", ";
         errors_.DescribeTo(os);
     }
     /// What a value that does not match is, for GoogleTest's message.
     void DescribeNegationTo(std::ostream* os) const {
-        *os << "as " << document_traits<T>::name << ", ";
+        *os << "as " << target_.name() << ", ";
         errors_.DescribeNegationTo(os);
     }
 
 private:
+    rows::detail::Target<T> target_;
     HasErrorMatcher errors_;
 };
 
-/// JSON text that decodes strictly into T, within `limits`.
+/// JSON text that decodes strictly into T, within `limits` (AnyRolloutRow: a row of the version it names).
 template <class T>
 IsValidMatcher<T> IsValid(const Limits& limits = {}) {
-    return IsValidMatcher<T>(limits);
+    return IsValidMatcher<T>({}, limits);
+}
+
+/// JSON text that decodes strictly into T under the rules of `schema` (`IsValid<NemoGymResponse>(SchemaId::nemo_gym_response_v3)`).
+template <class T>
+IsValidMatcher<T> IsValid(SchemaId schema, const Limits& limits = {}) {
+    return IsValidMatcher<T>(rows::detail::Target<T>{schema}, limits);
 }
 
 /// Errors (a std::vector<Error>) with one at exactly `pointer` whose id or message contains `part`.
@@ -119,7 +128,13 @@ inline HasErrorMatcher HasError(std::string pointer, std::string part) {
 /// `part`.
 template <class T>
 DocumentHasErrorMatcher<T> HasError(std::string pointer, std::string part) {
-    return DocumentHasErrorMatcher<T>(std::move(pointer), std::move(part));
+    return DocumentHasErrorMatcher<T>({}, std::move(pointer), std::move(part));
+}
+
+/// The same under the rules of `schema`.
+template <class T>
+DocumentHasErrorMatcher<T> HasError(SchemaId schema, std::string pointer, std::string part) {
+    return DocumentHasErrorMatcher<T>(rows::detail::Target<T>{schema}, std::move(pointer), std::move(part));
 }
 
 }  // namespace sediment::rows::gtest
