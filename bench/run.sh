@@ -4,6 +4,7 @@
 #   - bench/throughput.cpp: simdjson parse alone (the ceiling), nlohmann::json::parse alone, the strict
 #     parse, decode() (fast path) and the exact reader alone, both encode styles, valijson;
 #   - ajv (npm, installed into bench/ajv/node_modules on first use): JSON.parse + validate, the baseline;
+#   - the same rows as rollout v4: check() on both corpora in alternating rounds, and their ratio;
 #   - the CLI's `validate` on 1 thread and on every core, over four copies of the corpus.
 # usage: bench/run.sh [BUILD_DIR]      (ROWGEN=path/to/rowgen.py when ../shared is elsewhere)
 set -eu
@@ -22,6 +23,11 @@ corpus=$build/bench-corpus.jsonl
 [ -s "$corpus" ] || python3 "$rowgen" rows 2400 --seed 5 --sediment > "$corpus"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr)"
 "$build/sediment-rows-throughput" "$corpus" --repeat 10
+
+# The same rows as rollout v4 (rowgen gives one seed the same rows in every version, plus what v4 adds)
+corpus4=$build/bench-corpus-v4.jsonl
+[ -s "$corpus4" ] || python3 "$rowgen" rows 2400 --seed 5 --sediment --version 4 > "$corpus4"
+"$build/sediment-rows-throughput" "$corpus" --schema nemo-gym-rollout.v2 --versions "$corpus4" nemo-gym-rollout.v4 --repeat 10
 
 if command -v node >/dev/null && command -v npm >/dev/null; then
   [ -d "$root/bench/ajv/node_modules/ajv" ] || (cd "$root/bench/ajv" && npm install --silent --no-audit --no-fund >/dev/null)

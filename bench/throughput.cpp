@@ -2,8 +2,12 @@
 // (best of --repeat runs), so that the ratios between stages hold on a noisy machine.
 //
 //   throughput FILE.jsonl [--repeat N] [--schema NAME] [--valijson-rows N] [--only WORD]
+//              [--versions FILE2.jsonl NAME2]
 //
 // --only WORD times only the stages whose name contains WORD (for a profiler), after decoding once.
+// --versions times the typed verdict, check(), on FILE (under --schema) and on FILE2 (under NAME2)
+// in alternating rounds, and by the name without a version, and gives the ratio: the same rows in two
+// versions (rowgen.py --version).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -33,6 +37,46 @@ double seconds_of(const std::function<void()>& f, int repeat) {
 
 std::string only;  // --only: the stages to time
 
+std::vector<std::string> read_lines(const char* path, double& bytes) {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<std::string> lines;
+    bytes = 0;
+    for (std::string line; std::getline(in, line);) {
+        bytes += static_cast<double>(line.size() + 1);
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+/// check() on two corpora of one schema's versions, in alternating rounds (best of `repeat` each),
+/// under their versioned names and under the name without a version.
+void compare_versions(const std::vector<std::string>& a, double a_bytes, const rows::SchemaInfo& a_schema,
+                      const std::vector<std::string>& b, double b_bytes, const rows::SchemaInfo& b_schema, int repeat) {
+    std::size_t sink = 0;
+    const auto time = [&](const std::vector<std::string>& lines, std::string_view name, bool by_name) {
+        const auto start = std::chrono::steady_clock::now();
+        for (const auto& l : lines) sink += by_name ? rows::check(name, l).errors.size() : rows::check(rows::find_schema(name)->id, l).size();
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    double best[4] = {1e300, 1e300, 1e300, 1e300};
+    for (int r = 0; r < repeat; ++r) {
+        best[0] = std::min(best[0], time(a, a_schema.name, false));
+        best[1] = std::min(best[1], time(b, b_schema.name, false));
+        best[2] = std::min(best[2], time(a, a_schema.base, true));
+        best[3] = std::min(best[3], time(b, b_schema.base, true));
+    }
+    if (sink) std::printf("(%zu errors: the corpora are not valid)\n", sink);
+    const auto line = [](std::string stage, double bytes, double seconds) {
+        std::printf("%-34s %9.1f MB/s\n", stage.c_str(), bytes / seconds / 1e6);
+    };
+    line("check(), " + std::string(a_schema.name), a_bytes, best[0]);
+    line("check(), " + std::string(b_schema.name), b_bytes, best[1]);
+    line("check(\"" + std::string(a_schema.base) + "\"), v" + std::to_string(a_schema.version) + " rows", a_bytes, best[2]);
+    line("check(\"" + std::string(b_schema.base) + "\"), v" + std::to_string(b_schema.version) + " rows", b_bytes, best[3]);
+    std::printf("%-34s %9.2fx\n", ("v" + std::to_string(b_schema.version) + " / v" + std::to_string(a_schema.version) + " MB/s").c_str(),
+                (b_bytes / best[1]) / (a_bytes / best[0]));
+}
+
 void report(const char* stage, double bytes, std::size_t docs, const std::function<void()>& f, int repeat) {
     if (!only.empty() && std::string(stage).find(only) == std::string::npos) return;
     const double seconds = seconds_of(f, repeat);
@@ -49,20 +93,26 @@ int main(int argc, char** argv) {
     int repeat = 3;
     std::size_t valijson_rows = 200;
     const rows::SchemaInfo* schema = rows::find_schema("nemo-gym-rollout.v2");
+    const char* versions_file = nullptr;
+    const rows::SchemaInfo* versions_schema = nullptr;
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
         if (a == "--repeat") repeat = std::stoi(argv[i + 1]);
         else if (a == "--valijson-rows") valijson_rows = std::stoul(argv[i + 1]);
         else if (a == "--schema") schema = rows::find_schema(argv[i + 1]);
         else if (a == "--only") only = argv[i + 1];
+        else if (a == "--versions" && i + 2 < argc) versions_file = argv[i + 1], versions_schema = rows::find_schema(argv[i + 2]), ++i;
     }
-    if (!schema) return 2;
-    std::ifstream in(argv[1], std::ios::binary);
-    std::vector<std::string> lines;
+    if (!schema || (versions_file && !versions_schema)) return 2;
     double bytes = 0;
-    for (std::string line; std::getline(in, line);) {
-        bytes += static_cast<double>(line.size() + 1);
-        lines.push_back(std::move(line));
+    const std::vector<std::string> lines = read_lines(argv[1], bytes);
+    if (versions_file) {
+        double other_bytes = 0;
+        const std::vector<std::string> other = read_lines(versions_file, other_bytes);
+        std::printf("corpora: %zu documents, %.1f MB (%s); %zu, %.1f MB (%s)\n", lines.size(), bytes / 1e6, std::string(schema->name).c_str(),
+                    other.size(), other_bytes / 1e6, std::string(versions_schema->name).c_str());
+        compare_versions(lines, bytes, *schema, other, other_bytes, *versions_schema, repeat);
+        return 0;
     }
     std::printf("corpus: %zu documents, %.1f MB (%s)\n", lines.size(), bytes / 1e6, std::string(schema->name).c_str());
 

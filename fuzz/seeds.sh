@@ -1,20 +1,24 @@
 #!/bin/sh
-# Writes the fuzz targets' seed corpora into OUT/{rollout,response,create-params,ci-outcome,atif}/, one
-# document per file: the rows of examples/rows.jsonl and their parts, a trajectory written here, and,
-# when ../shared is beside the project, rows from rowgen.py and the public ATIF fixtures. Generated at
-# each run, never committed.
+# Writes the fuzz targets' seed corpora into OUT/{rollout,response,create-params,ci-outcome,atif,versions}/,
+# one document per file: the rows of examples/rows.jsonl and their parts, a trajectory written here, and,
+# when ../shared is beside the project, rows from rowgen.py (of every version, in versions/) and the
+# public ATIF fixtures. Generated at each run, never committed.
 # usage: fuzz/seeds.sh OUT
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 shared=${SEDIMENT_ROWS_SHARED_DIR:-$root/../shared}
-mkdir -p "$out/rollout" "$out/response" "$out/create-params" "$out/ci-outcome" "$out/atif"
+mkdir -p "$out/rollout" "$out/response" "$out/create-params" "$out/ci-outcome" "$out/atif" "$out/versions"
 rows=$out/rows.jsonl
 cp "$root/examples/rows.jsonl" "$rows"
 if [ -f "$shared/tools/rowgen.py" ]; then
   python3 "$shared/tools/rowgen.py" rows 20 --seed 9 --scale 0.1 >> "$rows"
   python3 "$shared/tools/rowgen.py" rows 20 --seed 10 --scale 0.1 --sediment >> "$rows"
   for f in "$shared"/fixtures/atif/*.json; do cp "$f" "$out/atif/"; done
+  for v in 1 2 3 4; do  # rows and CI outcomes of every version, one file each (fuzz-versions)
+    python3 "$shared/tools/rowgen.py" rows 8 --seed $v --scale 0.1 --version $v | split -l 1 - "$out/versions/rows-v$v-"
+    python3 "$shared/tools/rowgen.py" part ci-outcome 4 --seed $v --version $(( v < 4 ? v : 3 )) | split -l 1 - "$out/versions/ci-outcome-v$v-"
+  done
 fi
 cat > "$out/atif/hand-written.json" <<'JSON'
 {"schema_version": "ATIF-v1.7", "session_id": "s", "agent": {"name": "a", "version": "1", "extra": {"k": [1, 2.5]}},

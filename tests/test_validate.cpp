@@ -2,6 +2,8 @@
 // and valijson give the same verdict on every test document, and point at the same place.
 #include <catch2/catch.hpp>
 
+#include <regex>
+
 #include "process.hpp"
 #include "rules.hpp"
 
@@ -87,4 +89,21 @@ TEST_CASE("differential: typed decoder and valijson agree on unreadable document
         REQUIRE(typed.size() == 1);
         CHECK(schema == typed);  // one strict reader serves both engines
     }
+}
+
+TEST_CASE("patterns: a negated class is read without a regex, with the regex's verdict") {
+    // std::wregex over code points is the reference; the bundled schemas' patterns are negated classes
+    const auto reference = [](const std::string& pattern, const std::string& text) {
+        const std::u32string p = detail::to_code_points(pattern), t = detail::to_code_points(text);
+        return std::regex_search(std::wstring(t.begin(), t.end()), std::wregex(std::wstring(p.begin(), p.end()), std::regex::ECMAScript));
+    };
+    const std::vector<std::string> patterns = {"^[^\\u0000\\uD800-\\uDFFF]*$", "^[^a-c\\u00e9x]*$", "^[^\\u0041-\\u005a]*$",
+                                               "^[a-z]+$", "^[^\\d]*$", "^x[^a]*$"};  // the last three take the regex
+    const std::vector<std::string> texts = {"", "abc", "call_1", std::string("a\0b", 3), std::string(1, '\0'), "\xC3\xA9", "X",
+                                            "\xF0\x9F\x98\x80 ok", "ZZ", "123", "xyz", "x", "d\xC3\xA9"};
+    for (const std::string& p : patterns)
+        for (const std::string& t : texts) {
+            INFO(p << " on " << Json(t).dump());
+            CHECK(detail::matches_pattern(p.c_str(), t) == reference(p, t));
+        }
 }
