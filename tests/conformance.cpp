@@ -51,6 +51,12 @@ void conforms(SchemaId schema, const std::vector<std::string>& sediment_lines, c
         out.clear();
         REQUIRE(reencode(schema, utf8_lines[i], Style::sediment, out, errors));
         CHECK(out == sediment_lines[i]);
+        // and the compact style holds the same document: it comes back to the same sediment bytes
+        std::string compact, again;
+        REQUIRE(reencode(schema, sediment_lines[i], Style::compact, compact, errors));
+        CHECK(compact.size() < sediment_lines[i].size());
+        REQUIRE(reencode(schema, compact, Style::sediment, again, errors));
+        CHECK(again == sediment_lines[i]);
     }
     CHECK(identical == sediment_lines.size());
 }
