@@ -38,19 +38,22 @@ fi
 
 big=$build/bench-corpus-x4.jsonl
 [ -s "$big" ] || { cat "$corpus" "$corpus" "$corpus" "$corpus" > "$big"; }
-python3 - "$build/sediment-rows" "$big" "$(nproc)" <<'PY'
+big4=$build/bench-corpus-v4-x4.jsonl
+[ -s "$big4" ] || { cat "$corpus4" "$corpus4" "$corpus4" "$corpus4" > "$big4"; }
+python3 - "$build/sediment-rows" "$big" "$big4" "$(nproc)" <<'PY'
 import os, subprocess, sys, time
-cli, corpus, cores = sys.argv[1], sys.argv[2], int(sys.argv[3])
-size = os.path.getsize(corpus)
-def best(jobs):
+cli, corpus, corpus4, cores = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+def best(jobs, path=corpus, schema="nemo-gym-rollout.v2"):
     times = []
     for _ in range(3):
         start = time.perf_counter()
-        subprocess.run([cli, "validate", "--schema", "nemo-gym-rollout.v2", "-j", str(jobs), corpus],
+        subprocess.run([cli, "validate", "--schema", schema, "-j", str(jobs), path],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times.append(time.perf_counter() - start)
-    return min(times)
+    return os.path.getsize(path) / min(times) / 1e6
 one, all_ = best(1), best(cores)
-print(f"{'CLI validate, 1 thread':34} {size / one / 1e6:9.1f} MB/s")
-print(f"{'CLI validate, %d threads' % cores:34} {size / all_ / 1e6:9.1f} MB/s   ({one / all_:.2f}x)")
+print(f"{'CLI validate, 1 thread':34} {one:9.1f} MB/s")
+print(f"{'CLI validate, %d threads' % cores:34} {all_:9.1f} MB/s   ({all_ / one:.2f}x)")
+v4 = best(1, corpus4, "nemo-gym-rollout.v4")
+print(f"{'CLI validate v4 rows, 1 thread':34} {v4:9.1f} MB/s   ({v4 / one:.2f}x v2)")
 PY
