@@ -18,6 +18,10 @@ namespace {
 using detail::Decoder;
 using Message = RLVRInferenceMessageRow;
 
+// The rules a row's parts are built under from ATIF (the extension is read under them): a row of a
+// version with other rules is checked under its own once built.
+constexpr SchemaId kPartsSchema = SchemaId::nemo_gym_rollout_v2;
+
 template <class T>
 bool given(const std::optional<Nullable<T>>& field) {
     return field.has_value() && !field->is_null();
@@ -258,7 +262,7 @@ struct FromAtif {
     std::vector<std::size_t> agents;  // indices of the agent steps
 
     explicit FromAtif(const AtifTrajectory& trajectory) : t(trajectory), step_ext(trajectory.steps.size()) {
-        Decoder d(SchemaId::nemo_gym_rollout_v2, errors, Limits{}, Decoder::Source::caller_dom);
+        Decoder d(kPartsSchema, errors, Limits{}, Decoder::Source::caller_dom);
         if (const Json* j = extension(t.extra)) {
             auto extra_at = d.at("extra");
             auto key_at = d.at(kAtifExtensionKey);
@@ -453,15 +457,21 @@ M extension_metadata(const Json& j) {
     return out;
 }
 
+/// The rollout version the trajectory's own metadata names (ConvertError otherwise, at its place).
+SchemaId extension_version(const Json& metadata) {
+    std::vector<Error> errors;
+    const auto version = version_named(schema_info(kPartsSchema).base, Json{{"metadata", metadata}}, errors);
+    for (Error& e : errors) e.pointer = "/extra/" + std::string(kAtifExtensionKey) + e.pointer;
+    if (!version) throw ConvertError(std::move(errors));
+    return *version;
+}
+
 /// The trajectory's own metadata, when the row's parts are all that is asked for: valid under the
 /// rollout version it names (ConvertError otherwise, at its place).
 void check_extension_metadata(const Json& j) {
-    std::vector<Error> errors;
-    const auto version = version_named(schema_info(SchemaId::nemo_gym_rollout_v2).base, Json{{"metadata", j}}, errors);
-    for (Error& e : errors) e.pointer = "/extra/" + std::string(kAtifExtensionKey) + e.pointer;
-    if (!version) throw ConvertError(std::move(errors));
+    const SchemaId version = extension_version(j);
     AnyRolloutRow any;
-    detail::with_version(any, *version, [&](auto& row) {
+    detail::with_version(any, version, [&](auto& row) {
         extension_metadata<std::decay_t<decltype(row.metadata)>>(j);
         return true;
     });
@@ -707,8 +717,9 @@ Converted<Row> to_rollout_row(const AtifTrajectory& trajectory, const std::optio
     out.value.reward = found->reward;
     out.value.metadata = std::move(found->metadata);
     out.losses = std::move(parts.losses);
-    // what this version refuses in the parts (from version 3 on, a U+0000 in an id), at its place in the row
-    checked_text(out.value, document_traits<Row>::schema, "");
+    // what another version's rules refuse in the parts (from version 3 on, a U+0000 in an id), at its
+    // place in the row
+    if (document_traits<Row>::schema != kPartsSchema) checked_text(out.value, document_traits<Row>::schema, "");
     return out;
 }
 
@@ -727,6 +738,13 @@ Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, Sc
         }))
         throw std::invalid_argument("not a rollout version: " + std::string(schema_info(version).name));
     return out;
+}
+
+Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, const ConvertOptions& options) {
+    const Json* ext = extension(trajectory.extra);
+    if (!ext || !ext->is_object() || !ext->contains("metadata"))
+        throw ConvertError({Error{"rows.convert.metadata", "", "a rollout row needs metadata, and the trajectory has none of its own"}});
+    return to_any_rollout_row(trajectory, extension_version(ext->at("metadata")), options);
 }
 
 AtifTrajectory to_atif(const RowParts& parts) {

@@ -2,6 +2,7 @@
 // verdicts under a name (see versions.hpp).
 #include "sediment/rows/versions.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace sediment::rows {
@@ -31,9 +32,9 @@ Checked under(std::string_view name, Versioned versioned, Any any) {
 
 std::vector<SchemaId> versions_of(std::string_view base) {
     std::vector<SchemaId> out;
-    for (int version = 1; version < 100; ++version)
-        for (const SchemaInfo& s : kSchemas)
-            if (s.base == base && s.version == version) out.push_back(s.id);
+    for (const SchemaInfo& s : kSchemas)
+        if (s.base == base && s.version > 0) out.push_back(s.id);
+    std::sort(out.begin(), out.end(), [](SchemaId a, SchemaId b) { return schema_info(a).version < schema_info(b).version; });
     return out;
 }
 

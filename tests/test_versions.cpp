@@ -238,6 +238,7 @@ TEST_CASE("versions: rows of every version convert to ATIF and back exactly") {
         const Converted<AnyRolloutRow> back = to_any_rollout_row(t, schema_of(row));
         CHECK(back.losses.empty());
         CHECK(back.value == row);
+        CHECK(to_any_rollout_row(t).value == row);  // the version its own metadata names
     }
     const auto v4 = decode<v4::NemoGymRolloutRow>(row_text(4));
     const AtifTrajectory t = to_atif(AnyRolloutRow(v4));
@@ -248,6 +249,22 @@ TEST_CASE("versions: rows of every version convert to ATIF and back exactly") {
         FAIL("a v4 metadata read as v3");
     } catch (const ConvertError& e) {
         CHECK(e.errors().at(0).pointer.rfind("/extra/sediment_rows/metadata/", 0) == 0);
+    }
+    // a trajectory whose metadata names no version, or that has none
+    AtifTrajectory unnamed = t;
+    (**unnamed.extra)["sediment_rows"]["metadata"]["schema_id"] = "x";
+    try {
+        to_any_rollout_row(unnamed);
+        FAIL("a metadata that names no version");
+    } catch (const ConvertError& e) {
+        CHECK(e.errors().at(0).id == "rows.decode.version");
+        CHECK(e.errors().at(0).pointer == "/extra/sediment_rows/metadata/schema_id");
+    }
+    try {
+        to_any_rollout_row(to_atif(RowParts{v4.responses_create_params, v4.response}));
+        FAIL("no metadata");
+    } catch (const ConvertError& e) {
+        CHECK(e.errors().at(0).id == "rows.convert.metadata");
     }
     // metadata given for the version asked for
     const RowMetadataOf<v4::NemoGymRolloutRow> metadata{v4.metadata, v4.reward};

@@ -558,31 +558,11 @@ int run_format(const Options& o) {
 
 // ----- convert -----------------------------------------------------------------------------------
 
-/// The rollout version of the metadata a trajectory converts with: the --metadata line's, or else the
-/// trajectory's own (its /extra/sediment_rows/metadata/schema_id). Errors are the line's, or the
-/// trajectory's with their place in it.
-std::optional<rows::SchemaId> metadata_version(const rows::AtifTrajectory& t, const std::string& line, bool given,
-                                               std::vector<rows::Error>& errors) {
-    const std::string family(rows::schema_info(rows::SchemaId::nemo_gym_rollout_v2).base);
-    if (given) {
-        rows::Json document;
-        if (!rows::parse(line, document, errors)) return std::nullopt;
-        return rows::version_named(family, document, errors);
-    }
-    const rows::Json* metadata = nullptr;
-    if (t.extra && !t.extra->is_null()) {
-        const rows::Json& extra = **t.extra;
-        const auto ext = extra.find(std::string(rows::kAtifExtensionKey));
-        if (ext != extra.end() && ext->is_object() && ext->contains("metadata")) metadata = &ext->at("metadata");
-    }
-    if (!metadata) {
-        errors.push_back({"rows.convert.metadata", "", "a rollout row needs metadata: give --metadata, or convert to the row's parts"});
-        return std::nullopt;
-    }
-    const std::size_t before = errors.size();
-    const auto version = rows::version_named(family, rows::Json{{"metadata", *metadata}}, errors);
-    for (std::size_t i = before; i < errors.size(); ++i) errors[i].pointer = "/extra/sediment_rows" + errors[i].pointer;
-    return version;
+/// The rollout version a --metadata line names (its /metadata/schema_id); errors are the line's.
+std::optional<rows::SchemaId> line_version(const std::string& line, std::vector<rows::Error>& errors) {
+    rows::Json document;
+    if (!rows::parse(line, document, errors)) return std::nullopt;
+    return rows::version_named(rows::schema_info(rows::SchemaId::nemo_gym_rollout_v2).base, document, errors);
 }
 
 int run_convert(const Options& o) {
@@ -617,20 +597,28 @@ int run_convert(const Options& o) {
             } else if (to_row) {
                 const auto trajectory = rows::decode<rows::AtifTrajectory>(d.text, o.limits);
                 const bool given = !o.metadata.empty();
-                const std::optional<SchemaId> version = o.to ? o.to->id : metadata_version(trajectory, d.metadata, given, errors);
-                rows::AnyRolloutRow row;
-                const bool converted = version && rows::detail::with_version(row, *version, [&](auto& r) {
-                    using Row = std::decay_t<decltype(r)>;
-                    std::optional<rows::RowMetadataOf<Row>> metadata;
-                    if (given && !rows::decode(d.metadata, metadata.emplace(), errors)) return false;
-                    auto c = rows::to_rollout_row<Row>(trajectory, metadata, options);
-                    rows::encode(c.value, out.out, o.style);
+                if (!o.to && !given) {  // of the version the trajectory's own metadata names
+                    auto c = rows::to_any_rollout_row(trajectory, options);
+                    std::visit([&](const auto& r) { rows::encode(r, out.out, o.style); }, c.value);
                     out.finding.dropped = std::move(c.losses);
-                    return true;
-                });
-                if (!converted && given && !errors.empty()) {
-                    out.finding.path = &o.metadata;  // the error is the metadata line's
-                    out.finding.line = d.metadata_line;
+                } else {  // of the version --to names, or else the --metadata line's
+                    std::optional<SchemaId> version;
+                    if (o.to) version = o.to->id;
+                    else version = line_version(d.metadata, errors);
+                    rows::AnyRolloutRow row;
+                    const bool converted = version && rows::detail::with_version(row, *version, [&](auto& r) {
+                        using Row = std::decay_t<decltype(r)>;
+                        std::optional<rows::RowMetadataOf<Row>> metadata;
+                        if (given && !rows::decode(d.metadata, metadata.emplace(), errors)) return false;
+                        auto c = rows::to_rollout_row<Row>(trajectory, metadata, options);
+                        rows::encode(c.value, out.out, o.style);
+                        out.finding.dropped = std::move(c.losses);
+                        return true;
+                    });
+                    if (!converted && given && !errors.empty()) {
+                        out.finding.path = &o.metadata;  // the error is the metadata line's
+                        out.finding.line = d.metadata_line;
+                    }
                 }
             } else {
                 const auto trajectory = rows::decode<rows::AtifTrajectory>(d.text, o.limits);

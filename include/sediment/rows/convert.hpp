@@ -103,6 +103,10 @@ Converted<Row> to_rollout_row(const AtifTrajectory& trajectory, const std::optio
 /// ATIF -> a complete rollout row of rollout version `version`, from the trajectory's own metadata.
 Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, SchemaId version, const ConvertOptions& options = {});
 
+/// ATIF -> a complete rollout row of the version the trajectory's own metadata names (what to_atif()
+/// wrote for a row of any version); ConvertError, at its place, when it names none.
+Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, const ConvertOptions& options = {});
+
 /// Row -> ATIF: a trajectory valid under the subset, from which to_row_parts() gives back `parts`
 /// exactly. Throws ConvertError for parts that are invalid or that no trajectory can hold (no
 /// message and no turn: ATIF needs a step).
