@@ -1,5 +1,8 @@
-// The ATIF v1.7 subset's rules that its JSON Schema cannot say, or says only in an allOf: NeMo Gym's
-// model validators (nemo_gym.atif_v1_7), each error at the offending value.
+// The ATIF rules that the JSON Schemas cannot say, or say only in an allOf, each error at the
+// offending value: NeMo Gym's model validators (nemo_gym.atif_v1_7) for the v1.7 subset
+// (AtifStep, AtifTrajectory), and Harbor's (harbor.models.trajectories) for every version
+// (HarborStep, HarborTrajectory). Where the two agree, one template states the rule for both.
+#include <map>
 #include <set>
 #include <string>
 
@@ -9,66 +12,46 @@
 namespace sediment::rows::detail {
 namespace {
 
-// Present and not null: what Gym's `is not None` sees.
+// Present and not null: what Gym's and Harbor's `is not None` sees.
 template <class T>
 bool given(const std::optional<Nullable<T>>& field) {
     return field.has_value() && !field->is_null();
 }
 
-}  // namespace
-
-// AtifContentPart.validate_content_type
-bool check_rules(Decoder& d, const AtifContentPart& value) {
-    const std::size_t before = d.error_count();
-    const bool text = value.type == AtifContentPartType::text;
-    if (text && !given(value.text)) d.error("rows.decode.atif_content_part", "a text part needs 'text'");
-    if (!text && !given(value.source)) d.error("rows.decode.atif_content_part", "an image part needs 'source'");
-    if (text && given(value.source)) {
-        auto at = d.at("source");
-        d.error("rows.decode.atif_content_part", "a text part has no 'source'");
-    }
-    if (!text && given(value.text)) {
-        auto at = d.at("text");
-        d.error("rows.decode.atif_content_part", "an image part has no 'text'");
-    }
-    return d.error_count() == before;
+void refuse(Decoder& d, bool present, const char* key, const std::string& why) {
+    if (!present) return;
+    auto at = d.at(key);
+    d.error("rows.decode.atif_step", why);
 }
 
-// AtifStep.validate_agent_only_fields, validate_zero_llm_call_count and validate_timestamp
-bool check_rules(Decoder& d, const AtifStep& value) {
-    const std::size_t before = d.error_count();
-    const auto refuse = [&](bool present, const char* key, const std::string& why) {
-        if (!present) return;
-        auto at = d.at(key);
-        d.error("rows.decode.atif_step", why);
-    };
+// Agent-only fields (both), and the timestamp as Python's datetime.fromisoformat reads it.
+template <class Step>
+void check_step(Decoder& d, const Step& value) {
     if (value.source != AtifStepSource::agent) {
         const std::string why = std::string("only agent steps have it; this is a ") + std::string(to_string(value.source)) + " step";
-        refuse(given(value.model_name), "model_name", why);
-        refuse(given(value.reasoning_effort), "reasoning_effort", why);
-        refuse(given(value.reasoning_content), "reasoning_content", why);
-        refuse(given(value.tool_calls), "tool_calls", why);
-        refuse(given(value.metrics), "metrics", why);
-    }
-    if (given(value.llm_call_count) && value.llm_call_count->value().compare(0) == 0) {
-        const std::string why = "a step with llm_call_count 0 made no model call";
-        refuse(given(value.reasoning_effort), "reasoning_effort", why);
-        refuse(given(value.reasoning_content), "reasoning_content", why);
-        refuse(given(value.metrics), "metrics", why);
+        refuse(d, given(value.model_name), "model_name", why);
+        refuse(d, given(value.reasoning_effort), "reasoning_effort", why);
+        refuse(d, given(value.reasoning_content), "reasoning_content", why);
+        refuse(d, given(value.tool_calls), "tool_calls", why);
+        refuse(d, given(value.metrics), "metrics", why);
     }
     if (given(value.timestamp) && !PythonIsoformat::accepts_atif_timestamp(**value.timestamp)) {
         auto at = d.at("timestamp");
         d.error("rows.decode.format", "'" + (**value.timestamp).substr(0, 64) +
                                           "' is not a timestamp Python's datetime.fromisoformat reads");
     }
-    return d.error_count() == before;
 }
 
-// AtifTrajectoryV1_7.validate_step_ids_and_tool_references
-bool check_rules(Decoder& d, const AtifTrajectory& value) {
-    const std::size_t before = d.error_count();
+template <class Step>
+bool no_model_call(const Step& value) {
+    return given(value.llm_call_count) && value.llm_call_count->value().compare(0) == 0;
+}
+
+// Step ids count the steps from 1, and a result's source_call_id names a tool call of its own step (both).
+template <class Trajectory>
+void check_steps(Decoder& d, const Trajectory& value) {
     for (std::size_t i = 0; i < value.steps.size(); ++i) {
-        const AtifStep& step = value.steps[i];
+        const auto& step = value.steps[i];
         auto steps_at = d.at("steps");
         auto step_at = d.at(i);
         if (step.step_id.compare(static_cast<std::int64_t>(i + 1)) != 0) {
@@ -91,6 +74,58 @@ bool check_rules(Decoder& d, const AtifTrajectory& value) {
                     "'" + **results[k].source_call_id + "' names no tool call of step " + std::to_string(i + 1));
         }
     }
+}
+
+}  // namespace
+
+// AtifContentPart.validate_content_type (Harbor's ContentPart says the same)
+bool check_rules(Decoder& d, const AtifContentPart& value) {
+    const std::size_t before = d.error_count();
+    const bool text = value.type == AtifContentPartType::text;
+    if (text && !given(value.text)) d.error("rows.decode.atif_content_part", "a text part needs 'text'");
+    if (!text && !given(value.source)) d.error("rows.decode.atif_content_part", "an image part needs 'source'");
+    if (text && given(value.source)) {
+        auto at = d.at("source");
+        d.error("rows.decode.atif_content_part", "a text part has no 'source'");
+    }
+    if (!text && given(value.text)) {
+        auto at = d.at("text");
+        d.error("rows.decode.atif_content_part", "an image part has no 'text'");
+    }
+    return d.error_count() == before;
+}
+
+// AtifStep.validate_agent_only_fields, validate_zero_llm_call_count and validate_timestamp: without a
+// model call (on any step), no reasoning effort, reasoning or metrics.
+bool check_rules(Decoder& d, const AtifStep& value) {
+    const std::size_t before = d.error_count();
+    check_step(d, value);
+    if (no_model_call(value)) {
+        const std::string why = "a step with llm_call_count 0 made no model call";
+        refuse(d, given(value.reasoning_effort), "reasoning_effort", why);
+        refuse(d, given(value.reasoning_content), "reasoning_content", why);
+        refuse(d, given(value.metrics), "metrics", why);
+    }
+    return d.error_count() == before;
+}
+
+// Harbor's Step validators: an agent step without a model call has no reasoning and no metrics
+// (a reasoning effort may stay).
+bool check_rules(Decoder& d, const HarborStep& value) {
+    const std::size_t before = d.error_count();
+    check_step(d, value);
+    if (value.source == AtifStepSource::agent && no_model_call(value)) {
+        const std::string why = "an agent step with llm_call_count 0 made no model call";
+        refuse(d, given(value.reasoning_content), "reasoning_content", why);
+        refuse(d, given(value.metrics), "metrics", why);
+    }
+    return d.error_count() == before;
+}
+
+// AtifTrajectoryV1_7.validate_step_ids_and_tool_references, and final_metrics.total_steps
+bool check_rules(Decoder& d, const AtifTrajectory& value) {
+    const std::size_t before = d.error_count();
+    check_steps(d, value);
     if (given(value.final_metrics) && given((*value.final_metrics)->total_steps)) {
         const Integer& total = **(*value.final_metrics)->total_steps;
         if (total.compare(static_cast<std::int64_t>(value.steps.size())) != 0) {
@@ -98,6 +133,53 @@ bool check_rules(Decoder& d, const AtifTrajectory& value) {
             auto at = d.at("total_steps");
             d.error("rows.decode.atif_total_steps",
                     "total_steps is " + total.to_string() + " but there are " + std::to_string(value.steps.size()) + " steps");
+        }
+    }
+    return d.error_count() == before;
+}
+
+// Harbor's Trajectory validators: step ids and tool references; embedded subagent trajectories each
+// with a trajectory_id of their own (each was checked as a trajectory when it was read); and, in an
+// ATIF-v1.7 document (the label, or none), subagent references that say which trajectory they mean.
+bool check_rules(Decoder& d, const HarborTrajectory& value) {
+    const std::size_t before = d.error_count();
+    check_steps(d, value);
+    if (given(value.subagent_trajectories)) {
+        std::map<std::string, std::size_t> ids;
+        const auto& subagents = **value.subagent_trajectories;
+        auto list_at = d.at("subagent_trajectories");
+        for (std::size_t i = 0; i < subagents.size(); ++i) {
+            auto item_at = d.at(i);
+            const auto& id = subagents[i].trajectory_id;
+            if (!id) {
+                d.error("rows.decode.atif_subagent", "an embedded subagent trajectory needs a trajectory_id");
+                continue;
+            }
+            auto at = d.at("trajectory_id");
+            if (id->is_null()) {
+                d.error("rows.decode.atif_subagent", "an embedded subagent trajectory needs a trajectory_id, not null");
+            } else if (const auto [first, added] = ids.emplace(**id, i); !added) {
+                d.error("rows.decode.atif_subagent", "trajectory_id '" + (**id).substr(0, 64) +
+                                                         "' is also embedded subagent trajectory " + std::to_string(first->second) + "'s");
+            }
+        }
+    }
+    if (!value.schema_version || *value.schema_version == AtifVersion::ATIF_v1_7) {
+        for (std::size_t i = 0; i < value.steps.size(); ++i) {
+            const HarborStep& step = value.steps[i];
+            if (!given(step.observation)) continue;
+            const auto& results = (*step.observation)->results;
+            for (std::size_t k = 0; k < results.size(); ++k) {
+                if (!given(results[k].subagent_trajectory_ref)) continue;
+                const auto& refs = **results[k].subagent_trajectory_ref;
+                for (std::size_t m = 0; m < refs.size(); ++m) {
+                    if (given(refs[m].trajectory_id) || given(refs[m].trajectory_path)) continue;
+                    auto a = d.at("steps"), b = d.at(i), c = d.at("observation"), e = d.at("results"), f = d.at(k),
+                         g = d.at("subagent_trajectory_ref"), h = d.at(m);
+                    d.error("rows.decode.atif_subagent_ref",
+                            "an ATIF-v1.7 subagent reference needs trajectory_id or trajectory_path");
+                }
+            }
         }
     }
     return d.error_count() == before;

@@ -112,12 +112,13 @@ std::string emit_schemas(const Module& module) {
     for (const SchemaDoc& s : module.schemas) {
         ids.push_back(schema_enumerator(s.name));
         const std::string base = s.version ? s.name.substr(0, s.name.rfind(".v")) : s.name;
-        infos.push_back(fill("{SchemaId::$Id$, $Name$, $Uri$, $Root$, $Strict$, $Base$, $Version$, $Pointer$},",
+        infos.push_back(fill("{SchemaId::$Id$, $Name$, $Uri$, $Root$, $Strict$, $Exact$, $Base$, $Version$, $Pointer$},",
                              {{"Id", schema_enumerator(s.name)},
                               {"Name", string_literal(s.name)},
                               {"Uri", string_literal(s.uri)},
                               {"Root", string_literal(module.find_model(s.root) ? module.find_model(s.root)->family_name : s.root)},
                               {"Strict", s.strict_numbers ? "true" : "false"},
+                              {"Exact", s.exact_decimals ? "true" : "false"},
                               {"Base", string_literal(base)},
                               {"Version", std::to_string(s.version)},
                               {"Pointer", string_literal(s.family.empty() ? "" : s.version_pointer)}}));
@@ -138,6 +139,7 @@ struct SchemaInfo {
     std::string_view uri;        ///< the schema's $$id
     std::string_view root_type;  ///< the C++ model of a document's root ("v4::NemoGymRolloutRow")
     bool strict_numbers;         ///< integers are JSON integers only, of any size (x-sediment-strict-numbers)
+    bool exact_decimals;         ///< a decimal must be exactly the double it reads as (x-sediment-exact-decimals)
     std::string_view base;       ///< the name without its version: "nemo-gym-rollout"
     int version;                 ///< N of a ".vN" name; 0 for a name without one
     /// Where a document names its version ("/metadata/schema_id": the member whose const is the

@@ -108,6 +108,7 @@ struct SchemaDoc {
     std::string uri;   // $id
     std::string root;  // the model of the document's root (its C++ name)
     bool strict_numbers = false;  // "x-sediment-strict-numbers": integers are JSON integers of any size
+    bool exact_decimals = false;  // "x-sediment-exact-decimals": decimals must be exactly a double
     std::string family;  // a schema no other embeds, with versions: "nemo-gym-rollout"; else empty
     int version = 0;     // N of a ".vN" name, 0 without one
     std::string version_pointer;  // where a document names its version: the const equal to $id ("/metadata/schema_id")

@@ -18,6 +18,9 @@ const std::set<std::string> kAnnotations = {"description", "title", "$schema", "
 
 // A root annotation of ours: integers are JSON integers only (1.0 is not one), of any size.
 constexpr const char* kStrictNumbers = "x-sediment-strict-numbers";
+// A root annotation of ours: a decimal literal must be exactly the double it reads as, in shortest
+// form (NeMo Gym's ATIF loader); without it, a decimal reads as the nearest double (Python's json).
+constexpr const char* kExactDecimals = "x-sediment-exact-decimals";
 // A model annotation of ours: rules JSON Schema cannot say (or says in an allOf), checked by
 // hand-written code, `bool check_rules(Decoder&, const Model&)`, which the library must define.
 constexpr const char* kCheckedByCode = "x-sediment-checked-by-code";
@@ -71,6 +74,9 @@ public:
         const Json strict = root.value(kStrictNumbers, Json(false));
         if (!strict.is_boolean()) problem(where(std::string("#/") + kStrictNumbers), "must be true or false");
         doc.strict_numbers = strict == true;
+        const Json exact = root.value(kExactDecimals, Json(false));
+        if (!exact.is_boolean()) problem(where(std::string("#/") + kExactDecimals), "must be true or false");
+        doc.exact_decimals = exact == true;
         doc.version = version_of(name);
         doc.version_pointer = const_path(root, doc.uri, "", 0);
         if (root.contains("$defs") && root["$defs"].contains(doc.root))
@@ -79,7 +85,7 @@ public:
         module_.schemas.push_back(doc);
         pending_.push_back(Pending{name, doc.root, {}});
 
-        build_model(doc.root, root, "#", /*allowed_extra=*/{"$defs", kStrictNumbers, kCheckedByCode});
+        build_model(doc.root, root, "#", /*allowed_extra=*/{"$defs", "allOf", kStrictNumbers, kExactDecimals, kCheckedByCode});
         if (root.contains("$defs")) {
             for (const auto& def : root["$defs"].items()) {
                 const Json& s = def.value();
@@ -158,7 +164,7 @@ private:
         std::set<std::string> visiting;
         std::function<void(const std::string&)> resolve_model;
         std::function<void(TypeRef&)> resolve_type = [&](TypeRef& t) {
-            if (t.kind == TypeRef::Kind::model) {
+            if (t.kind == TypeRef::Kind::model && t.name != kSelf) {
                 resolve_model(t.name);
                 if (p.shapes.count(t.name)) t.name = p.shapes[t.name];
             } else if (t.kind == TypeRef::Kind::array && t.item) {
@@ -173,9 +179,12 @@ private:
             if (p.shapes.count(name)) return;
             const auto it = std::find_if(p.models.begin(), p.models.end(), [&](const Model& m) { return m.json_name == name; });
             if (it == p.models.end()) return problem(p.schema, name + " is referenced but not defined");
-            if (!visiting.insert(name).second) return problem(it->origin, "recursive models are not supported");
+            if (!visiting.insert(name).second) return problem(it->origin, "only a model that holds itself may be recursive");
             Model m = *it;
-            for (Field& f : m.fields) resolve_type(f.type);
+            for (Field& f : m.fields) {
+                mark_self(f.type, name);
+                resolve_type(f.type);
+            }
             p.shapes[name] = merge(std::move(m), p.schema);
         };
         for (const Model& m : p.models) resolve_model(m.json_name);
@@ -199,6 +208,26 @@ private:
         } else if (v->models != resolved.models || v->types != resolved.types) {
             problem(p.schema, "union " + name + " names models of other shapes than in an earlier schema");
         }
+    }
+
+    // A model that holds itself (HarborTrajectory's subagent_trajectories) names itself kSelf until
+    // merge() knows which shape it is.
+    static constexpr const char* kSelf = "#self";
+
+    static void mark_self(TypeRef& t, const std::string& name) { replace_model(t, name, kSelf); }
+
+    static void replace_model(TypeRef& t, const std::string& from, const std::string& to) {
+        if (t.kind == TypeRef::Kind::model && t.name == from) t.name = to;
+        if (t.item) {
+            auto item = std::make_shared<TypeRef>(*t.item);
+            replace_model(*item, from, to);
+            t.item = item;
+        }
+    }
+
+    static Model with_self(Model m, const std::string& name) {
+        for (Field& f : m.fields) replace_model(f.type, kSelf, name);
+        return m;
     }
 
     static bool same_shape(const Model& a, const Model& b) {
@@ -397,8 +426,12 @@ private:
         if (s.contains("$ref")) {
             check_keywords(s, at, {"$ref"});
             const std::string ref = s["$ref"].get<std::string>();
-            if (ref.rfind("#/$defs/", 0) != 0) problem(where(at + "/$ref"), "only local #/$defs/ references are supported");
             t.kind = TypeRef::Kind::model;
+            if (ref == "#") {  // the root: a document that holds documents of its own kind
+                t.name = (*root_)["title"].get<std::string>();
+                return t;
+            }
+            if (ref.rfind("#/$defs/", 0) != 0) problem(where(at + "/$ref"), "only local #/$defs/ and root (#) references are supported");
             t.name = ref.substr(8);
             if (!root_->contains("$defs") || !(*root_)["$defs"].contains(t.name)) {
                 problem(where(at + "/$ref"), "'" + ref + "' does not resolve");
@@ -631,7 +664,7 @@ private:
         for (Model& old : module_.models) {
             if (old.json_name != m.json_name) continue;
             ++shapes;
-            if (!same_shape(old, m)) continue;
+            if (!same_shape(old, with_self(m, old.name))) continue;
             old.schemas.push_back(schema);
             for (std::size_t i = 0; i < m.fields.size(); ++i) {
                 for (const Rule& r : m.fields[i].rules) {
@@ -644,6 +677,8 @@ private:
             return old.name;
         }
         m.name = shapes == 0 ? m.json_name : m.json_name + "#" + std::to_string(shapes + 1);
+        const std::string name = m.name;
+        m = with_self(std::move(m), name);
         m.schemas = {schema};
         module_.models.push_back(std::move(m));
         return module_.models.back().name;
@@ -654,14 +689,16 @@ private:
         std::vector<Model> sorted;
         std::set<std::string> done, visiting;
         std::function<void(const std::string&)> visit_model;
-        const std::function<void(const TypeRef&)> visit_type = [&](const TypeRef& t) {
-            if (t.kind == TypeRef::Kind::model) visit_model(t.name);
-            if (t.kind == TypeRef::Kind::array && t.item) visit_type(*t.item);
+        // A model's own name in its fields is an array of itself, which C++ declares before the model
+        // is complete (std::vector allows it).
+        const std::function<void(const TypeRef&, const std::string&)> visit_type = [&](const TypeRef& t, const std::string& self) {
+            if (t.kind == TypeRef::Kind::model && t.name != self) visit_model(t.name);
+            if (t.kind == TypeRef::Kind::array && t.item) visit_type(*t.item, self);
             if (t.kind == TypeRef::Kind::variant)
                 for (const Variant& v : module_.variants)
                     if (v.name == t.name) {
                         for (const std::string& m : v.models) visit_model(m);
-                        for (const TypeRef& alt : v.types) visit_type(alt);
+                        for (const TypeRef& alt : v.types) visit_type(alt, "");
                     }
         };
         visit_model = [&](const std::string& name) {
@@ -670,7 +707,7 @@ private:
             visiting.insert(name);
             const Model* m = module_.find_model(name);
             if (!m) return problem(name, "is referenced but not defined");
-            for (const Field& f : m->fields) visit_type(f.type);
+            for (const Field& f : m->fields) visit_type(f.type, name);
             done.insert(name);
             sorted.push_back(*m);
         };

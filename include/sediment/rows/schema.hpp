@@ -23,9 +23,10 @@ constexpr const SchemaInfo* find_schema(std::string_view name) noexcept {
 
 constexpr const SchemaInfo& schema_info(SchemaId id) noexcept { return kSchemas[static_cast<int>(id)]; }
 
-/// How a schema's documents read decimal literals: exactly in strict-number schemas (ATIF).
+/// How a schema's documents read decimal literals: exactly in the ATIF v1.7 subset (NeMo Gym's
+/// loader), as the nearest double elsewhere (Python's json, as Sediment and Harbor read them).
 constexpr Decimals decimals_of(SchemaId id) noexcept {
-    return schema_info(id).strict_numbers ? Decimals::exact : Decimals::nearest;
+    return schema_info(id).exact_decimals ? Decimals::exact : Decimals::nearest;
 }
 
 /// Validates a document against a bundled schema with valijson, independently of the typed models.
