@@ -372,8 +372,9 @@ struct FromAtif {
         if (given(t.final_metrics)) losses.add("/final_metrics", "metrics", "a row has no metrics");
         if (given(t.continued_trajectory_ref))
             losses.add("/continued_trajectory_ref", "continuation", "a row has no continuation references");
-        if (given(t.subagent_trajectories) && !(*t.subagent_trajectories)->empty())
-            losses.add("/subagent_trajectories", "subagent", "a row has no subagent trajectories");
+        if (given(t.subagent_trajectories))
+            for (std::size_t i = 0; i < (*t.subagent_trajectories)->size(); ++i)
+                losses.add(pointer("/subagent_trajectories", i), "subagent", "a row has no subagent trajectories");
         losses.extra(t.extra, "", {kAtifExtensionKey});
     }
 

@@ -3,6 +3,7 @@
 // newer version refuses (a U+0000 in an id, from version 3 on) fails at its place.
 #include "sediment/rows/upgrade.hpp"
 
+#include <cstdio>
 #include <set>
 #include <stdexcept>
 
@@ -97,11 +98,130 @@ void steps(Json& document, const SchemaInfo& from, const SchemaInfo& to, Finding
     }
 }
 
+// ----- ATIF: any version -> the v1.7 subset, by relabelling the text -------------------------------
+
+/// The end of the JSON value that starts at `i` in valid JSON text.
+std::size_t value_end(std::string_view text, std::size_t i) {
+    int depth = 0;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') {
+            for (++i; text[i] != '"'; ++i)
+                if (text[i] == '\\') ++i;
+            if (depth == 0) return i + 1;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0) return i;  // the end of a number or literal, the last member's
+            if (--depth == 0) return i + 1;
+        } else if (depth == 0 && (c == ',' || c == ' ' || c == '\n' || c == '\r' || c == '\t')) {
+            return i;  // the end of a number or literal
+        }
+    }
+    return i;
+}
+
+bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+/// Valid JSON text of an object with `label` as its schema_version: the member's value replaced, or
+/// the member added first. Every other byte stays.
+std::string relabel(std::string_view text, std::string_view label) {
+    const std::string member = "\"" + std::string(label) + "\"";
+    std::size_t i = text.find('{') + 1;
+    while (true) {
+        while (is_space(text[i]) || text[i] == ',') ++i;
+        if (text[i] == '}') break;
+        const std::size_t key_end = value_end(text, i);
+        const std::string key = Json::parse(text.substr(i, key_end - i)).get<std::string>();  // escapes decoded
+        i = key_end;
+        while (is_space(text[i]) || text[i] == ':') ++i;
+        const std::size_t end = value_end(text, i);
+        if (key == "schema_version") return std::string(text.substr(0, i)) + member + std::string(text.substr(end));
+        i = end;
+    }
+    const std::size_t open = text.find('{') + 1;
+    return std::string(text.substr(0, open)) + "\"schema_version\":" + member + "," + std::string(text.substr(open));
+}
+
+/// Valid JSON text laid out in `style` with every token kept as written (numbers, escapes, key order):
+/// compact drops the whitespace between tokens; sediment puts one space after ',' and ':' and writes
+/// non-ASCII characters in strings as \uXXXX escapes, as Python's json.dumps does.
+std::string relayout(std::string_view text, Style style) {
+    std::string out;
+    out.reserve(text.size());
+    const bool sediment = style == Style::sediment;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (is_space(c)) continue;
+        if (c != '"') {
+            out += c;
+            if (sediment && (c == ',' || c == ':')) out += ' ';
+            continue;
+        }
+        out += c;
+        for (++i; text[i] != '"'; ++i) {
+            const auto byte = static_cast<unsigned char>(text[i]);
+            if (text[i] == '\\') {
+                out += text[i++];
+                out += text[i];
+            } else if (byte < 0x80 || !sediment) {
+                out += text[i];
+            } else {
+                char32_t cp = 0;
+                const std::size_t n = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2;
+                cp = byte & (n == 4 ? 0x07 : n == 3 ? 0x0F : 0x1F);
+                for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+                i += n - 1;
+                const auto escape = [&](unsigned unit) {
+                    char buf[7];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", unit);
+                    out += buf;
+                };
+                if (cp >= 0x10000) {
+                    escape(0xD800 + ((cp - 0x10000) >> 10));
+                    escape(0xDC00 + ((cp - 0x10000) & 0x3FF));
+                } else {
+                    escape(static_cast<unsigned>(cp));
+                }
+            }
+        }
+        out += '"';
+    }
+    return out;
+}
+
+/// An ATIF document of any version as the v1.7 subset: Harbor's model judges it under its own label,
+/// then the label becomes ATIF-v1.7 and nothing else changes; Harbor's v1.7 rules (a subagent
+/// reference names its trajectory) and the subset's (bounds, total_steps, exact decimals, ...) judge
+/// the result. No value is repaired or dropped.
+bool upgrade_atif(std::string_view text, Upgraded& out, std::vector<Error>& errors, Style style, const Limits& limits) {
+    HarborTrajectory source;
+    if (!decode(text, source, errors, SchemaId::atif, limits)) return false;
+    out.from = SchemaId::atif;
+    const std::string_view v17 = to_string(AtifVersion::ATIF_v1_7);
+    const std::string relabelled = relabel(text, v17);
+    const std::size_t before = errors.size();
+    if (source.schema_version && *source.schema_version != AtifVersion::ATIF_v1_7) {
+        for (Error& e : check(SchemaId::atif, relabelled, limits)) {
+            e.message += " (" + std::string(to_string(*source.schema_version)) + " allowed it)";
+            errors.push_back(std::move(e));
+        }
+    }
+    for (Error& e : check(SchemaId::atif_v1_7, relabelled, limits)) errors.push_back(std::move(e));
+    if (errors.size() != before) return false;
+    out.text = relayout(relabelled, style);
+    return true;
+}
+
 }  // namespace
 
 bool upgrade(std::string_view text, std::string_view from_name, SchemaId to, Upgraded& out, std::vector<Error>& errors,
              Style style, const ConvertOptions& options, const Limits& limits) {
     const SchemaInfo& target = schema_info(to);
+    if (from_name == "atif" && to == SchemaId::atif_v1_7) {
+        out = Upgraded{};
+        return upgrade_atif(text, out, errors, style, limits);
+    }
     const std::vector<SchemaId> named = schemas_named(from_name);
     if (named.empty() || schema_info(named.front()).base != target.base || target.version == 0)
         throw std::invalid_argument("upgrade goes between versions of one schema: " + std::string(from_name) + " to " +
@@ -158,6 +278,15 @@ Converted<AnyRolloutRow> upgrade(const AnyRolloutRow& row, SchemaId to, const Co
     const std::string text = std::visit([](const auto& r) { return encode(r); }, row);
     Upgraded up = upgrade(text, schema_info(schema_of(row)).name, to, Style::compact, options);
     return Converted<AnyRolloutRow>{decode<AnyRolloutRow>(up.text), std::move(up.losses)};
+}
+
+}  // namespace sediment::rows
+
+namespace sediment::rows {
+
+AtifTrajectory upgrade(const HarborTrajectory& trajectory) {
+    const Upgraded up = upgrade(encode(trajectory), "atif", SchemaId::atif_v1_7);
+    return decode<AtifTrajectory>(up.text);
 }
 
 }  // namespace sediment::rows

@@ -148,6 +148,116 @@ inline const std::vector<AtifCase>& atif_cases() {
     return cases;
 }
 
+#define SUB "/subagent_trajectories/0"
+#define REF S2 "/observation/results/2/subagent_trajectory_ref"
+
+/// Harbor's model (the `atif` schema), on test::harbor_trajectory(): each of Harbor's rules 1-7 where
+/// it differs from the subset or only Harbor has it, the version labels, and each policy difference
+/// (what this library refuses although Harbor's lax parse accepts it).
+inline const std::vector<AtifCase>& harbor_cases() {
+    static const std::string two_subagents = std::string("[") + kHarborSubagent + ", " + kHarborSubagent + "]";
+    static const std::vector<AtifCase> cases = {
+        // version labels: any of v1.0 to v1.7, or none (v1.7); nothing else
+        {"label: ATIF-v1.0", {"/schema_version", "\"ATIF-v1.0\""}, "", ""},
+        {"label: ATIF-v1.2", {"/schema_version", "\"ATIF-v1.2\""}, "", ""},
+        {"label: ATIF-v1.5", {"/schema_version", "\"ATIF-v1.5\""}, "", ""},
+        {"label: absent is ATIF-v1.7", {"/schema_version", ""}, "", ""},
+        {"label: ATIF-v1.8", {"/schema_version", "\"ATIF-v1.8\""}, "rows.decode.enum", "/schema_version"},
+        {"label: case matters", {"/schema_version", "\"atif-v1.7\""}, "rows.decode.enum", "/schema_version"},
+        {"label: null", {"/schema_version", "null"}, "rows.decode.type", "/schema_version"},
+        {"label: nothing is gated (v1.7 fields in a v1.0 document)", {"/schema_version", "\"ATIF-v1.0\""}, "", ""},
+
+        // objects are strict, subagent references typed
+        {"unknown key: trajectory", {"/x", "1"}, "rows.decode.unknown_key", ""},
+        {"unknown key: step", {S0 "/x", "1"}, "rows.decode.unknown_key", S0},
+        {"unknown key: observation result", {S2 "/observation/results/0/x", "1"}, "rows.decode.unknown_key", S2 "/observation/results/0"},
+        {"unknown key: subagent reference", {REF "/0/x", "1"}, "rows.decode.unknown_key", REF "/0"},
+        {"subagent reference: not an object", {REF "/0", "[]"}, "rows.decode.type", REF "/0"},
+        {"subagent reference: session_id a number", {REF "/0/session_id", "5"}, "rows.decode.type", REF "/0/session_id"},
+        {"session_id: optional in every version", {"/session_id", ""}, "", ""},
+        {"steps: at least one", {"/steps", "[]"}, "rows.decode.min_items", "/steps"},
+        {"agent: required", {"/agent", ""}, "rows.decode.missing_key", ""},
+        {"message: required", {S0 "/message", ""}, "rows.decode.missing_key", S0},
+        {"message: null", {S0 "/message", "null"}, "rows.decode.type", S0 "/message"},
+        {"message: an object", {S0 "/message", "{\"role\": \"user\"}"}, "rows.decode.type", S0 "/message"},
+        {"content part: text with a source", {S1 "/message/0/source", "{\"media_type\": \"image/png\", \"path\": \"a.png\"}"}, "rows.decode.atif_content_part", S1 "/message/0/source"},
+        {"tool call: arguments a JSON string", {S2 "/tool_calls/0/arguments", "\"{}\""}, "rows.decode.type", S2 "/tool_calls/0/arguments"},
+
+        // rule 1: step ids
+        {"rule 1: step_id not the position", {S0 "/step_id", "5"}, "rows.decode.atif_step_id", S0 "/step_id", false},
+        {"rule 1: step_id 0", {S0 "/step_id", "0"}, "rows.decode.range", S0 "/step_id"},
+        {"rule 1: a subagent's own numbering", {SUB "/steps/1/step_id", "3"}, "rows.decode.atif_step_id", SUB "/steps/1/step_id", false},
+
+        // rule 2: embedded subagents
+        {"rule 2: no trajectory_id", {SUB "/trajectory_id", ""}, "rows.decode.atif_subagent", SUB},
+        {"rule 2: a null trajectory_id", {SUB "/trajectory_id", "null"}, "rows.decode.atif_subagent", SUB "/trajectory_id"},
+        {"rule 2: the same trajectory_id twice", {"/subagent_trajectories", two_subagents}, "rows.decode.atif_subagent", "/subagent_trajectories/1/trajectory_id", false},
+        {"rule 2: none is fine", {"/subagent_trajectories", "null"}, "", ""},
+        {"rule 2: a subagent is a full trajectory", {SUB "/agent/name", ""}, "rows.decode.missing_key", SUB "/agent"},
+        {"rule 2: a subagent's unknown key", {SUB "/x", "1"}, "rows.decode.unknown_key", SUB},
+        {"rule 2: a subagent of any version", {SUB "/schema_version", "\"ATIF-v1.0\""}, "", ""},
+        {"rule 2: a subagent's label", {SUB "/schema_version", "\"ATIF-v2.0\""}, "rows.decode.enum", SUB "/schema_version"},
+        {"rule 2: subagents nest", {SUB "/subagent_trajectories", two_subagents}, "rows.decode.atif_subagent", SUB "/subagent_trajectories/1/trajectory_id", false},
+
+        // rule 3: tool references
+        {"rule 3: source_call_id names no tool call", {S2 "/observation/results/0/source_call_id", "\"call_9\""}, "rows.decode.atif_source_call_id", S2 "/observation/results/0/source_call_id", false},
+        {"rule 3: in a subagent", {SUB "/steps/1/observation/results/0/source_call_id", "\"c9\""}, "rows.decode.atif_source_call_id", SUB "/steps/1/observation/results/0/source_call_id", false},
+
+        // rule 4: agent-only fields
+        {"rule 4: model_name on a system step", {S0 "/model_name", "\"m\""}, "rows.decode.atif_step", S0 "/model_name"},
+        {"rule 4: empty tool_calls on a user step", {S1 "/tool_calls", "[]"}, "rows.decode.atif_step", S1 "/tool_calls"},
+        {"rule 4: empty metrics on a system step", {S0 "/metrics", "{}"}, "rows.decode.atif_step", S0 "/metrics"},
+        {"rule 4: observation on a system step", {S0 "/observation", "{\"results\": [{}]}"}, "", ""},
+
+        // rule 5: an agent step without a model call
+        {"rule 5: reasoning_content", {S3 "/reasoning_content", "\"x\""}, "rows.decode.atif_step", S3 "/reasoning_content"},
+        {"rule 5: metrics", {S3 "/metrics", "{}"}, "rows.decode.atif_step", S3 "/metrics"},
+        {"rule 5: reasoning_effort stays (Harbor)", {S3 "/reasoning_effort", "\"low\""}, "", ""},
+        {"rule 5: only on agent steps (Harbor)", {S1 "/llm_call_count", "0"}, "", ""},
+        {"rule 5: llm_call_count negative", {S3 "/llm_call_count", "-1"}, "rows.decode.range", S3 "/llm_call_count"},
+
+        // rule 6: timestamps
+        {"rule 6: a date", {S0 "/timestamp", "\"2026-08-24\""}, "", ""},
+        {"rule 6: February 30", {S0 "/timestamp", "\"2026-02-30T00:00:00\""}, "rows.decode.format", S0 "/timestamp", false},
+        {"rule 6: ZZ", {S0 "/timestamp", "\"2026-08-24T12:00:00ZZ\""}, "rows.decode.format", S0 "/timestamp", false},
+        {"rule 6: in a subagent", {SUB "/steps/0/timestamp", "\"yesterday\""}, "rows.decode.format", SUB "/steps/0/timestamp", false},
+
+        // rule 7: a v1.7 subagent reference says which trajectory it means
+        {"rule 7: neither id nor path", {REF "/0", "{\"session_id\": \"s-2\"}"}, "rows.decode.atif_subagent_ref", REF "/0"},
+        {"rule 7: both null", {REF "/0", "{\"trajectory_id\": null, \"trajectory_path\": null}"}, "rows.decode.atif_subagent_ref", REF "/0"},
+        {"rule 7: an empty object", {REF "/1", "{}"}, "rows.decode.atif_subagent_ref", REF "/1"},
+        {"rule 7: an empty path counts", {REF "/0", "{\"trajectory_path\": \"\"}"}, "", ""},
+        {"rule 7: unlabelled is v1.7", {"/schema_version", ""}, "", ""},
+        {"rule 7: before v1.7 a session is enough", {"/schema_version", "\"ATIF-v1.6\""}, "", ""},
+        {"rule 7: a v1.7 subagent's reference", {SUB "/schema_version", "\"ATIF-v1.7\""}, "rows.decode.atif_subagent_ref", SUB "/steps/1/observation/results/0/subagent_trajectory_ref/0"},
+        {"rule 7: an unlabelled subagent's reference", {SUB "/schema_version", ""}, "rows.decode.atif_subagent_ref", SUB "/steps/1/observation/results/0/subagent_trajectory_ref/0"},
+
+        // no bounds where Harbor has none
+        {"bounds: negative tokens", {M2 "/cached_tokens", "-1"}, "", ""},
+        {"bounds: negative cost", {M2 "/cost_usd", "-0.5"}, "", ""},
+        {"bounds: negative token ids", {M2 "/prompt_token_ids/1", "-1"}, "", ""},
+        {"bounds: total_steps is not the step count", {"/final_metrics/total_steps", "9"}, "", ""},
+        {"bounds: total_steps negative", {"/final_metrics/total_steps", "-1"}, "rows.decode.range", "/final_metrics/total_steps"},
+        {"bounds: integers of any size", {M2 "/completion_tokens", "1180591620717411303424"}, "", ""},
+        {"bounds: a decimal Python reads as its nearest double", {M2 "/logprobs/0", "0.10000000000000001"}, "", ""},
+
+        // policy: strict where Harbor coerces (each is valid to Harbor)
+        {"strict: step_id \"1\"", {S0 "/step_id", "\"1\""}, "rows.decode.type", S0 "/step_id"},
+        {"strict: step_id 1.0", {S0 "/step_id", "1.0"}, "rows.decode.integer", S0 "/step_id"},
+        {"strict: step_id true", {S0 "/step_id", "true"}, "rows.decode.type", S0 "/step_id"},
+        {"strict: tokens \"7\"", {M2 "/completion_tokens", "\"7\""}, "rows.decode.type", M2 "/completion_tokens"},
+        {"strict: cost \"0.1\"", {M2 "/cost_usd", "\"0.1\""}, "rows.decode.type", M2 "/cost_usd"},
+        {"strict: is_copied_context \"yes\"", {S1 "/is_copied_context", "\"yes\""}, "rows.decode.type", S1 "/is_copied_context"},
+        {"strict: is_copied_context 1", {S1 "/is_copied_context", "1"}, "rows.decode.type", S1 "/is_copied_context"},
+        {"strict: a duplicate key", {"/extra", "{\"a\": 1, \"a\": 2}"}, "rows.parse.duplicate_key", "/extra"},
+        {"strict: NaN", {M2 "/cost_usd", "NaN"}, "rows.parse.syntax", M2 "/cost_usd"},
+        {"strict: Infinity", {M2 "/logprobs/0", "-Infinity"}, "rows.parse.syntax", M2 "/logprobs/0"},
+    };
+    return cases;
+}
+
+#undef SUB
+#undef REF
 #undef S0
 #undef S1
 #undef S2

@@ -510,6 +510,57 @@ TEST_CASE("conformance: rows of every version become valid trajectories and come
     }
 }
 
+/// Converts each (name, text) trajectory of the subset, strict and lossy: strict mode fails with
+/// the very list lossy mode reports, each loss is a value of the original, what a row holds comes back
+/// whole, and an independent reading (Python) finds nothing else dropped. Returns the number of losses.
+std::size_t check_conversions(const std::vector<std::pair<std::string, std::string>>& documents) {
+    std::string requests;
+    std::size_t losses = 0;
+    for (const auto& [name, text] : documents) {
+        INFO(name);
+        const auto t = decode<AtifTrajectory>(text);
+        const auto lossy = to_row_parts(t, ConvertOptions{true});
+        std::vector<Error> strict;
+        try {
+            to_row_parts(t);
+        } catch (const ConvertError& e) {
+            strict = e.errors();
+        }
+        CHECK(strict == lossy.losses);  // strict mode fails with the very list lossy mode reports
+        const Json original = parse(text);
+        for (const Error& e : lossy.losses) {
+            INFO(e.pointer);
+            CHECK(e.id.rfind("rows.convert.loss.", 0) == 0);
+            CHECK(original.contains(Json::json_pointer(e.pointer)));
+        }
+        losses += lossy.losses.size();
+        // what a row holds comes back whole: row -> ATIF -> row loses nothing
+        const AtifTrajectory back = to_atif(lossy.value);
+        const std::string back_text = encode(back);
+        CHECK(check(SchemaId::atif_v1_7, back_text).empty());
+        CHECK(to_row_parts(back).value == lossy.value);
+        Json request = {{"original", original}, {"losses", Json::array()}, {"back", parse(back_text)}};
+        for (const Error& e : lossy.losses) request["losses"].push_back(e.pointer);
+        requests += dump(request) + "\n";
+    }
+
+    // and nothing else is dropped: an independent reading (Python) of the original minus the list
+    test::TempDir tmp;
+    test::write_file(tmp / "requests.jsonl", requests);
+    const auto r = test::run("python3 " + test::quote(kSource + "/tests/reference/atif_losses.py") + " < " +
+                             test::quote((tmp / "requests.jsonl").string()));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const auto verdicts = lines_of(r.out);
+    REQUIRE(verdicts.size() == documents.size());
+    for (std::size_t i = 0; i < documents.size(); ++i) {
+        const Json v = parse(verdicts[i]);
+        INFO(documents[i].first << ": " << v["why"].get<std::string>());
+        CHECK(v["ok"] == true);
+    }
+    return losses;
+}
+
 TEST_CASE("conformance: every valid ATIF fixture converts, or lists exactly what a row cannot hold") {
     const std::string dir = kShared + "/fixtures/atif/";
     std::istringstream expected(test::read_file(dir + "EXPECTED.tsv"));
@@ -546,51 +597,85 @@ TEST_CASE("conformance: every valid ATIF fixture converts, or lists exactly what
     }
     CHECK(mutants > 200);
 
-    std::string requests;
-    std::size_t losses = 0;
-    for (const auto& [name, text] : documents) {
-        INFO(name);
-        const auto t = decode<AtifTrajectory>(text);
-        const auto lossy = to_row_parts(t, ConvertOptions{true});
-        std::vector<Error> strict;
-        try {
-            to_row_parts(t);
-        } catch (const ConvertError& e) {
-            strict = e.errors();
-        }
-        CHECK(strict == lossy.losses);  // strict mode fails with the very list lossy mode reports
-        const Json original = parse(text);
-        for (const Error& e : lossy.losses) {
-            INFO(e.pointer);
-            CHECK(e.id.rfind("rows.convert.loss.", 0) == 0);
-            CHECK(original.contains(Json::json_pointer(e.pointer)));
-        }
-        losses += lossy.losses.size();
-        // what a row holds comes back whole: row -> ATIF -> row loses nothing
-        const AtifTrajectory back = to_atif(lossy.value);
-        const std::string back_text = encode(back);
-        CHECK(check(SchemaId::atif_v1_7, back_text).empty());
-        CHECK(to_row_parts(back).value == lossy.value);
-        Json request = {{"original", original}, {"losses", Json::array()}, {"back", parse(back_text)}};
-        for (const Error& e : lossy.losses) request["losses"].push_back(e.pointer);
-        requests += dump(request) + "\n";
-    }
-    CHECK(losses > 100);
+    CHECK(check_conversions(documents) > 100);
+}
 
-    // and nothing else is dropped: an independent reading (Python) of the original minus the list
-    test::TempDir tmp;
-    test::write_file(tmp / "requests.jsonl", requests);
-    const auto r = test::run("python3 " + test::quote(kSource + "/tests/reference/atif_losses.py") + " < " +
-                             test::quote((tmp / "requests.jsonl").string()));
-    INFO(r.err);
-    REQUIRE(r.status == 0);
-    const auto verdicts = lines_of(r.out);
-    REQUIRE(verdicts.size() == documents.size());
-    for (std::size_t i = 0; i < documents.size(); ++i) {
-        const Json v = parse(verdicts[i]);
-        INFO(documents[i].first << ": " << v["why"].get<std::string>());
-        CHECK(v["ok"] == true);
+TEST_CASE("conformance: every ATIF fixture gets Harbor's verdict from both engines; valid ones upgrade to the subset and convert") {
+    const std::string dir = kShared + "/fixtures/atif/";
+    std::istringstream expected(test::read_file(dir + "EXPECTED-harbor.tsv"));
+    std::vector<std::pair<std::string, std::string>> upgraded;  // name, the v1.7 text
+    std::size_t fixtures = 0, older = 0;
+    const auto cli = std::string(SEDIMENT_ROWS_CLI);
+    for (std::string line; std::getline(expected, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        std::vector<std::string> columns;
+        for (std::size_t start = 0;;) {
+            const std::size_t tab = line.find('\t', start);
+            columns.push_back(line.substr(start, tab - start));
+            if (tab == std::string::npos) break;
+            start = tab + 1;
+        }
+        REQUIRE(columns.size() >= 4);
+        const std::string& file = columns[0];
+        const bool harbor_valid = columns[2] == "valid", subset_valid = columns[3] == "valid";
+        const std::string text = test::read_file(dir + file);
+        INFO(file);
+        ++fixtures;
+        const auto typed = check(SchemaId::atif, text);
+        const auto schema = validate(SchemaId::atif, text);
+        INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
+        CHECK(typed.empty() == harbor_valid);
+        CHECK(schema.empty() == harbor_valid);
+        if (!harbor_valid) {
+            CHECK_FALSE(subset_valid);
+            continue;
+        }
+        const auto t = decode<HarborTrajectory>(text);
+        CHECK(nlohmann::json(parse(encode(t))) == nlohmann::json(parse(text)));  // nothing lost or added
+        if (t.schema_version && *t.schema_version != AtifVersion::ATIF_v1_7) ++older;
+
+        // upgrade: the label changes and nothing else, then the subset gives column 4's verdict
+        Upgraded up;
+        std::vector<Error> errors;
+        const bool ok = upgrade(text, "atif", SchemaId::atif_v1_7, up, errors);
+        INFO((errors.empty() ? std::string() : to_string(errors[0])));
+        CHECK(ok == subset_valid);
+        if (!ok) continue;
+        CHECK(check(SchemaId::atif_v1_7, up.text).empty());
+        Json relabelled = parse(text);
+        relabelled["schema_version"] = "ATIF-v1.7";
+        CHECK(nlohmann::json(parse(up.text)) == nlohmann::json(relabelled));
+        // the typed upgrade agrees (a typed subagent reference is written in schema order, which the
+        // subset then holds as a free-form object: the same JSON, key order aside)
+        const AtifTrajectory typed_up = upgrade(t), text_up = decode<AtifTrajectory>(up.text);
+        CHECK(nlohmann::json(parse(encode(typed_up))) == nlohmann::json(parse(up.text)));
+        upgraded.emplace_back(file, up.text);
+
+        // conversion from any version is the upgrade, then the subset's conversion, losses included
+        const auto from_harbor = to_row_parts(typed_up, ConvertOptions{true});
+        const auto from_subset = to_row_parts(text_up, ConvertOptions{true});
+        CHECK(from_harbor.losses == from_subset.losses);
+        if (encode(typed_up) == encode(text_up)) CHECK(from_harbor.value == from_subset.value);
     }
+    CHECK(fixtures == 53);
+    CHECK(upgraded.size() == 50);
+    CHECK(older > 30);
+    // each converts, or lists exactly what a row cannot hold (see check_conversions)
+    CHECK(check_conversions(upgraded) > 100);
+
+    // the CLI gives the same verdicts, upgrades and conversions
+    std::string files;
+    for (const auto& [name, text] : upgraded) files += " " + test::quote(dir + name);
+    const auto validated = test::run(cli + " validate --schema atif -q" + files);
+    CHECK(validated.status == 0);
+    const auto up = test::run(cli + " upgrade --to atif-v1.7" + files);
+    CHECK(up.status == 0);
+    const auto up_lines = lines_of(up.out);
+    REQUIRE(up_lines.size() == upgraded.size());
+    for (std::size_t i = 0; i < upgraded.size(); ++i) CHECK(up_lines[i] == upgraded[i].second);
+    const auto converted = test::run(cli + " convert --from atif --to nemo-gym-response.v2 --lossy -q" + files);
+    CHECK(converted.status == 0);
+    CHECK(lines_of(converted.out).size() == upgraded.size());
 }
 
 int main(int argc, char** argv) {

@@ -75,6 +75,7 @@ inline const char* const kRow = R"({"responses_create_params": {"input": [
   "schema_id": "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json", "schema_version": 2}})";
 
 constexpr SchemaId kAtif = SchemaId::atif_v1_7;
+constexpr SchemaId kHarbor = SchemaId::atif;
 
 /// A valid ATIF v1.7 trajectory, written by hand: every object, optional fields absent, null and set.
 inline const char* const kTrajectory = R"({"schema_version": "ATIF-v1.7", "session_id": "s-1", "trajectory_id": null,
@@ -92,6 +93,26 @@ inline const char* const kTrajectory = R"({"schema_version": "ATIF-v1.7", "sessi
  "notes": "hand-written for the tests",
  "final_metrics": {"total_prompt_tokens": 100, "total_completion_tokens": 20, "total_cached_tokens": null, "total_cost_usd": 1, "total_steps": 4, "extra": {"subagents": 1}},
  "continued_trajectory_ref": null, "subagent_trajectories": [], "extra": null})";
+
+/// A valid trajectory under Harbor's model (the `atif` schema): kTrajectory with typed subagent
+/// references and an embedded subagent trajectory labelled ATIF-v1.6, whose own reference names only a
+/// session (allowed before v1.7).
+inline const char* const kHarborSubagent = R"({"schema_version": "ATIF-v1.6", "session_id": "s-2", "trajectory_id": "sub-1",
+ "agent": {"name": "helper", "version": "0.3"},
+ "steps": [
+  {"step_id": 1, "source": "user", "message": "Find the parser."},
+  {"step_id": 2, "source": "agent", "message": "", "reasoning_effort": "low", "llm_call_count": 0,
+   "tool_calls": [{"tool_call_id": "c1", "function_name": "grep", "arguments": {"q": "parse"}}],
+   "observation": {"results": [{"source_call_id": "c1", "content": "parser.cpp", "subagent_trajectory_ref": [{"session_id": "s-3"}]}]},
+   "metrics": null}]})";
+
+inline sediment::rows::Json harbor_trajectory() {
+    Json t = sediment::rows::parse(kTrajectory);
+    t["steps"][2]["observation"]["results"][2]["subagent_trajectory_ref"] =
+        Json::parse(R"([{"trajectory_id": "sub-1", "session_id": "s-2", "trajectory_path": null, "extra": {}}, {"trajectory_path": ""}])");
+    t["subagent_trajectories"] = Json::array({sediment::rows::parse(kHarborSubagent)});
+    return t;
+}
 
 /// `n` finite doubles from random bit patterns (every exponent, subnormals, both zeros), each with the
 /// text append_double() writes for it.
@@ -161,6 +182,7 @@ inline Json base(SchemaId schema) {
         case SchemaId::ci_outcome_v2: return row_of_version(3)["metadata"]["verifier_results"][0];
         case SchemaId::ci_outcome_v3: return row_of_version(4)["metadata"]["verifier_results"][0];
         case SchemaId::atif_v1_7: return sediment::rows::parse(kTrajectory);
+        case SchemaId::atif: return harbor_trajectory();
     }
     return Json();
 }

@@ -105,6 +105,7 @@ TEST_CASE("cli: schema list and schema show") {
     CHECK(list.status == 0);
     // every version, by name and version
     CHECK(list.out ==
+          "atif\turn:sediment-rows:schemas:atif\n"
           "atif-v1.7\turn:sediment-rows:schemas:atif-v1.7-subset\n"
           "ci-outcome.v1\thttps://sediment.so/schemas/facts/ci-outcome/v1.json\n"
           "ci-outcome.v2\thttps://sediment.so/schemas/facts/ci-outcome/v2.json\n"

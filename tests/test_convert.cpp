@@ -255,7 +255,7 @@ TEST_CASE("convert: each ATIF-only field is listed where it is") {
           std::vector<P>{{"rows.convert.loss.extra", "/steps/0/tool_calls/0/extra/a~1b"}});
     CHECK(losses("", R"("continued_trajectory_ref": "next.json", "subagent_trajectories": [{"x": 1}], "extra": {"k": 1},)") ==
           std::vector<P>{{"rows.convert.loss.continuation", "/continued_trajectory_ref"},
-                         {"rows.convert.loss.subagent", "/subagent_trajectories"},
+                         {"rows.convert.loss.subagent", "/subagent_trajectories/0"},
                          {"rows.convert.loss.extra", "/extra/k"}});
     CHECK(losses("", R"("subagent_trajectories": [], "notes": null, "extra": {},)").empty());
     CHECK(losses("", R"("trajectory_id": "t",)") == std::vector<P>{{"rows.convert.loss.session", "/trajectory_id"}});

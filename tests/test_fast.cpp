@@ -42,7 +42,7 @@ TEST_CASE("fast path: every rule case gets the exact reader's value, and valid o
 
 TEST_CASE("fast path: the base documents, and values the fast path leaves to the exact reader") {
     for (const SchemaInfo& info : kSchemas)
-        if (info.id != SchemaId::atif_v1_7) CHECK(same_as_exact(info.id, dump(test::base(info.id))));
+        if (!info.strict_numbers) CHECK(same_as_exact(info.id, dump(test::base(info.id))));
     const auto args = [](const std::string& value) {
         return test::mutate(test::kRollout, {"/response/turns/0/tool_calls/0/arguments/x", value});
     };

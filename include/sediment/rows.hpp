@@ -4,6 +4,7 @@
 //   std::string text = sediment::rows::encode(row, sediment::rows::Style::sediment);
 #pragma once
 
+#include "rows/atif.hpp"
 #include "rows/convert.hpp"
 #include "rows/decode.hpp"
 #include "rows/encode.hpp"

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -80,6 +81,9 @@ output, the summary ("N valid, M invalid") to standard error.
                          as the version its metadata.schema_id names (jsonl reports add "schema")
   --engine typed|schema  typed (default) decodes into the C++ models with every rule of the schema
                          and of the spec; schema runs valijson over the bundled JSON Schema
+  --check-image-files    atif and atif-v1.7: every image content part's source.path in the steps'
+                         messages and observation results names a file that exists, relative to the
+                         trajectory file's folder (URLs are skipped), as Harbor's validator checks
 )";
 
 const char* const kValidateExit = R"(
@@ -120,6 +124,8 @@ const char* const kConvert = R"(usage: sediment-rows convert --from NAME --to NA
 Converts ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF, one output line
 per document, to standard output (docs/atif-mapping.md). Errors go to standard error.
   --from atif-v1.7 --to nemo-gym-rollout[.vN] | nemo-gym-response.vN | nemo-gym-responses-create-params.vN
+  --from atif        the same from any ATIF version (Harbor's model): upgraded to atif-v1.7 first
+                     (see upgrade), so what NeMo Gym's subset refuses fails the document
   --from nemo-gym-rollout[.vN] --to atif-v1.7
   A rollout row of any version converts (without .vN, each row is read as the version it names); a
   row made from a trajectory is of the version --to names, or without .vN, of its metadata's.
@@ -145,7 +151,10 @@ const char* const kUpgrade = R"(usage: sediment-rows upgrade --to NAME [--from N
 
 Rewrites each document as a newer version of its schema, one output line per document, to standard
 output (docs/upgrade.md: what each version adds, and how it is derived). Errors go to standard error.
-  --to NAME              the version to write: nemo-gym-rollout.v4, ci-outcome.v3, ...
+  --to NAME              the version to write: nemo-gym-rollout.v4, ci-outcome.v3, ...; atif-v1.7
+                         (NeMo Gym's subset) from atif, Harbor's model of any ATIF version: the
+                         label becomes ATIF-v1.7, every other value stays, and what the subset
+                         refuses fails the document
   --from NAME            the documents' version. Rows name their own: by default each is read as the
                          version its metadata.schema_id names (jsonl reports add "schema"); other
                          documents need it (nemo-gym-response.v1, ...)
@@ -200,7 +209,7 @@ struct Options {
     bool schema_engine = false;
     rows::Style style = rows::Style::compact;
     std::string metadata;
-    bool lossy = false, check = false, in_place = false;
+    bool lossy = false, check = false, in_place = false, check_image_files = false;
     bool quiet = false, verbose = false, fail_fast = false;
     std::size_t max_errors = 0;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -277,6 +286,8 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
             o.metadata = v;
         } else if (a == "--lossy" && two_schemas) {
             if (!flag(o.lossy)) return "--lossy takes no value";
+        } else if (a == "--check-image-files" && c == "validate") {
+            if (!flag(o.check_image_files)) return "--check-image-files takes no value";
         } else if (a == "--engine" && c == "validate") {
             if (!value() || (v != "typed" && v != "schema")) return "--engine is typed or schema";
             o.schema_engine = v == "schema";
@@ -315,11 +326,17 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
     }
     if (c == "convert" && (o.schema_name.empty() || o.to_name.empty())) return "convert needs --from NAME and --to NAME";
     if (c == "upgrade" && !o.to) return "upgrade needs --to NAME";
+    if (c == "upgrade" && o.schema_name.empty() && o.to->id == rows::SchemaId::atif_v1_7) {  // ATIF of any version
+        o.schema = rows::find_schema("atif");
+        o.schema_name = "atif";
+    }
     if (c == "upgrade" && o.schema_name.empty()) {  // rows name their version; other documents need --from
         if (rows::schemas_named(o.to->base).size() < 2) return "upgrade needs --from NAME: " + std::string(o.to->base) + " documents do not name their version";
         o.schema_name = std::string(o.to->base);
     }
     if (o.schema_name.empty()) return c + " needs --schema NAME";
+    if (o.check_image_files && o.schema_name != "atif" && o.schema_name != "atif-v1.7")
+        return "--check-image-files goes with --schema atif or atif-v1.7";
     if (o.files.empty()) return c + " needs at least one FILE (- for standard input)";
     if (o.quiet && o.verbose) return "--quiet and --verbose do not go together";
     if (o.check && o.in_place) return "--check and --in-place do not go together";
@@ -396,6 +413,12 @@ int run_validate(const Options& o) {
         rows::Checked c = o.schema_engine ? rows::validate(o.schema_name, d.text, o.limits)
                                           : rows::check(o.schema_name, d.text, o.limits);
         out.finding.errors = std::move(c.errors);
+        if (o.check_image_files && out.finding.errors.empty()) {
+            const std::string folder = *d.path == "-" ? "." : std::filesystem::path(*d.path).parent_path().string();
+            out.finding.errors = o.schema->id == rows::SchemaId::atif
+                                     ? rows::missing_image_files(rows::decode<rows::HarborTrajectory>(d.text, o.limits), folder)
+                                     : rows::missing_image_files(rows::decode<rows::AtifTrajectory>(d.text, o.limits), folder);
+        }
         if (c.schema && versions.any) out.finding.read_as = rows::schema_info(*c.schema).name;
     }, [&](Outcome& out) {
         if (out.kind != Document::document) return tally.io(out), true;
@@ -569,11 +592,11 @@ int run_convert(const Options& o) {
     using rows::SchemaId;
     const rows::SchemaInfo& from = rows::schema_info(rows::schemas_named(o.schema_name).front());
     const rows::SchemaInfo& to = rows::schema_info(rows::schemas_named(o.to_name).front());
-    const bool from_atif = from.id == SchemaId::atif_v1_7;
+    const bool from_atif = from.id == SchemaId::atif_v1_7 || from.id == SchemaId::atif;
     const bool to_row = to.base == "nemo-gym-rollout", to_response = to.base == "nemo-gym-response";
     if (from_atif ? !(to_row || to_response || to.base == "nemo-gym-responses-create-params")
                   : from.base != "nemo-gym-rollout" || to.id != SchemaId::atif_v1_7)
-        return usage_error("convert goes from atif-v1.7 to nemo-gym-rollout[.vN], nemo-gym-response.vN or "
+        return usage_error("convert goes from atif or atif-v1.7 to nemo-gym-rollout[.vN], nemo-gym-response.vN or "
                            "nemo-gym-responses-create-params.vN, or from nemo-gym-rollout[.vN] to atif-v1.7", "convert");
     if (!o.metadata.empty() && !to_row) return usage_error("--metadata goes with --to nemo-gym-rollout[.vN]", "convert");
     Input metadata;  // read line by line beside the documents
@@ -586,6 +609,11 @@ int run_convert(const Options& o) {
     const rows::ConvertOptions options{o.lossy};
     Reporter reporter(std::cerr, o.reporting());
     Tally tally;
+    // A trajectory of the subset; from `atif`, one of any version upgraded to it first (upgrade()).
+    const auto read_trajectory = [&](const std::string& text) {
+        if (from.id == SchemaId::atif_v1_7) return rows::decode<rows::AtifTrajectory>(text, o.limits);
+        return rows::decode<rows::AtifTrajectory>(rows::upgrade(text, "atif", SchemaId::atif_v1_7, rows::Style::compact, {}, o.limits).text);
+    };
     const RunTotals t = run_documents(o.files, run, [&](const Document& d, Outcome& out) {
         std::vector<rows::Error>& errors = out.finding.errors;
         try {
@@ -595,7 +623,7 @@ int run_convert(const Options& o) {
                                            : rows::decode(d.text, row, errors, o.limits);
                 if (read) rows::encode(rows::to_atif(row), out.out, o.style);
             } else if (to_row) {
-                const auto trajectory = rows::decode<rows::AtifTrajectory>(d.text, o.limits);
+                const auto trajectory = read_trajectory(d.text);
                 const bool given = !o.metadata.empty();
                 if (!o.to && !given) {  // of the version the trajectory's own metadata names
                     auto c = rows::to_any_rollout_row(trajectory, options);
@@ -621,7 +649,7 @@ int run_convert(const Options& o) {
                     }
                 }
             } else {
-                const auto trajectory = rows::decode<rows::AtifTrajectory>(d.text, o.limits);
+                const auto trajectory = read_trajectory(d.text);
                 auto parts = rows::to_row_parts(trajectory, options);
                 if (to_response) rows::encode(parts.value.response, out.out, o.style);
                 else rows::encode(parts.value.responses_create_params, out.out, o.style);
@@ -652,7 +680,8 @@ int run_convert(const Options& o) {
 
 int run_upgrade(const Options& o) {
     const rows::SchemaInfo& from = o.schema ? *o.schema : rows::schema_info(rows::schemas_named(o.schema_name).front());
-    if (from.base != o.to->base || o.to->version == 0 || (o.schema && o.schema->version > o.to->version))
+    const bool atif = from.id == rows::SchemaId::atif && o.to->id == rows::SchemaId::atif_v1_7;
+    if (!atif && (from.base != o.to->base || o.to->version == 0 || (o.schema && o.schema->version > o.to->version)))
         return usage_error("upgrade goes to a newer version of the same schema: " + o.schema_name + " to " + std::string(o.to->name) +
                            " is not", "upgrade");
     const rows::ConvertOptions options{o.lossy};

@@ -24,7 +24,12 @@ struct Upgraded {
 };
 
 /// Rewrites a document of `from` (a versioned name, or "nemo-gym-rollout" for the version each row
-/// names) as version `to` of the same schema, newer or the same, in `style`. Returns false and appends
+/// names) as version `to` of the same schema, newer or the same, in `style`. From "atif" (Harbor's
+/// model, any ATIF version) to SchemaId::atif_v1_7 (NeMo Gym's subset), the document must be valid
+/// under its own label; its schema_version becomes "ATIF-v1.7" (added when absent) and every other
+/// byte stays (only the whitespace between tokens follows `style`); the result must then pass Harbor's
+/// v1.7 rules and the subset, whose errors (at their places, which the source shares) fail it. Nothing
+/// is repaired or dropped: ConvertOptions::lossy changes nothing there. Returns false and appends
 /// the errors: the document's own, when it is not valid under its version; every field `to` needs that
 /// the document cannot give (`rows.upgrade.underivable`, at the field's place in the new document); or
 /// a value `to` does not accept (its decoder's error). With ConvertOptions::lossy, a CI resolution whose
@@ -36,6 +41,10 @@ bool upgrade(std::string_view text, std::string_view from, SchemaId to, Upgraded
 /// The same; throws ConvertError with the errors.
 Upgraded upgrade(std::string_view text, std::string_view from, SchemaId to, Style style = Style::compact,
                  const ConvertOptions& options = {}, const Limits& limits = {});
+
+/// A Harbor trajectory of any version as NeMo Gym's v1.7 subset (see upgrade() above); throws
+/// ConvertError with what the subset refuses, at its place.
+AtifTrajectory upgrade(const HarborTrajectory& trajectory);
 
 /// The same on a decoded row: `row` as rollout version `to`.
 Converted<AnyRolloutRow> upgrade(const AnyRolloutRow& row, SchemaId to, const ConvertOptions& options = {});

@@ -1,0 +1,88 @@
+// Harbor's ATIF model (the `atif` schema), every version v1.0 to v1.7: each of Harbor's rules with
+// its verdict and pointer, the schema engine wherever the schema can say the rule, the typed members
+// (recursive subagent trajectories), and the round trip.
+#include <catch2/catch.hpp>
+
+#include "atif_rules.hpp"
+
+using namespace sediment::rows;
+
+TEST_CASE("harbor: the base trajectory is valid under both models") {
+    const std::string text = dump(test::base(test::kHarbor));
+    CHECK(check(test::kHarbor, text).empty());
+    CHECK(validate(test::kHarbor, text).empty());
+    // the subset holds subagent trajectories and references as free-form objects
+    CHECK(check(test::kAtif, text).empty());
+}
+
+TEST_CASE("harbor: every rule gives its verdict and pointer") {
+    for (const test::AtifCase& c : test::harbor_cases()) {
+        DYNAMIC_SECTION(c.rule) {
+            const auto errors = check(test::kHarbor, test::mutate(test::kHarbor, c.change));
+            INFO((errors.empty() ? std::string("valid") : to_string(errors[0])));
+            if (*c.id == '\0') {
+                CHECK(errors.empty());
+            } else {
+                REQUIRE_FALSE(errors.empty());
+                CHECK(errors[0].id == c.id);
+                CHECK(errors[0].pointer == c.pointer);
+            }
+        }
+    }
+}
+
+TEST_CASE("harbor: the schema engine agrees wherever the schema can say the rule") {
+    for (const test::AtifCase& c : test::harbor_cases()) {
+        DYNAMIC_SECTION(c.rule) {
+            const std::string text = test::mutate(test::kHarbor, c.change);
+            const auto typed = check(test::kHarbor, text);
+            const auto schema = validate(test::kHarbor, text);
+            INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
+            INFO("schema: " << (schema.empty() ? "valid" : to_string(schema[0])));
+            if (!c.schema_says_it) {
+                CHECK_FALSE(typed.empty());
+                CHECK(schema.empty());
+            } else {
+                REQUIRE(typed.empty() == schema.empty());
+                if (!typed.empty()) CHECK(test::same_place(typed[0].pointer, schema));
+            }
+        }
+    }
+}
+
+TEST_CASE("harbor: values land in the typed members, subagents as trajectories") {
+    const auto t = decode<HarborTrajectory>(dump(test::base(test::kHarbor)));
+    REQUIRE(t.schema_version);
+    CHECK(*t.schema_version == AtifVersion::ATIF_v1_7);
+    REQUIRE(t.subagent_trajectories);
+    const auto& subagents = **t.subagent_trajectories;
+    REQUIRE(subagents.size() == 1);
+    CHECK(*subagents[0].schema_version == AtifVersion::ATIF_v1_6);
+    CHECK(**subagents[0].trajectory_id == "sub-1");
+    CHECK(subagents[0].agent.name == "helper");
+    const auto& refs = **(*t.steps[2].observation)->results[2].subagent_trajectory_ref;
+    REQUIRE(refs.size() == 2);
+    CHECK(**refs[0].trajectory_id == "sub-1");
+    CHECK(refs[0].trajectory_path->is_null());
+    CHECK_FALSE(refs[1].trajectory_id.has_value());
+    CHECK(**refs[1].trajectory_path == "");
+    const auto& inner = **(*subagents[0].steps[1].observation)->results[0].subagent_trajectory_ref;
+    CHECK(**inner[0].session_id == "s-3");
+    // shared with the subset: the same C++ types
+    static_assert(std::is_same_v<decltype(t.agent), AtifAgent>);
+    static_assert(std::is_same_v<decltype(t.steps[0].message), AtifContent>);
+
+    const auto unlabelled = decode<HarborTrajectory>(test::mutate(test::kHarbor, {"/schema_version", ""}));
+    CHECK_FALSE(unlabelled.schema_version.has_value());
+}
+
+TEST_CASE("harbor: encoding gives back the document, absent and null kept apart") {
+    for (const char* label : {"", "\"ATIF-v1.0\"", "\"ATIF-v1.6\""}) {
+        const std::string text = test::mutate(test::kHarbor, {"/schema_version", label});
+        const auto t = decode<HarborTrajectory>(text);
+        const std::string out = encode(t);
+        CHECK(decode<HarborTrajectory>(out) == t);
+        CHECK(nlohmann::json(parse(out)) == nlohmann::json(parse(text)));
+        CHECK((out.find("\"schema_version\"") == 0 + 1) == (*label != '\0'));
+    }
+}
