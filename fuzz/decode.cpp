@@ -3,7 +3,9 @@
 //   - the fast path accepts only what the exact reader accepts, with the same value;
 //   - the exact reader fails exactly when it reports an error;
 //   - decode() into one model reused from input to input gives what a fresh model gets;
-//   - a decoded value encodes (both styles) to text that decodes to the same value and the same bytes.
+//   - a decoded value encodes (both styles) to text that decodes to the same value and the same bytes;
+//   - atif: an upgrade to the subset changes the label and nothing else, and gives a document valid
+//     under the subset and under Harbor's v1.7 rules; or it fails with an error and no text.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -32,6 +34,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         SEDIMENT_CHECK(rows::decode(text, reused, reused_errors, schema) == exact_ok);
         if (exact_ok) SEDIMENT_CHECK(reused == exact);
         if (!exact_ok) return;
+        if constexpr (schema == rows::SchemaId::atif) {
+            rows::Upgraded up;
+            std::vector<rows::Error> up_errors;
+            if (rows::upgrade(text, "atif", rows::SchemaId::atif_v1_7, up, up_errors)) {
+                SEDIMENT_CHECK(up_errors.empty() && rows::check(rows::SchemaId::atif_v1_7, up.text).empty());
+                SEDIMENT_CHECK(rows::check(rows::SchemaId::atif, up.text).empty());
+                rows::Json relabelled = rows::parse(text);
+                relabelled["schema_version"] = "ATIF-v1.7";
+                SEDIMENT_CHECK(rows::parse(up.text) == relabelled);
+            } else {
+                SEDIMENT_CHECK(!up_errors.empty() && up.text.empty());
+            }
+        }
         for (const rows::Style style : {rows::Style::compact, rows::Style::sediment}) {
             const std::string once = rows::encode(exact, style);
             T again;

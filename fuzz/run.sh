@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 all="fuzz-decode-nemo_gym_rollout_v2 fuzz-decode-nemo_gym_response_v2 fuzz-decode-nemo_gym_responses_create_params_v2
-     fuzz-decode-ci_outcome_v1 fuzz-decode-atif_v1_7 fuzz-validate fuzz-convert fuzz-versions"
+     fuzz-decode-ci_outcome_v1 fuzz-decode-atif_v1_7 fuzz-decode-atif fuzz-validate fuzz-convert fuzz-versions"
 targets=${targets:-$all}
 
 # A build configured with SEDIMENT_ROWS_BUILD_FUZZ=ON (CI's sanitizer build) is used as it is.
@@ -61,7 +61,7 @@ run_one() {
     fuzz-decode-nemo_gym_response_v2) seeds=response ;;
     fuzz-decode-nemo_gym_responses_create_params_v2) seeds=create-params ;;
     fuzz-decode-ci_outcome_v1) seeds=ci-outcome ;;
-    fuzz-decode-atif_v1_7) seeds=atif ;;
+    fuzz-decode-atif_v1_7|fuzz-decode-atif) seeds=atif ;;
     fuzz-versions) seeds="versions response ci-outcome" ;;
     *) seeds="rollout atif response" ;;
   esac

@@ -216,7 +216,7 @@ TEST_CASE("cli: convert usage errors exit 2") {
     CHECK(missing.err.find("convert needs --from NAME and --to NAME") != std::string::npos);
     const auto pair = cli("convert --from atif-v1.7 --to ci-outcome.v1 x.json");
     CHECK(pair.status == 2);
-    CHECK(pair.err.find("convert goes from atif-v1.7 to") != std::string::npos);
+    CHECK(pair.err.find("convert goes from atif or atif-v1.7 to") != std::string::npos);
     const auto metadata = cli("convert --from atif-v1.7 --to nemo-gym-response.v2 --metadata m.jsonl x.json");
     CHECK(metadata.status == 2);
     CHECK(metadata.err.find("--metadata goes with --to nemo-gym-rollout[.vN]") != std::string::npos);
@@ -300,4 +300,38 @@ TEST_CASE("cli: the limits on one document can be changed, and an error names th
     CHECK(cli("validate --schema nemo-gym-rollout.v2 --max-depth 1000 " + rows).status == 0);
     CHECK(cli("validate --schema nemo-gym-rollout.v2 --max-depth 0 " + rows).status == 2);
     CHECK(cli("validate --schema nemo-gym-rollout.v2 --max-string-bytes x " + rows).status == 2);
+}
+
+TEST_CASE("cli: validate --schema atif, and --check-image-files") {
+    test::TempDir dir;
+    Json t = test::base(test::kHarbor);
+    t["schema_version"] = "ATIF-v1.6";
+    // step 2's message names shot.png (relative); add a result image, an absolute one and a URL
+    t["steps"][2]["observation"]["results"][0]["content"] = Json::parse(
+        R"([{"type": "image", "source": {"media_type": "image/png", "path": "out/plot.png"}},
+            {"type": "image", "source": {"media_type": "image/png", "path": "https://example.com/x.png"}}])");
+    t["steps"][0]["message"] = Json::array({Json::parse(R"({"type": "image", "source": {"media_type": "image/gif", "path": "/nonexistent/abs.gif"}})")});
+    test::write_file(dir / "t.json", dump(t));
+    const std::string file = test::quote((dir / "t.json").string());
+    CHECK(cli("validate --schema atif " + file).status == 0);
+    CHECK(cli("validate --schema atif-v1.7 " + file).status == 1);  // the label
+    const auto missing = cli("validate --schema atif --check-image-files " + file);
+    CHECK(missing.status == 1);
+    const std::string at = (dir / "t.json").string() + ":1: ";
+    CHECK(missing.out == at + "/steps/0/message/0/source/path: image file '/nonexistent/abs.gif' does not exist (relative to the trajectory's folder)\n" +
+                             at + "/steps/1/message/1/source/path: image file 'shot.png' does not exist (relative to the trajectory's folder)\n" +
+                             at + "/steps/2/observation/results/0/content/0/source/path: image file 'out/plot.png' does not exist (relative to the trajectory's folder)\n");
+    test::write_file(dir / "shot.png", "png");
+    std::filesystem::create_directories(dir / "out");
+    test::write_file(dir / "out" / "plot.png", "png");
+    const auto one = cli("validate --schema atif --check-image-files " + file);
+    CHECK(one.status == 1);
+    CHECK(one.out == at + "/steps/0/message/0/source/path: image file '/nonexistent/abs.gif' does not exist (relative to the trajectory's folder)\n");
+    t["steps"][0]["message"] = "fine";
+    test::write_file(dir / "t.json", dump(t));
+    CHECK(cli("validate --schema atif --check-image-files " + file).status == 0);
+    // only for ATIF
+    const auto usage = cli("validate --schema ci-outcome.v1 --check-image-files " + file);
+    CHECK(usage.status == 2);
+    CHECK(usage.err.find("--check-image-files goes with --schema atif or atif-v1.7") != std::string::npos);
 }

@@ -214,3 +214,123 @@ TEST_CASE("cli: upgrade") {
     CHECK(test::run(cli + "--from nemo-gym-response.v1 --to nemo-gym-rollout.v4 " + file).status == 2);
     CHECK(test::run(std::string(SEDIMENT_ROWS_CLI) + " upgrade --help").out.find("--lossy") != std::string::npos);
 }
+
+// ----- ATIF: Harbor's model, any version -> NeMo Gym's v1.7 subset ---------------------------------
+
+namespace {
+
+// The Harbor base trajectory labelled `label` ("" for none), with the changes (JSON text, "" removes).
+std::string harbor(const char* label, const std::vector<test::Change>& edits = {}) {
+    Json doc = test::base(test::kHarbor);
+    if (*label) doc["schema_version"] = label;
+    else doc.erase("schema_version");
+    std::string text = dump(doc);
+    for (const test::Change& e : edits) {
+        text = test::mutate(doc, e);  // as written: 0.10000000000000001 stays
+        doc = parse(text);
+    }
+    return text;
+}
+
+std::string atif_upgrade(const std::string& text, Style style = Style::compact) {
+    return upgrade(text, "atif", SchemaId::atif_v1_7, style).text;
+}
+
+}  // namespace
+
+TEST_CASE("upgrade atif: the label changes and every other byte stays") {
+    // written as a producer would: its own key order, spaces, decimals and escapes
+    const std::string text =
+        "{ \"agent\" : {\"version\": \"2\", \"name\": \"a\"},\n  \"schema_version\": \"ATIF-v1.2\",\n"
+        "  \"steps\": [{\"source\": \"user\", \"step_id\": 1, \"message\": \"caf\\u00e9 \xc3\xa9\"}],\n"
+        "  \"extra\": {\"cost\": 1.50, \"big\": 123456789012345678901234567890, \"z\": 2.5e-3}}";
+    REQUIRE(check(SchemaId::atif, text).empty());
+    CHECK(atif_upgrade(text) ==
+          "{\"agent\":{\"version\":\"2\",\"name\":\"a\"},\"schema_version\":\"ATIF-v1.7\",\"steps\":[{\"source\":\"user\","
+          "\"step_id\":1,\"message\":\"caf\\u00e9 \xc3\xa9\"}],\"extra\":{\"cost\":1.50,\"big\":123456789012345678901234567890,\"z\":2.5e-3}}");
+    CHECK(atif_upgrade(text, Style::sediment) ==
+          "{\"agent\": {\"version\": \"2\", \"name\": \"a\"}, \"schema_version\": \"ATIF-v1.7\", \"steps\": [{\"source\": \"user\", "
+          "\"step_id\": 1, \"message\": \"caf\\u00e9 \\u00e9\"}], \"extra\": {\"cost\": 1.50, \"big\": 123456789012345678901234567890, \"z\": 2.5e-3}}");
+    // no label: ATIF-v1.7 is added first; a label written with an escape is still the label
+    CHECK(atif_upgrade("{\"agent\": {\"name\": \"a\", \"version\": \"1\"}, \"steps\": [{\"step_id\": 1, \"source\": \"user\", \"message\": \"\"}]}") ==
+          "{\"schema_version\":\"ATIF-v1.7\",\"agent\":{\"name\":\"a\",\"version\":\"1\"},\"steps\":[{\"step_id\":1,\"source\":\"user\",\"message\":\"\"}]}");
+    CHECK(atif_upgrade("{\"schema\\u005fversion\": \"ATIF-v1.0\", \"agent\": {\"name\": \"a\", \"version\": \"1\"}, \"steps\": [{\"step_id\": 1, \"source\": \"user\", \"message\": \"\"}]}") ==
+          "{\"schema\\u005fversion\":\"ATIF-v1.7\",\"agent\":{\"name\":\"a\",\"version\":\"1\"},\"steps\":[{\"step_id\":1,\"source\":\"user\",\"message\":\"\"}]}");
+    // an emoji in sediment style: a surrogate pair, as Python writes it
+    CHECK(atif_upgrade("{\"agent\": {\"name\": \"\xf0\x9f\x98\x80\", \"version\": \"1\"}, \"steps\": [{\"step_id\": 1, \"source\": \"user\", \"message\": \"\"}]}", Style::sediment) ==
+          "{\"schema_version\": \"ATIF-v1.7\", \"agent\": {\"name\": \"\\ud83d\\ude00\", \"version\": \"1\"}, \"steps\": [{\"step_id\": 1, \"source\": \"user\", \"message\": \"\"}]}");
+
+    for (const char* label : {"ATIF-v1.0", "ATIF-v1.5", "ATIF-v1.7", ""}) {
+        INFO(label);
+        const std::string up = atif_upgrade(harbor(label));
+        CHECK(check(SchemaId::atif_v1_7, up).empty());
+        Json expected = parse(harbor(label));
+        expected["schema_version"] = "ATIF-v1.7";
+        CHECK(nlohmann::json(parse(up)) == nlohmann::json(expected));
+    }
+}
+
+TEST_CASE("upgrade atif: what the subset refuses fails at its place, with its reason; nothing is repaired") {
+    struct Case {
+        const char* what;
+        const char* label;
+        test::Change change;
+        const char* id;
+        const char* pointer;
+    };
+    const std::string ref = "/steps/2/observation/results/2/subagent_trajectory_ref/0";
+    const Case cases[] = {
+        {"a reference naming only a session (fine in v1.6)", "ATIF-v1.6", {ref, "{\"session_id\": \"s\"}"}, "rows.decode.atif_subagent_ref", "/steps/2/observation/results/2/subagent_trajectory_ref/0"},
+        {"negative token counts", "ATIF-v1.4", {"/steps/2/metrics/cached_tokens", "-1"}, "rows.decode.range", "/steps/2/metrics/cached_tokens"},
+        {"a negative cost", "ATIF-v1.4", {"/steps/2/metrics/cost_usd", "-0.5"}, "rows.decode.range", "/steps/2/metrics/cost_usd"},
+        {"negative token ids", "ATIF-v1.4", {"/steps/2/metrics/completion_token_ids", "[-3]"}, "rows.decode.range", "/steps/2/metrics/completion_token_ids/0"},
+        {"total_steps other than the step count", "ATIF-v1.2", {"/final_metrics/total_steps", "9"}, "rows.decode.atif_total_steps", "/final_metrics/total_steps"},
+        {"reasoning_effort without a model call", "", {"/steps/3/reasoning_effort", "\"low\""}, "rows.decode.atif_step", "/steps/3/reasoning_effort"},
+        {"a decimal that is not exactly a double", "ATIF-v1.5", {"/steps/2/metrics/logprobs/0", "0.10000000000000001"}, "rows.parse.inexact_decimal", "/steps/2/metrics/logprobs/0"},
+        {"invalid under its own label", "ATIF-v1.3", {"/steps/0/step_id", "2"}, "rows.decode.atif_step_id", "/steps/0/step_id"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.what);
+        const std::string text = harbor(c.label, {c.change});
+        const auto errors = failure(text, "atif", SchemaId::atif_v1_7);
+        REQUIRE(errors.size() == 1);
+        CHECK(errors[0].id == c.id);
+        CHECK(errors[0].pointer == c.pointer);
+        // the typed upgrade throws the same
+        if (std::string(c.id).rfind("rows.decode.", 0) == 0 && std::string(c.id) != "rows.decode.atif_step_id") {
+            try {
+                upgrade(decode<HarborTrajectory>(text));
+                FAIL("no ConvertError");
+            } catch (const ConvertError& e) {
+                CHECK(e.errors().at(0).pointer == c.pointer);
+            }
+        }
+    }
+    // the reference error says which label allowed it
+    CHECK(failure(harbor("ATIF-v1.6", {{ref, "{}"}}), "atif", SchemaId::atif_v1_7).at(0).message.find("(ATIF-v1.6 allowed it)") != std::string::npos);
+    // only from atif to atif-v1.7
+    Upgraded out;
+    std::vector<Error> errors;
+    CHECK_THROWS_AS(upgrade(harbor(""), "atif-v1.7", SchemaId::atif, out, errors), std::invalid_argument);
+    CHECK_THROWS_AS(upgrade(harbor(""), "atif", SchemaId::nemo_gym_rollout_v4, out, errors), std::invalid_argument);
+}
+
+TEST_CASE("upgrade atif: the CLI, with the default --from, and convert --from atif") {
+    test::TempDir dir;
+    test::write_file(dir / "old.json", harbor("ATIF-v1.5"));
+    test::write_file(dir / "bad.jsonl", harbor("ATIF-v1.5") + "\n" + harbor("ATIF-v1.6", {{"/steps/2/metrics/cached_tokens", "-1"}}) + "\n");
+    const auto up = test::run(test::quote(SEDIMENT_ROWS_CLI) + " upgrade --to atif-v1.7 " + test::quote((dir / "old.json").string()));
+    CHECK(up.status == 0);
+    CHECK(up.out == atif_upgrade(harbor("ATIF-v1.5")) + "\n");
+    const auto bad = test::run(test::quote(SEDIMENT_ROWS_CLI) + " upgrade --to atif-v1.7 " + test::quote((dir / "bad.jsonl").string()));
+    CHECK(bad.status == 1);
+    CHECK(bad.out == atif_upgrade(harbor("ATIF-v1.5")) + "\n");
+    CHECK(bad.err.find("bad.jsonl:2: /steps/2/metrics/cached_tokens: -1 is less than the minimum 0") != std::string::npos);
+    const auto convert = test::run(test::quote(SEDIMENT_ROWS_CLI) + " convert --from atif --to nemo-gym-response.v2 --lossy -q " +
+                                   test::quote((dir / "old.json").string()));
+    CHECK(convert.status == 0);
+    CHECK(convert.out == encode(to_row_parts(decode<AtifTrajectory>(atif_upgrade(harbor("ATIF-v1.5"))), ConvertOptions{true}).value.response) + "\n");
+    const auto strict = test::run(test::quote(SEDIMENT_ROWS_CLI) + " convert --from atif --to nemo-gym-response.v2 " + test::quote((dir / "old.json").string()));
+    CHECK(strict.status == 1);
+    CHECK(strict.err.find("/subagent_trajectories/0: a row has no subagent trajectories") != std::string::npos);
+}
