@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "support.hpp"
 
 namespace test {
@@ -263,5 +265,43 @@ inline const std::vector<AtifCase>& harbor_cases() {
 #undef S2
 #undef S3
 #undef M2
+
+/// Each case's verdict from the typed engine under `schema`: valid, or the first error's id and pointer.
+inline void check_verdicts(SchemaId schema, const std::vector<AtifCase>& cases) {
+    for (const AtifCase& c : cases) {
+        DYNAMIC_SECTION(c.rule) {
+            const auto errors = sediment::rows::check(schema, mutate(schema, c.change));
+            INFO((errors.empty() ? std::string("valid") : to_string(errors[0])));
+            if (*c.id == '\0') {
+                CHECK(errors.empty());
+            } else {
+                REQUIRE_FALSE(errors.empty());
+                CHECK(errors[0].id == c.id);
+                CHECK(errors[0].pointer == c.pointer);
+            }
+        }
+    }
+}
+
+/// The schema engine agrees with the typed engine on each case the schema can say, at the same place;
+/// on the others (cross-field rules, Python's timestamps: code only) it accepts what the typed engine refuses.
+inline void check_schema_agrees(SchemaId schema, const std::vector<AtifCase>& cases) {
+    for (const AtifCase& c : cases) {
+        DYNAMIC_SECTION(c.rule) {
+            const std::string text = mutate(schema, c.change);
+            const auto typed = sediment::rows::check(schema, text);
+            const auto by_schema = sediment::rows::validate(schema, text);
+            INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
+            INFO("schema: " << (by_schema.empty() ? "valid" : to_string(by_schema[0])));
+            if (!c.schema_says_it) {
+                CHECK_FALSE(typed.empty());
+                CHECK(by_schema.empty());
+            } else {
+                REQUIRE(typed.empty() == by_schema.empty());
+                if (!typed.empty()) CHECK(same_place(typed[0].pointer, by_schema));
+            }
+        }
+    }
+}
 
 }  // namespace test

@@ -7,41 +7,11 @@
 using namespace sediment::rows;
 
 TEST_CASE("atif: every rule gives its verdict and pointer") {
-    for (const test::AtifCase& c : test::atif_cases()) {
-        DYNAMIC_SECTION(c.rule) {
-            const auto errors = check(test::kAtif, test::mutate(test::kAtif, c.change));
-            INFO((errors.empty() ? std::string("valid") : to_string(errors[0])));
-            if (*c.id == '\0') {
-                CHECK(errors.empty());
-            } else {
-                REQUIRE_FALSE(errors.empty());
-                CHECK(errors[0].id == c.id);
-                CHECK(errors[0].pointer == c.pointer);
-            }
-        }
-    }
+    test::check_verdicts(test::kAtif, test::atif_cases());
 }
 
 TEST_CASE("atif: the schema engine agrees wherever the schema can say the rule") {
-    std::size_t code_only = 0;
-    for (const test::AtifCase& c : test::atif_cases()) {
-        DYNAMIC_SECTION(c.rule) {
-            const std::string text = test::mutate(test::kAtif, c.change);
-            const auto typed = check(test::kAtif, text);
-            const auto schema = validate(test::kAtif, text);
-            INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
-            INFO("schema: " << (schema.empty() ? "valid" : to_string(schema[0])));
-            if (!c.schema_says_it) {
-                // cross-field rules and Python's timestamps: code only; the schema engine accepts
-                CHECK_FALSE(typed.empty());
-                CHECK(schema.empty());
-                ++code_only;
-            } else {
-                REQUIRE(typed.empty() == schema.empty());
-                if (!typed.empty()) CHECK(test::same_place(typed[0].pointer, schema));
-            }
-        }
-    }
+    test::check_schema_agrees(test::kAtif, test::atif_cases());
 }
 
 TEST_CASE("atif: values land in the typed members") {

@@ -16,38 +16,11 @@ TEST_CASE("harbor: the base trajectory is valid under both models") {
 }
 
 TEST_CASE("harbor: every rule gives its verdict and pointer") {
-    for (const test::AtifCase& c : test::harbor_cases()) {
-        DYNAMIC_SECTION(c.rule) {
-            const auto errors = check(test::kHarbor, test::mutate(test::kHarbor, c.change));
-            INFO((errors.empty() ? std::string("valid") : to_string(errors[0])));
-            if (*c.id == '\0') {
-                CHECK(errors.empty());
-            } else {
-                REQUIRE_FALSE(errors.empty());
-                CHECK(errors[0].id == c.id);
-                CHECK(errors[0].pointer == c.pointer);
-            }
-        }
-    }
+    test::check_verdicts(test::kHarbor, test::harbor_cases());
 }
 
 TEST_CASE("harbor: the schema engine agrees wherever the schema can say the rule") {
-    for (const test::AtifCase& c : test::harbor_cases()) {
-        DYNAMIC_SECTION(c.rule) {
-            const std::string text = test::mutate(test::kHarbor, c.change);
-            const auto typed = check(test::kHarbor, text);
-            const auto schema = validate(test::kHarbor, text);
-            INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
-            INFO("schema: " << (schema.empty() ? "valid" : to_string(schema[0])));
-            if (!c.schema_says_it) {
-                CHECK_FALSE(typed.empty());
-                CHECK(schema.empty());
-            } else {
-                REQUIRE(typed.empty() == schema.empty());
-                if (!typed.empty()) CHECK(test::same_place(typed[0].pointer, schema));
-            }
-        }
-    }
+    test::check_schema_agrees(test::kHarbor, test::harbor_cases());
 }
 
 TEST_CASE("harbor: values land in the typed members, subagents as trajectories") {
