@@ -1,23 +1,82 @@
 // The fast path of decode(): simdjson parses, the generated readers (generated/fast_read.hpp) fill the
 // models, and anything they do not accept goes back to the exact reader (see detail/fast.hpp).
 #include "sediment/rows/generated/fast_read.hpp"
+#include "sediment/rows/detail/text.hpp"
 #include "sediment/rows/versions.hpp"
 
 #include <algorithm>
+#include <cfloat>
+#include <charconv>
+#include <cmath>
+#include <cstring>
 #include <vector>
 
 namespace sediment::rows::detail::fast {
 namespace {
 
+constexpr std::size_t kMaxParserDepth = 1 << 16;
+
 // Parses `text` into the thread's simdjson DOM; false for anything the exact reader must judge.
 bool parse_dom(std::string_view text, const Limits& limits, element& root) {
-    if (text.size() > limits.max_document_bytes || limits.max_depth <= kTypedDepthMargin) return false;
+    if (text.size() > limits.max_document_bytes || limits.max_depth == 0) return false;
     // One parser and one padded copy of the text per thread, each kept at the largest size read.
     thread_local simdjson::dom::parser parser;
     thread_local std::vector<char> padded;
+    // The parser refuses what nests deeper than the exact reader allows (simdjson's depth N admits
+    // N - 1 levels). Past kMaxParserDepth levels the exact reader judges.
+    const std::size_t depth = std::min(limits.max_depth, kMaxParserDepth) + 1;
+    if (parser.max_depth() != depth && parser.allocate(std::max(parser.capacity(), text.size()), depth)) return false;
     if (padded.size() < text.size() + simdjson::SIMDJSON_PADDING) padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
     std::copy(text.begin(), text.end(), padded.begin());
     return !parser.parse(padded.data(), text.size(), false).get(root);
+}
+
+// A decimal literal the subset's loader accepts: exactly the double it reads as (see
+// detail::decimal_is_exact). One of at most 15 significant digits in the normal range always is
+// (DBL_DIG), which spares the comparison for nearly every literal.
+bool decimal_is_exact(std::string_view literal) {
+    double v = 0;
+    const char* begin = literal.data() + (literal[0] == '-');  // from_chars reads no sign of its own
+    const char* end = literal.data() + literal.size();
+    if (std::from_chars(begin, end, v).ec != std::errc()) return false;
+    if (literal[0] == '-') v = -v;
+    const char* digits_end = std::find_if(begin, end, [](char c) { return c == 'e' || c == 'E'; });
+    const char* first = std::find_if(begin, digits_end, [](char c) { return c >= '1' && c <= '9'; });
+    const char* last = digits_end;
+    while (last > first && (last[-1] == '0' || last[-1] == '.')) --last;
+    const auto significant = std::count_if(first, last, [](char c) { return c != '.'; });
+    if ((significant <= DBL_DIG && std::fabs(v) >= DBL_MIN) || (significant == 0 && v == 0)) return true;
+    return detail::decimal_is_exact(literal, v);
+}
+
+// True when every decimal literal of `text` is exactly a double. `text` is valid JSON (simdjson
+// parsed it), which keeps the scan simple: strings are skipped to their closing quote (one not
+// escaped by an odd run of backslashes), and a number is a run of its characters.
+bool decimals_exact(std::string_view text) {
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    const auto in_number = [](char c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; };
+    while (p < end) {
+        if (*p == '"') {
+            const char* from = ++p;
+            for (;;) {
+                const char* quote = static_cast<const char*>(std::memchr(p, '"', static_cast<std::size_t>(end - p)));
+                if (!quote) return false;
+                const char* run = quote;
+                while (run > from && run[-1] == '\\') --run;
+                p = quote + 1;
+                if ((quote - run) % 2 == 0) break;
+            }
+        } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
+            const char* start = p;
+            bool decimal = false;
+            for (; p < end && in_number(*p); ++p) decimal = decimal || *p == '.' || *p == 'e' || *p == 'E';
+            if (decimal && !decimal_is_exact(std::string_view(start, static_cast<std::size_t>(p - start)))) return false;
+        } else {
+            ++p;
+        }
+    }
+    return true;
 }
 
 template <class T>
@@ -33,7 +92,10 @@ bool read_document(element root, T& out, const Limits& limits, SchemaId schema) 
 template <class T>
 bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema) {
     element root;
-    return parse_dom(text, limits, root) && read_document(root, out, limits, schema);
+    // The DOM keeps the doubles, not their literals: a schema of exact decimals (the ATIF subset)
+    // reads them again from the text.
+    return parse_dom(text, limits, root) && read_document(root, out, limits, schema) &&
+           (!schema_info(schema).exact_decimals || decimals_exact(text));
 }
 
 }  // namespace sediment::rows::detail::fast

@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <set>
+#include <tuple>
 
+#include "atif_rules.hpp"
 #include "differential.hpp"
 #include "rules.hpp"
 
@@ -22,12 +24,19 @@ bool same_as_exact(SchemaId schema, const std::string& text) {
     return visit_schema(schema, [&](auto tag) { return same_as_exact<typename decltype(tag)::type>(text, schema); });
 }
 
+/// The base trajectory of an ATIF schema with a 64-bit token count for its 2^70 (an integer beyond 64
+/// bits, which the fast path leaves to the exact reader), after `change`.
+std::string atif_text(SchemaId schema, const test::Change& change) {
+    Json doc = test::base(schema);
+    doc["steps"][2]["metrics"]["prompt_tokens"] = 1180;
+    return test::mutate(doc, change);
+}
+
 }  // namespace
 
 TEST_CASE("fast path: every rule case gets the exact reader's value, and valid ones take the fast path") {
     std::set<std::string> exact_only;
     for (const test::RuleCase& c : test::rule_cases()) {
-        if (c.schema == SchemaId::atif_v1_7) continue;  // ATIF's exact decimals need the literals: always exact
         INFO(c.rule);
         const bool fast = same_as_exact(c.schema, test::mutate(c.schema, c.change));
         if (*c.id == '\0' && !fast) exact_only.insert(c.rule);
@@ -40,18 +49,66 @@ TEST_CASE("fast path: every rule case gets the exact reader's value, and valid o
                                               "v4: CI schema_version 2.0", "v4: schema_version 4.0"});
 }
 
+TEST_CASE("fast path: every ATIF rule case, under the subset and under Harbor's model") {
+    // The valid cases the fast path leaves to the exact reader, by design: integers beyond 64 bits.
+    const std::set<std::string> big_subset = {"decimal: integers are never limited", "tokens: any size"};
+    const std::set<std::string> big_harbor = {"bounds: integers of any size"};
+    for (const auto& [schema, cases, big] : {std::tuple(SchemaId::atif_v1_7, &test::atif_cases(), &big_subset),
+                                             std::tuple(SchemaId::atif, &test::harbor_cases(), &big_harbor)}) {
+        std::set<std::string> exact_only;
+        for (const test::AtifCase& c : *cases) {
+            INFO(c.rule);
+            const bool fast = same_as_exact(schema, atif_text(schema, c.change));
+            if (*c.id == '\0' && !fast) exact_only.insert(c.rule);
+            if (*c.id != '\0') CHECK_FALSE(fast);
+        }
+        INFO(schema_info(schema).name);
+        CHECK(exact_only == *big);
+    }
+}
+
+TEST_CASE("fast path: the subset's decimals are read again from the text") {
+    const SchemaId subset = SchemaId::atif_v1_7;
+    const auto cost = [&](const std::string& literal) { return atif_text(subset, {"/steps/2/metrics/cost_usd", literal}); };
+    const auto extra = [&](const std::string& value) { return atif_text(subset, {"/steps/2/metrics/extra", value}); };
+    // exact: short literals, trailing zeros, exponents, zero, long literals that are a double's shortest form
+    for (const char* literal : {"0.5", "0.0", "0.000", "1.50000000000000000000", "12.5e-3", "2E+2", "0.30000000000000004",
+                                "1.7976931348623157e308", "2.2250738585072014e-308"})
+        CHECK(same_as_exact(subset, cost(literal)));
+    CHECK(same_as_exact(subset, extra("{\"k\": [0.25, -1.5e-7, \"0.10000000000000001\", \"\\\"0.10000000000000001\"]}")));
+    // not exact: the exact reader refuses each (a digit too many, an underflow, a subnormal's digits)
+    for (const char* literal : {"0.10000000000000001", "1e-400", "4e-324", "0.1000000000000000000000001"}) {
+        INFO(literal);
+        CHECK_FALSE(same_as_exact(subset, cost(literal)));
+        CHECK_FALSE(check(subset, cost(literal)).empty());
+        CHECK_FALSE(same_as_exact(subset, extra(std::string("[\"\\\\\", ") + literal + "]")));
+    }
+    // a subnormal that is its shortest form is exact, and the exact reader says so
+    CHECK(check(subset, cost("5e-324")).empty());
+    // Harbor reads a decimal as its nearest double, on the fast path too
+    CHECK(same_as_exact(SchemaId::atif, atif_text(SchemaId::atif, {"/steps/2/metrics/cost_usd", "0.10000000000000001"})));
+}
+
 TEST_CASE("fast path: the base documents, and values the fast path leaves to the exact reader") {
-    for (const SchemaInfo& info : kSchemas)
-        if (!info.strict_numbers) CHECK(same_as_exact(info.id, dump(test::base(info.id))));
+    for (const SchemaInfo& info : kSchemas) {
+        INFO(info.name);
+        // the ATIF bases hold a token count of 2^70, beyond 64 bits
+        CHECK(same_as_exact(info.id, dump(test::base(info.id))) == !info.strict_numbers);
+        if (info.strict_numbers) CHECK(same_as_exact(info.id, atif_text(info.id, {"/notes", "\"n\""})));
+    }
     const auto args = [](const std::string& value) {
         return test::mutate(test::kRollout, {"/response/turns/0/tool_calls/0/arguments/x", value});
     };
     CHECK(same_as_exact(test::kRollout, args("[1, -2, 3.5, -0.0, 1e-7, 18446744073709551615, \"\\u00e9\\ud83d\\ude00\", null, true, {}]")));
     CHECK_FALSE(same_as_exact(test::kRollout, args("18446744073709551616")));  // beyond 64 bits
     CHECK_FALSE(same_as_exact(test::kRollout, test::mutate(test::kRollout, {"/metadata/segment_index", "3.0"})));
+    // At the depth limit (1000 levels, the arguments' value starting at level 8) the fast path reads
+    // the document; one level more, both readers refuse it.
     std::string deep = "1";
-    for (int i = 0; i < 990; ++i) deep = "[" + deep + "]";
-    CHECK_FALSE(same_as_exact(test::kRollout, args(deep)));  // near the depth limit
+    for (int i = 0; i < 993; ++i) deep = "[" + deep + "]";
+    CHECK(same_as_exact(test::kRollout, args(deep)));
+    CHECK_FALSE(same_as_exact(test::kRollout, args("[" + deep + "]")));
+    CHECK(check(test::kRollout, args("[" + deep + "]")).at(0).id == "rows.parse.depth");
     std::string wide = "{";
     for (int i = 0; i < 100; ++i) wide += std::string(i ? "," : "") + "\"k" + std::to_string(i) + "\": " + std::to_string(i);
     CHECK_FALSE(same_as_exact(test::kRollout, args(wide + "}")));  // duplicate keys checked by the exact reader
@@ -70,4 +127,20 @@ TEST_CASE("fast path: limits are the exact reader's") {
     std::vector<Error> errors;
     CHECK_FALSE(decode(text, row, errors, small));
     CHECK(errors.at(0).id == "rows.parse.size");
+
+    // Harbor's trajectories hold trajectories: the typed models nest as deep as the document does
+    std::string nested = test::kHarborSubagent;
+    for (int i = 0; i < 3; ++i) {
+        Json outer = parse(test::kHarborSubagent);
+        outer["subagent_trajectories"] = Json::array({parse(nested)});
+        nested = dump(outer);
+    }
+    HarborTrajectory harbor;
+    CHECK(detail::fast_decode(nested, harbor, Limits{}, SchemaId::atif));
+    small = Limits{};
+    small.max_depth = 12;
+    CHECK_FALSE(detail::fast_decode(nested, harbor, small, SchemaId::atif));
+    errors.clear();
+    CHECK_FALSE(decode(nested, harbor, errors, SchemaId::atif, small));
+    CHECK(errors.at(0).id == "rows.parse.depth");
 }

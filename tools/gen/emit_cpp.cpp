@@ -617,12 +617,11 @@ $Cases$        default: return false;
                  {"Cases", cases}});
 }
 
-// The roots the fast path reads: documents of schemas with JSON's own number rules (ATIF's exact
-// decimals need the literals, which a simdjson DOM does not keep), each root once.
+// The roots the fast path reads: every schema's, each root once.
 std::vector<std::string> fast_roots(const Module& module) {
     std::vector<std::string> roots;
     for (const SchemaDoc& s : module.schemas)
-        if (!s.strict_numbers && std::find(roots.begin(), roots.end(), s.root) == roots.end()) roots.push_back(s.root);
+        if (std::find(roots.begin(), roots.end(), s.root) == roots.end()) roots.push_back(s.root);
     return roots;
 }
 
@@ -798,14 +797,6 @@ $Branches$    return false;
                 {{"Name", v.name}, {"TagLiteral", string_literal(v.tag)}, {"Branches", branches}});
 }
 
-// Whether a model belongs to a schema the fast path reads.
-bool fast_model(const Module& module, const Model& m) {
-    for (const std::string& name : m.schemas)
-        for (const SchemaDoc& doc : module.schemas)
-            if (doc.name == name && !doc.strict_numbers) return true;
-    return false;
-}
-
 // The unions a type names, through arrays.
 void variants_named(const TypeRef& t, std::set<std::string>& out) {
     if (t.kind == TypeRef::Kind::variant) out.insert(t.name);
@@ -816,7 +807,6 @@ std::string emit_fast_readers(const Module& module) {
     std::string declarations, body, entries;
     std::set<std::string> variants;  // the unions the fast models hold
     for (const Model& m : module.models) {
-        if (!fast_model(module, m)) continue;
         declarations += fill("inline bool read(Reader& r, element e, $Name$& out);\n", {{"Name", m.name}});
         for (const Field& f : m.fields) variants_named(f.type, variants);
     }
@@ -830,7 +820,7 @@ std::string emit_fast_readers(const Module& module) {
 )",
                         {{"Root", root}});
     in_emission_order(
-        module, [&](const Model& m) { if (fast_model(module, m)) body += emit_fast_model_reader(m); },
+        module, [&](const Model& m) { body += emit_fast_model_reader(m); },
         [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(v); });
     return fill(R"($Banner$// The fast path's readers (see read.hpp for the exact ones). Only src/fast.cpp includes this header:
 // simdjson stays out of the library's interface.

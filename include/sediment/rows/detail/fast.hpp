@@ -2,7 +2,8 @@
 // checked), and these readers move a simdjson DOM into the typed models. Each reader returns false at
 // the first thing it does not accept as is, and decode() then hands the text to the exact reader,
 // which gives the verdict and the errors. So the fast path may refuse what is valid (integers beyond
-// 64 bits, 3.0 as an integer, very deep or very wide free-form values), never accept what is not.
+// 64 bits, 3.0 as an integer, very wide free-form values, a decimal it cannot prove exact), never
+// accept what is not. The parser refuses documents nested deeper than Limits::max_depth allows.
 //
 // Included only by src/fast.cpp (through generated/fast_read.hpp); not installed.
 #pragma once
@@ -31,9 +32,6 @@ struct Reader {
     const Limits& limits;
 };
 
-// Free-form values deeper than this (counted from the free-form root) go to the exact reader, which
-// counts the depth of the whole document against Limits::max_depth. The typed models nest far less.
-constexpr std::size_t kTypedDepthMargin = 64;
 // Objects wider than this go to the exact reader, which checks duplicate keys with a hash set.
 constexpr std::size_t kMaxScannedKeys = 64;
 
@@ -71,7 +69,7 @@ inline void truncate(Json::object_t::Container& members, std::size_t size) {
 
 /// A free-form value as the exact reader builds it: key order kept, non-negative integers unsigned
 /// (nlohmann's reading), duplicate keys refused. Strings and arrays reuse what `out` holds.
-inline bool read_json(Reader& r, element e, Json& out, std::size_t depth) {
+inline bool read(Reader& r, element e, Json& out) {
     switch (e.type()) {
         case element_type::NULL_VALUE: out = nullptr; return true;
         case element_type::BOOL: out = e.get_bool().value_unsafe(); return true;
@@ -91,18 +89,16 @@ inline bool read_json(Reader& r, element e, Json& out, std::size_t depth) {
             return true;
         }
         case element_type::ARRAY: {
-            if (depth + kTypedDepthMargin >= r.limits.max_depth) return false;
             if (!out.is_array()) out = Json::array();
             auto& items = out.get_ref<Json::array_t&>();
             const simdjson::dom::array array = e.get_array().value_unsafe();
             items.resize(array.size());
             std::size_t i = 0;
             for (const element item : array)
-                if (!read_json(r, item, items[i++], depth + 1)) return false;
+                if (!read(r, item, items[i++])) return false;
             return true;
         }
         case element_type::OBJECT: {
-            if (depth + kTypedDepthMargin >= r.limits.max_depth) return false;
             const simdjson::dom::object object = e.get_object().value_unsafe();
             if (object.size() > kMaxScannedKeys) return false;
             if (!out.is_object()) out = Json::object();
@@ -117,7 +113,7 @@ inline bool read_json(Reader& r, element e, Json& out, std::size_t depth) {
                     if (members[k].first == field.key) return false;  // a duplicate key
                 if (i < members.size() && members[i].first != field.key) truncate(members, i);
                 if (i == members.size()) members.emplace_back(std::string(field.key), Json());
-                if (!read_json(r, field.value, members[i++].second, depth + 1)) return false;
+                if (!read(r, field.value, members[i++].second)) return false;
             }
             truncate(members, i);
             return true;
@@ -125,8 +121,6 @@ inline bool read_json(Reader& r, element e, Json& out, std::size_t depth) {
     }
     return false;
 }
-
-inline bool read(Reader& r, element e, Json& out) { return read_json(r, e, out, 0); }
 
 template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
 bool read(Reader& r, element e, E& out) {

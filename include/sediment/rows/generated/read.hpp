@@ -120,6 +120,9 @@ bool fast_decode(std::string_view text, NemoGymResponsesCreateParams& out, const
 /// The fast path of decode() for CIOutcome documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, CIOutcome& out, const Limits& limits, SchemaId schema);
+/// The fast path of decode() for AtifTrajectory documents (src/fast.cpp, over simdjson): true when `text` is a
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
+bool fast_decode(std::string_view text, AtifTrajectory& out, const Limits& limits, SchemaId schema);
 /// The fast path of decode() for NemoGymRolloutRowV1 documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, NemoGymRolloutRowV1& out, const Limits& limits, SchemaId schema);
@@ -132,6 +135,9 @@ bool fast_decode(std::string_view text, NemoGymRolloutRowV4& out, const Limits& 
 /// The fast path of decode() for CIOutcomeV4 documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, CIOutcomeV4& out, const Limits& limits, SchemaId schema);
+/// The fast path of decode() for HarborTrajectory documents (src/fast.cpp, over simdjson): true when `text` is a
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
+bool fast_decode(std::string_view text, HarborTrajectory& out, const Limits& limits, SchemaId schema);
 
 /// Reads the branch that the value's JSON type selects.
 template <class J>
