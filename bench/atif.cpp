@@ -1,10 +1,11 @@
 // Throughput of the ATIF readers on trajectory files (one JSON document each), every stage timed over
 // the same documents in one run (best of --repeat runs), one thread:
 //
-//   atif-throughput [--repeat N] [--harbor FILE...] [--] FILE...
+//   atif-throughput [--repeat N] [--only WORD] [--harbor FILE...] [--] FILE...
 //
 // FILEs are trajectories valid under NeMo Gym's v1.7 subset; --harbor adds files valid under Harbor's
-// model (of any version), for the Harbor stages. bench/atif.py runs this beside NeMo Gym's own loader.
+// model (of any version), for the Harbor stages. --only WORD times only the stages whose name holds
+// WORD (for a profiler). bench/atif.py runs this beside NeMo Gym's own loader.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -36,8 +37,10 @@ bool add_file(Corpus& corpus, const char* path) {
 }
 
 std::size_t sink = 0;  // keeps the work observable
+std::string only;      // --only: the stages to time
 
 void report(const char* stage, const Corpus& corpus, int repeat, const std::function<void(const std::string&)>& f) {
+    if (!only.empty() && std::string(stage).find(only) == std::string::npos) return;
     double best = 1e300;
     for (int i = 0; i < repeat; ++i) {
         const auto start = std::chrono::steady_clock::now();
@@ -64,12 +67,13 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--repeat" && i + 1 < argc) repeat = std::stoi(argv[++i]);
+        else if (a == "--only" && i + 1 < argc) only = argv[++i];
         else if (a == "--harbor") files = &harbor;
         else if (a == "--") files = &subset;
         else if (!add_file(*files, argv[i])) return std::fprintf(stderr, "atif-throughput: cannot read %s\n", argv[i]), 2;
     }
     if (subset.documents.empty()) {
-        std::fprintf(stderr, "usage: atif-throughput [--repeat N] [--harbor FILE...] [--] FILE...\n");
+        std::fprintf(stderr, "usage: atif-throughput [--repeat N] [--only WORD] [--harbor FILE...] [--] FILE...\n");
         return 2;
     }
     if (!all_valid(subset, rows::SchemaId::atif_v1_7) || !all_valid(harbor, rows::SchemaId::atif)) {

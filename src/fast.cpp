@@ -5,6 +5,7 @@
 #include "sediment/rows/versions.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <charconv>
 #include <cmath>
@@ -49,14 +50,24 @@ bool decimal_is_exact(std::string_view literal) {
     return detail::decimal_is_exact(literal, v);
 }
 
-// True when every decimal literal of `text` is exactly a double. `text` is valid JSON (simdjson
-// parsed it), which keeps the scan simple: strings are skipped to their closing quote (one not
-// escaped by an odd run of backslashes), and a number is a run of its characters.
-bool decimals_exact(std::string_view text) {
+// True when the first `count` decimal literals of `text` are each exactly a double: `text` is valid
+// JSON (simdjson parsed it) holding `count` decimals, which keeps the scan simple. Strings are skipped
+// to their closing quote (one not escaped by an odd run of backslashes); a number is a run of its
+// characters.
+bool decimals_exact(std::string_view text, std::size_t count) {
+    static constexpr auto kinds = [] {  // 1: a string opens, 2: a number starts, 0: anything else
+        std::array<unsigned char, 256> k{};
+        k['"'] = 1;
+        k['-'] = 2;
+        for (char c = '0'; c <= '9'; ++c) k[static_cast<unsigned char>(c)] = 2;
+        return k;
+    }();
+    const auto in_number = [](char c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; };
     const char* p = text.data();
     const char* const end = p + text.size();
-    const auto in_number = [](char c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; };
-    while (p < end) {
+    while (count > 0) {
+        while (p < end && kinds[static_cast<unsigned char>(*p)] == 0) ++p;
+        if (p == end) return false;  // fewer literals than the DOM held: never for valid JSON
         if (*p == '"') {
             const char* from = ++p;
             for (;;) {
@@ -67,24 +78,27 @@ bool decimals_exact(std::string_view text) {
                 p = quote + 1;
                 if ((quote - run) % 2 == 0) break;
             }
-        } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
-            const char* start = p;
-            bool decimal = false;
-            for (; p < end && in_number(*p); ++p) decimal = decimal || *p == '.' || *p == 'e' || *p == 'E';
-            if (decimal && !decimal_is_exact(std::string_view(start, static_cast<std::size_t>(p - start)))) return false;
-        } else {
-            ++p;
+            continue;
         }
+        const char* start = p;
+        bool decimal = false;
+        for (; p < end && in_number(*p); ++p) decimal = decimal || *p == '.' || *p == 'e' || *p == 'E';
+        if (!decimal) continue;
+        if (!decimal_is_exact(std::string_view(start, static_cast<std::size_t>(p - start)))) return false;
+        --count;
     }
     return true;
 }
 
+// Reads the parsed `text` as a document of `schema`. The DOM keeps the doubles, not their literals:
+// a schema of exact decimals (the ATIF subset) reads them again from the text.
 template <class T>
-bool read_document(element root, T& out, const Limits& limits, SchemaId schema) {
+bool read_document(std::string_view text, element root, T& out, const Limits& limits, SchemaId schema) {
     std::vector<Error> errors;
     Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
     Reader r{d, limits};
-    return read(r, root, out) && errors.empty();
+    return read(r, root, out) && errors.empty() &&
+           (r.decimals == 0 || !schema_info(schema).exact_decimals || decimals_exact(text, r.decimals));
 }
 
 }  // namespace
@@ -92,10 +106,7 @@ bool read_document(element root, T& out, const Limits& limits, SchemaId schema) 
 template <class T>
 bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema) {
     element root;
-    // The DOM keeps the doubles, not their literals: a schema of exact decimals (the ATIF subset)
-    // reads them again from the text.
-    return parse_dom(text, limits, root) && read_document(root, out, limits, schema) &&
-           (!schema_info(schema).exact_decimals || decimals_exact(text));
+    return parse_dom(text, limits, root) && read_document(text, root, out, limits, schema);
 }
 
 }  // namespace sediment::rows::detail::fast
@@ -111,7 +122,7 @@ bool fast_decode(std::string_view text, AnyRolloutRow& out, const Limits& limits
     if (root.at_pointer(held.version_pointer).get(uri)) return false;
     for (const SchemaInfo& version : kSchemas)
         if (version.uri == uri && version.base == held.base)
-            return with_version(out, version.id, [&](auto& row) { return fast::read_document(root, row, limits, version.id); });
+            return with_version(out, version.id, [&](auto& row) { return fast::read_document(text, root, row, limits, version.id); });
     return false;
 }
 

@@ -83,6 +83,15 @@ TEST_CASE("fast path: the subset's decimals are read again from the text") {
         CHECK_FALSE(check(subset, cost(literal)).empty());
         CHECK_FALSE(same_as_exact(subset, extra(std::string("[\"\\\\\", ") + literal + "]")));
     }
+    // every decimal is read again, the document's last and those of every kind of field
+    for (const test::Change& change : std::vector<test::Change>{{"/extra", "{\"a\": 0.5, \"b\": 0.10000000000000001}"},
+                                                                 {"/final_metrics/total_cost_usd", "0.10000000000000001"},
+                                                                 {"/steps/2/reasoning_effort", "0.10000000000000001"},
+                                                                 {"/steps/2/metrics/logprobs/2", "-0.10000000000000001"}}) {
+        INFO(change.pointer);
+        CHECK_FALSE(same_as_exact(subset, atif_text(subset, change)));
+        CHECK(check(subset, atif_text(subset, change)).at(0).id == "rows.parse.inexact_decimal");
+    }
     // a subnormal that is its shortest form is exact, and the exact reader says so
     CHECK(check(subset, cost("5e-324")).empty());
     // Harbor reads a decimal as its nearest double, on the fast path too

@@ -220,8 +220,10 @@ public:
     /// Runs `check(item)` on each item, at the item's place.
     template <class T, class F>
     void check_items(const std::vector<T>& items, F check) {
+        if (items.empty()) return;
+        auto here = at(std::size_t{0});
         for (std::size_t i = 0; i < items.size(); ++i) {
-            auto here = at(i);
+            path_.back().index = i + 1;  // the scope's step, moved along the items
             check(items[i]);
         }
     }

@@ -26,10 +26,13 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 
 /// The Decoder whose checks every rule shares (any error it records sends the document to the exact
-/// reader) and the limits of this document.
+/// reader), the limits of this document, and how many decimals (simdjson's doubles: literals with a
+/// fraction or an exponent) it holds. The two readers that accept a double, of Number and of Json,
+/// count it: a schema of exact decimals then reads that many literals again from the text.
 struct Reader {
     Decoder& d;
     const Limits& limits;
+    std::size_t decimals = 0;
 };
 
 // Objects wider than this go to the exact reader, which checks duplicate keys with a hash set.
@@ -54,11 +57,11 @@ inline bool read(Reader&, element e, Integer& out) {
     return true;
 }
 
-inline bool read(Reader&, element e, Number& out) {
+inline bool read(Reader& r, element e, Number& out) {
     switch (e.type()) {
         case element_type::INT64: out = Number(e.get_int64().value_unsafe()); return true;
         case element_type::UINT64: out = Number(e.get_uint64().value_unsafe()); return true;
-        case element_type::DOUBLE: out = Number(e.get_double().value_unsafe()); return true;
+        case element_type::DOUBLE: ++r.decimals, out = Number(e.get_double().value_unsafe()); return true;
         default: return false;
     }
 }
@@ -80,7 +83,7 @@ inline bool read(Reader& r, element e, Json& out) {
             return true;
         }
         case element_type::UINT64: out = e.get_uint64().value_unsafe(); return true;
-        case element_type::DOUBLE: out = e.get_double().value_unsafe(); return true;
+        case element_type::DOUBLE: ++r.decimals, out = e.get_double().value_unsafe(); return true;
         case element_type::STRING: {
             std::string_view s = e.get_string().value_unsafe();
             if (s.size() > r.limits.max_string_bytes) return false;

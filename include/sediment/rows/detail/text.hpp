@@ -126,28 +126,37 @@ inline bool valid_big_integer(std::string_view s) noexcept {
 /// True when the decimal literal `text` (JSON number syntax) denotes exactly the value of the double
 /// `v` written in shortest round-trip form: 1.50 and 1.5e0 are 1.5, 0.10000000000000001 is not 0.1.
 inline bool decimal_is_exact(std::string_view text, double v) {
-    // Both sides as (negative, significant digits, exponent of the point before the first digit).
+    // Both sides as (negative, significant digits without leading or trailing zeros, exponent of the
+    // point before the first of them). A shortest form has at most 17 digits: a literal with more
+    // significant digits is not one, and the digits past kMax need no keeping.
+    constexpr int kMax = 24;
     struct Decimal {
         bool negative = false;
-        std::string digits;
+        char digits[kMax] = {};
+        int size = 0;
         long exponent = 0;
-    };
-    const auto normalize = [](Decimal d) {
-        std::size_t lead = 0;
-        while (lead < d.digits.size() && d.digits[lead] == '0') ++lead;
-        d.digits.erase(0, lead);
-        d.exponent -= static_cast<long>(lead);
-        while (!d.digits.empty() && d.digits.back() == '0') d.digits.pop_back();
-        if (d.digits.empty()) d.exponent = 0;  // zero keeps its sign, as -0.0 does
-        return d;
+        void trim() {
+            while (size > 0 && digits[size - 1] == '0') --size;
+            if (size == 0) exponent = 0;  // zero keeps its sign, as -0.0 does
+        }
     };
     Decimal literal;
     std::size_t i = 0;
     if (i < text.size() && text[i] == '-') literal.negative = true, ++i;
-    long point = 0;
-    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) literal.digits += text[i], ++point;
-    if (i < text.size() && text[i] == '.')
-        for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) literal.digits += text[i];
+    long point = 0, lead = 0;  // digits before the point; zeros before the first significant digit
+    bool fraction = false;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '.' && !fraction) {
+            fraction = true;
+            continue;
+        }
+        if (c < '0' || c > '9') break;
+        if (!fraction) ++point;
+        if (literal.size == 0 && c == '0') ++lead;
+        else if (literal.size < kMax) literal.digits[literal.size++] = c;
+        else if (c != '0') return false;  // more significant digits than any shortest form has
+    }
     long exponent = 0;
     if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
         ++i;
@@ -156,7 +165,8 @@ inline bool decimal_is_exact(std::string_view text, double v) {
         for (; i < text.size(); ++i) exponent = std::min(exponent * 10 + (text[i] - '0'), 100000L);
         if (minus) exponent = -exponent;
     }
-    literal.exponent = point + exponent;
+    literal.exponent = point + exponent - lead;
+    literal.trim();
 
     char buf[32];
     const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
@@ -166,13 +176,13 @@ inline bool decimal_is_exact(std::string_view text, double v) {
     if (sci[k] == '-') shortest.negative = true, ++k;
     const std::size_t e = sci.find('e');
     for (; k < e; ++k)
-        if (sci[k] != '.') shortest.digits += sci[k];
+        if (sci[k] != '.') shortest.digits[shortest.size++] = sci[k];
     int exp10 = 0;
     std::from_chars(sci.data() + e + (sci[e + 1] == '+' ? 2 : 1), sci.data() + sci.size(), exp10);
     shortest.exponent = exp10 + 1;
-
-    const Decimal a = normalize(literal), b = normalize(shortest);
-    return a.negative == b.negative && a.digits == b.digits && a.exponent == b.exponent;
+    shortest.trim();
+    return literal.negative == shortest.negative && literal.size == shortest.size && literal.exponent == shortest.exponent &&
+           std::equal(literal.digits, literal.digits + literal.size, shortest.digits);
 }
 
 /// Appends `token` to a JSON Pointer, escaping `~` and `/` (RFC 6901).
