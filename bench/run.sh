@@ -5,8 +5,12 @@
 #     parse, decode() (fast path) and the exact reader alone, both encode styles, valijson;
 #   - ajv (npm, installed into bench/ajv/node_modules on first use): JSON.parse + validate, the baseline;
 #   - the same rows as rollout v4: check() on both corpora in alternating rounds, and their ratio;
-#   - the CLI's `validate` on 1 thread and on every core, over four copies of the corpus.
-# usage: bench/run.sh [BUILD_DIR]      (ROWGEN=path/to/rowgen.py when ../shared is elsewhere)
+#   - the CLI's `validate` on 1 thread and on every core, over four copies of the corpus;
+#   - ATIF (bench/atif.cpp, through bench/atif.py): both ATIF readers, ATIF -> response and Harbor's
+#     upgrade on the public fixtures valid under each, beside NeMo Gym's own loader and pydantic on one
+#     core when NEMO_GYM names a folder holding a copy of nemo_gym/atif_v1_7.py and atif_json.py.
+# usage: bench/run.sh [BUILD_DIR]      (ROWGEN=path/to/rowgen.py when ../shared is elsewhere,
+#                                       NEMO_GYM=DIR for the ATIF baseline)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-bench}
@@ -17,7 +21,7 @@ if [ ! -f "$rowgen" ]; then
 fi
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSEDIMENT_ROWS_BUILD_BENCH=ON \
   -DSEDIMENT_ROWS_BUILD_TESTS=OFF -DSEDIMENT_ROWS_BUILD_EXAMPLES=OFF >/dev/null
-cmake --build "$build" -j"$(nproc)" --target sediment-rows-throughput sediment-rows-cli >/dev/null
+cmake --build "$build" -j"$(nproc)" --target sediment-rows-throughput sediment-rows-atif-throughput sediment-rows-cli >/dev/null
 
 corpus=$build/bench-corpus.jsonl
 [ -s "$corpus" ] || python3 "$rowgen" rows 2400 --seed 5 --sediment > "$corpus"
@@ -57,3 +61,6 @@ print(f"{'CLI validate, %d threads' % cores:34} {all_:9.1f} MB/s   ({all_ / one:
 v4 = best(1, corpus4, "nemo-gym-rollout.v4")
 print(f"{'CLI validate v4 rows, 1 thread':34} {v4:9.1f} MB/s   ({v4 / one:.2f}x v2)")
 PY
+
+fixtures=$(dirname "$rowgen")/../fixtures/atif
+python3 "$root/bench/atif.py" "$build/sediment-rows-atif-throughput" "$fixtures" ${NEMO_GYM:+--gym "$NEMO_GYM"}

@@ -330,6 +330,24 @@ TEST_CASE("cli: validate --schema atif, and --check-image-files") {
     t["steps"][0]["message"] = "fine";
     test::write_file(dir / "t.json", dump(t));
     CHECK(cli("validate --schema atif --check-image-files " + file).status == 0);
+    CHECK(cli("validate --schema atif --engine schema --check-image-files " + file).status == 0);
+    std::filesystem::remove(dir / "shot.png");
+    for (const char* engine : {"typed", "schema"}) {
+        INFO(engine);
+        const auto gone = cli(std::string("validate --schema atif --engine ") + engine + " --check-image-files " + file);
+        CHECK(gone.status == 1);
+        CHECK(gone.out == at + "/steps/1/message/1/source/path: image file 'shot.png' does not exist (relative to the trajectory's folder)\n");
+    }
+    // an invalid trajectory gets its verdict from either engine, and no image check
+    t["steps"][0]["x"] = 1;
+    test::write_file(dir / "t.json", dump(t));
+    for (const char* engine : {"typed", "schema"}) {
+        INFO(engine);
+        const auto invalid = cli(std::string("validate --schema atif --engine ") + engine + " --check-image-files " + file);
+        CHECK(invalid.status == 1);
+        CHECK(invalid.out.find(at + "/steps/0") == 0);
+        CHECK(invalid.out.find("image file") == std::string::npos);
+    }
     // only for ATIF
     const auto usage = cli("validate --schema ci-outcome.v1 --check-image-files " + file);
     CHECK(usage.status == 2);

@@ -405,20 +405,29 @@ struct Versions {
     }
 };
 
+/// --check-image-files: `errors` (the schema engine's verdict, or none), else the typed verdict on a
+/// trajectory of type T, else its image files that are missing; one decode.
+template <class T>
+std::vector<rows::Error> trajectory_and_images(const Document& d, const Options& o, std::vector<rows::Error> errors) {
+    T trajectory;
+    if (errors.empty() && rows::decode(d.text, trajectory, errors, o.schema->id, o.limits))
+        errors = rows::missing_image_files(trajectory, *d.path == "-" ? "." : std::filesystem::path(*d.path).parent_path().string());
+    return errors;
+}
+
 int run_validate(const Options& o) {
     Reporter reporter(std::cout, o.reporting());
     Tally tally;
     Versions versions{o.schema == nullptr, {}};
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
-        rows::Checked c = o.schema_engine ? rows::validate(o.schema_name, d.text, o.limits)
-                                          : rows::check(o.schema_name, d.text, o.limits);
+        rows::Checked c;
+        if (o.schema_engine) c = rows::validate(o.schema_name, d.text, o.limits);
+        else if (!o.check_image_files) c = rows::check(o.schema_name, d.text, o.limits);
         out.finding.errors = std::move(c.errors);
-        if (o.check_image_files && out.finding.errors.empty()) {
-            const std::string folder = *d.path == "-" ? "." : std::filesystem::path(*d.path).parent_path().string();
+        if (o.check_image_files)  // the typed engine's verdict comes from the one decode it needs
             out.finding.errors = o.schema->id == rows::SchemaId::atif
-                                     ? rows::missing_image_files(rows::decode<rows::HarborTrajectory>(d.text, o.limits), folder)
-                                     : rows::missing_image_files(rows::decode<rows::AtifTrajectory>(d.text, o.limits), folder);
-        }
+                                     ? trajectory_and_images<rows::HarborTrajectory>(d, o, std::move(out.finding.errors))
+                                     : trajectory_and_images<rows::AtifTrajectory>(d, o, std::move(out.finding.errors));
         if (c.schema && versions.any) out.finding.read_as = rows::schema_info(*c.schema).name;
     }, [&](Outcome& out) {
         if (out.kind != Document::document) return tally.io(out), true;
