@@ -51,9 +51,8 @@ bool decimal_is_exact(std::string_view literal) {
 }
 
 // True when the first `count` decimal literals of `text` are each exactly a double: `text` is valid
-// JSON (simdjson parsed it) holding `count` decimals, which keeps the scan simple. Strings are skipped
-// to their closing quote (one not escaped by an odd run of backslashes); a number is a run of its
-// characters.
+// JSON (simdjson parsed it) holding `count` decimals, which keeps the scan simple: strings are
+// skipped (detail::string_end), and a number is a run of its characters.
 bool decimals_exact(std::string_view text, std::size_t count) {
     static constexpr auto kinds = [] {  // 1: a string opens, 2: a number starts, 0: anything else
         std::array<unsigned char, 256> k{};
@@ -69,15 +68,7 @@ bool decimals_exact(std::string_view text, std::size_t count) {
         while (p < end && kinds[static_cast<unsigned char>(*p)] == 0) ++p;
         if (p == end) return false;  // fewer literals than the DOM held: never for valid JSON
         if (*p == '"') {
-            const char* from = ++p;
-            for (;;) {
-                const char* quote = static_cast<const char*>(std::memchr(p, '"', static_cast<std::size_t>(end - p)));
-                if (!quote) return false;
-                const char* run = quote;
-                while (run > from && run[-1] == '\\') --run;
-                p = quote + 1;
-                if ((quote - run) % 2 == 0) break;
-            }
+            p = text.data() + string_end(text, static_cast<std::size_t>(p - text.data()));
             continue;
         }
         const char* start = p;

@@ -106,8 +106,7 @@ std::size_t value_end(std::string_view text, std::size_t i) {
     for (; i < text.size(); ++i) {
         const char c = text[i];
         if (c == '"') {
-            for (++i; text[i] != '"'; ++i)
-                if (text[i] == '\\') ++i;
+            i = detail::string_end(text, i) - 1;
             if (depth == 0) return i + 1;
         } else if (c == '{' || c == '[') {
             ++depth;
@@ -148,44 +147,44 @@ std::string relabel(std::string_view text, std::string_view label) {
 /// non-ASCII characters in strings as \uXXXX escapes, as Python's json.dumps does.
 std::string relayout(std::string_view text, Style style) {
     std::string out;
-    out.reserve(text.size());
+    out.reserve(text.size() + text.size() / 8);
     const bool sediment = style == Style::sediment;
-    for (std::size_t i = 0; i < text.size(); ++i) {
+    for (std::size_t i = 0; i < text.size();) {
         const char c = text[i];
-        if (is_space(c)) continue;
         if (c != '"') {
-            out += c;
+            if (!is_space(c)) out += c;
             if (sediment && (c == ',' || c == ':')) out += ' ';
+            ++i;
             continue;
         }
-        out += c;
-        for (++i; text[i] != '"'; ++i) {
+        const std::size_t end = detail::string_end(text, i);
+        if (!sediment) {
+            out.append(text, i, end - i);  // the string as written, escapes and all
+            i = end;
+            continue;
+        }
+        while (i < end) {  // runs of ASCII as written; each other character as \uXXXX escapes
+            const std::size_t ascii = i;
+            while (i < end && static_cast<unsigned char>(text[i]) < 0x80) ++i;
+            out.append(text, ascii, i - ascii);
+            if (i == end) break;
             const auto byte = static_cast<unsigned char>(text[i]);
-            if (text[i] == '\\') {
-                out += text[i++];
-                out += text[i];
-            } else if (byte < 0x80 || !sediment) {
-                out += text[i];
+            const std::size_t n = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2;
+            char32_t cp = byte & (n == 4 ? 0x07 : n == 3 ? 0x0F : 0x1F);
+            for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+            i += n;
+            const auto escape = [&](unsigned unit) {
+                char buf[7];
+                std::snprintf(buf, sizeof buf, "\\u%04x", unit);
+                out += buf;
+            };
+            if (cp >= 0x10000) {
+                escape(0xD800 + ((cp - 0x10000) >> 10));
+                escape(0xDC00 + ((cp - 0x10000) & 0x3FF));
             } else {
-                char32_t cp = 0;
-                const std::size_t n = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2;
-                cp = byte & (n == 4 ? 0x07 : n == 3 ? 0x0F : 0x1F);
-                for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-                i += n - 1;
-                const auto escape = [&](unsigned unit) {
-                    char buf[7];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", unit);
-                    out += buf;
-                };
-                if (cp >= 0x10000) {
-                    escape(0xD800 + ((cp - 0x10000) >> 10));
-                    escape(0xDC00 + ((cp - 0x10000) & 0x3FF));
-                } else {
-                    escape(static_cast<unsigned>(cp));
-                }
+                escape(static_cast<unsigned>(cp));
             }
         }
-        out += '"';
     }
     return out;
 }

@@ -256,6 +256,11 @@ TEST_CASE("upgrade atif: the label changes and every other byte stays") {
           "{\"schema_version\":\"ATIF-v1.7\",\"agent\":{\"name\":\"a\",\"version\":\"1\"},\"steps\":[{\"step_id\":1,\"source\":\"user\",\"message\":\"\"}]}");
     CHECK(atif_upgrade("{\"schema\\u005fversion\": \"ATIF-v1.0\", \"agent\": {\"name\": \"a\", \"version\": \"1\"}, \"steps\": [{\"step_id\": 1, \"source\": \"user\", \"message\": \"\"}]}") ==
           "{\"schema\\u005fversion\":\"ATIF-v1.7\",\"agent\":{\"name\":\"a\",\"version\":\"1\"},\"steps\":[{\"step_id\":1,\"source\":\"user\",\"message\":\"\"}]}");
+    // escaped quotes and backslashes end no string early, in either style
+    const std::string quotes = "{\"agent\": {\"name\": \"a \\\" , b\", \"version\": \"1 \\\\\"}, \"steps\": [{\"step_id\": 1, \"source\": \"user\", \"message\": \"\\\\\\\" x\"}]}";
+    REQUIRE(check(SchemaId::atif, quotes).empty());
+    CHECK(atif_upgrade(quotes) == "{\"schema_version\":\"ATIF-v1.7\",\"agent\":{\"name\":\"a \\\" , b\",\"version\":\"1 \\\\\"},\"steps\":[{\"step_id\":1,\"source\":\"user\",\"message\":\"\\\\\\\" x\"}]}");
+    CHECK(atif_upgrade(quotes, Style::sediment) == "{\"schema_version\": \"ATIF-v1.7\", " + quotes.substr(1));
     // an emoji in sediment style: a surrogate pair, as Python writes it
     CHECK(atif_upgrade("{\"agent\": {\"name\": \"\xf0\x9f\x98\x80\", \"version\": \"1\"}, \"steps\": [{\"step_id\": 1, \"source\": \"user\", \"message\": \"\"}]}", Style::sediment) ==
           "{\"schema_version\": \"ATIF-v1.7\", \"agent\": {\"name\": \"\\ud83d\\ude00\", \"version\": \"1\"}, \"steps\": [{\"step_id\": 1, \"source\": \"user\", \"message\": \"\"}]}");

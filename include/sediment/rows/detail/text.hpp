@@ -123,6 +123,20 @@ inline bool valid_big_integer(std::string_view s) noexcept {
     return true;
 }
 
+/// In valid JSON text, one past the closing quote of the string that opens at `open`: the first quote
+/// not escaped by an odd run of backslashes (found with memchr). text.size() if there is none.
+inline std::size_t string_end(std::string_view text, std::size_t open) {
+    const std::size_t first = open + 1;
+    for (std::size_t from = first;;) {
+        const std::size_t quote = text.find('"', from);
+        if (quote == std::string_view::npos) return text.size();
+        std::size_t run = quote;
+        while (run > first && text[run - 1] == '\\') --run;
+        from = quote + 1;
+        if ((quote - run) % 2 == 0) return from;
+    }
+}
+
 /// True when the decimal literal `text` (JSON number syntax) denotes exactly the value of the double
 /// `v` written in shortest round-trip form: 1.50 and 1.5e0 are 1.5, 0.10000000000000001 is not 0.1.
 inline bool decimal_is_exact(std::string_view text, double v) {
