@@ -630,6 +630,9 @@ TEST_CASE("conformance: every ATIF fixture gets Harbor's verdict from both engin
             CHECK_FALSE(subset_valid);
             continue;
         }
+        // the fast path reads it, to the exact reader's value (no public fixture holds an integer
+        // beyond 64 bits or a free-form object of more than 64 keys)
+        CHECK(test::read_both<HarborTrajectory>(text, SchemaId::atif).fast);
         const auto t = decode<HarborTrajectory>(text);
         CHECK(nlohmann::json(parse(encode(t))) == nlohmann::json(parse(text)));  // nothing lost or added
         if (t.schema_version && *t.schema_version != AtifVersion::ATIF_v1_7) ++older;
@@ -642,6 +645,7 @@ TEST_CASE("conformance: every ATIF fixture gets Harbor's verdict from both engin
         CHECK(ok == subset_valid);
         if (!ok) continue;
         CHECK(check(SchemaId::atif_v1_7, up.text).empty());
+        CHECK(test::read_both<AtifTrajectory>(up.text, SchemaId::atif_v1_7).fast);
         Json relabelled = parse(text);
         relabelled["schema_version"] = "ATIF-v1.7";
         CHECK(nlohmann::json(parse(up.text)) == nlohmann::json(relabelled));
