@@ -600,7 +600,7 @@ TEST_CASE("conformance: every valid ATIF fixture converts, or lists exactly what
     CHECK(check_conversions(documents) > 100);
 }
 
-TEST_CASE("conformance: every ATIF fixture gets Harbor's verdict from both engines; valid ones upgrade to the subset and convert") {
+TEST_CASE("conformance: every ATIF fixture gets Harbor's verdict from both engines, and valid ones upgrade to the subset and convert") {
     const std::string dir = kShared + "/fixtures/atif/";
     std::istringstream expected(test::read_file(dir + "EXPECTED-harbor.tsv"));
     std::vector<std::pair<std::string, std::string>> upgraded;  // name, the v1.7 text

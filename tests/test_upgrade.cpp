@@ -275,7 +275,7 @@ TEST_CASE("upgrade atif: the label changes and every other byte stays") {
     }
 }
 
-TEST_CASE("upgrade atif: what the subset refuses fails at its place, with its reason; nothing is repaired") {
+TEST_CASE("upgrade atif: what the subset refuses fails at its place, with its reason, and nothing is repaired") {
     struct Case {
         const char* what;
         const char* label;
