@@ -4,6 +4,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <charconv>
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +37,238 @@ std::string_view text_of(const py::object& data) {
 /// The names validate() accepts: every bundled schema, and each schema's name without a version.
 void check_name(std::string_view schema) {
     if (rows::schemas_named(schema).empty()) throw py::value_error("unknown schema '" + std::string(schema) + "' (see schemas())");
+}
+
+/// Python values from JSON text the library wrote (valid, compact): objects become dicts in the
+/// text's key order, integers ints of any size, decimals floats, null None.
+class PythonBuilder {
+public:
+    explicit PythonBuilder(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+    py::object value() {
+        switch (*p_) {
+            case '{': return object();
+            case '[': return array();
+            case '"': return string();
+            case 't': p_ += 4; return py::bool_(true);
+            case 'f': p_ += 5; return py::bool_(false);
+            case 'n': p_ += 4; return py::none();
+            default: return number();
+        }
+    }
+
+private:
+    py::object object() {
+        py::dict out;
+        ++p_;  // {
+        while (*p_ != '}') {
+            py::object key = string();
+            ++p_;  // :
+            out[key] = value();
+            if (*p_ == ',') ++p_;
+        }
+        ++p_;
+        return std::move(out);
+    }
+
+    py::object array() {
+        py::list out;
+        ++p_;  // [
+        while (*p_ != ']') {
+            out.append(value());
+            if (*p_ == ',') ++p_;
+        }
+        ++p_;
+        return std::move(out);
+    }
+
+    py::object string() {
+        const char* start = ++p_;
+        while (*p_ != '"' && *p_ != '\\') ++p_;
+        if (*p_ == '"') {  // no escape: the bytes are the string
+            py::object out = py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(start, p_ - start, "strict"));
+            ++p_;
+            if (!out) throw py::error_already_set();
+            return out;
+        }
+        std::string text(start, p_);
+        while (*p_ != '"') {
+            if (*p_ != '\\') {
+                text += *p_++;
+                continue;
+            }
+            ++p_;
+            const char c = *p_++;
+            switch (c) {
+                case 'b': text += '\b'; break;
+                case 'f': text += '\f'; break;
+                case 'n': text += '\n'; break;
+                case 'r': text += '\r'; break;
+                case 't': text += '\t'; break;
+                case 'u': append_utf8(text, escaped_code_point()); break;
+                default: text += c;  // " \\ /
+            }
+        }
+        ++p_;
+        py::object out = py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "strict"));
+        if (!out) throw py::error_already_set();
+        return out;
+    }
+
+    unsigned hex4() {
+        unsigned v = 0;
+        std::from_chars(p_, p_ + 4, v, 16);
+        p_ += 4;
+        return v;
+    }
+
+    char32_t escaped_code_point() {
+        const unsigned unit = hex4();
+        if (unit >= 0xD800 && unit < 0xDC00 && p_[0] == '\\' && p_[1] == 'u') {
+            p_ += 2;
+            const unsigned low = hex4();
+            return 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+        }
+        return unit;
+    }
+
+    static void append_utf8(std::string& out, char32_t cp) {
+        if (cp < 0x80) {
+            out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+            out += static_cast<char>(0xC0 | (cp >> 6));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += static_cast<char>(0xE0 | (cp >> 12));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | (cp >> 18));
+            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+    }
+
+    py::object number() {
+        const char* start = p_;
+        bool decimal = false;
+        while (p_ < end_ && (std::isdigit(static_cast<unsigned char>(*p_)) || *p_ == '-' || *p_ == '+' || *p_ == '.' || *p_ == 'e' || *p_ == 'E'))
+            decimal = decimal || *p_ == '.' || *p_ == 'e' || *p_ == 'E', ++p_;
+        if (decimal) {
+            double v = 0;
+            const bool negative = *start == '-';
+            std::from_chars(start + negative, p_, v);
+            return py::float_(negative ? -v : v);
+        }
+        long long v = 0;
+        const auto r = std::from_chars(start, p_, v);
+        if (r.ec == std::errc() && r.ptr == p_) return py::int_(v);
+        const std::string digits(start, p_);  // beyond 64 bits
+        return py::reinterpret_steal<py::object>(PyLong_FromString(digits.c_str(), nullptr, 10));
+    }
+
+    const char* p_;
+    const char* end_;
+};
+
+/// JSON text of a Python value, for dumps(): dicts with str keys, lists and tuples, str, int (any
+/// size), float (finite, written as Python's repr writes it), bool and None. Anything else is an
+/// error at its JSON Pointer; the text is then meaningless.
+class JsonWriter {
+public:
+    std::string out;
+    std::vector<rows::Error> errors;
+
+    void value(py::handle v) {
+        if (v.is_none()) {
+            out += "null";
+        } else if (PyBool_Check(v.ptr())) {
+            out += v.ptr() == Py_True ? "true" : "false";
+        } else if (PyLong_Check(v.ptr())) {
+            out += std::string(py::str(v));
+        } else if (PyFloat_Check(v.ptr())) {
+            const double d = PyFloat_AS_DOUBLE(v.ptr());
+            if (!std::isfinite(d)) fail("rows.python.number", std::string(py::repr(v)) + " is not a JSON number");
+            else rows::detail::append_double(out, d);
+        } else if (PyUnicode_Check(v.ptr())) {
+            string(v);
+        } else if (PyDict_Check(v.ptr())) {
+            out += '{';
+            bool first = true;
+            for (const auto& [key, item] : py::reinterpret_borrow<py::dict>(v)) {
+                if (!PyUnicode_Check(key.ptr())) {
+                    fail("rows.python.key", "key " + std::string(py::repr(key)) + " is not a str");
+                    continue;
+                }
+                if (!first) out += ',';
+                first = false;
+                const std::size_t size = pointer_.size();
+                Py_ssize_t n = 0;
+                const char* k = PyUnicode_AsUTF8AndSize(key.ptr(), &n);
+                if (!k) {
+                    PyErr_Clear();
+                    fail("rows.python.string", "key is not valid Unicode (a lone surrogate)");
+                    continue;
+                }
+                rows::detail::append_pointer_token(pointer_, std::string_view(k, static_cast<std::size_t>(n)));
+                string(key);
+                out += ':';
+                value(item);
+                pointer_.resize(size);
+            }
+            out += '}';
+        } else if (PyList_Check(v.ptr()) || PyTuple_Check(v.ptr())) {
+            out += '[';
+            std::size_t i = 0;
+            for (const auto item : v) {
+                if (i) out += ',';
+                const std::size_t size = pointer_.size();
+                pointer_ += '/' + std::to_string(i++);
+                value(item);
+                pointer_.resize(size);
+            }
+            out += ']';
+        } else {
+            fail("rows.python.type", "a " + std::string(py::str(py::type::of(v).attr("__name__"))) + " is not a JSON value");
+        }
+    }
+
+private:
+    std::string pointer_;
+
+    void fail(const char* id, std::string message) { errors.push_back(rows::Error{id, pointer_, std::move(message)}); }
+
+    void string(py::handle s) {
+        Py_ssize_t n = 0;
+        const char* utf8 = PyUnicode_AsUTF8AndSize(s.ptr(), &n);
+        if (!utf8) {
+            PyErr_Clear();
+            fail("rows.python.string", "string is not valid Unicode (a lone surrogate)");
+            return;
+        }
+        out += '"';
+        for (const char c : std::string_view(utf8, static_cast<std::size_t>(n))) {
+            const auto byte = static_cast<unsigned char>(c);
+            if (c == '"' || c == '\\') {
+                out += '\\';
+                out += c;
+            } else if (byte < 0x20) {
+                char buf[7];
+                std::snprintf(buf, sizeof buf, "\\u%04x", byte);
+                out += buf;
+            } else {
+                out += c;
+            }
+        }
+        out += '"';
+    }
+};
+
+rows::Style style_of(std::string_view style) {
+    if (style == "compact") return rows::Style::compact;
+    if (style == "sediment") return rows::Style::sediment;
+    throw py::value_error("style is 'compact' or 'sediment'");
 }
 
 }  // namespace
@@ -81,4 +315,33 @@ PYBIND11_MODULE(_native, m) {
        "`schema` is a bundled schema's name, or a name without a version ('nemo-gym-rollout': the version each\n"
        "row names). engine='typed' decodes into the C++ models with every rule; engine='schema' runs the JSON\n"
        "Schema engine (valijson) over the bundled schema. No Python object is built for the document.");
+
+    m.def("_loads", [](std::string_view schema, const py::object& data) -> py::object {
+        check_name(schema);
+        const std::string_view text = text_of(data);
+        std::string compact;
+        rows::Checked checked;
+        {
+            py::gil_scoped_release unlocked;
+            checked = rows::reencode(schema, text, rows::Style::compact, compact);
+        }
+        if (!checked.errors.empty()) return py::make_tuple(false, checked.errors);
+        return py::make_tuple(true, PythonBuilder(compact).value());
+    }, py::arg("schema"), py::arg("data"), "loads() without the exception: (True, value) or (False, errors).");
+
+    m.def("_dumps", [](std::string_view schema, const py::handle& value, std::string_view style) -> py::object {
+        check_name(schema);
+        const rows::Style s = style_of(style);
+        JsonWriter writer;
+        writer.value(value);
+        if (!writer.errors.empty()) return py::make_tuple(false, writer.errors);
+        std::string out;
+        rows::Checked checked;
+        {
+            py::gil_scoped_release unlocked;
+            checked = rows::reencode(schema, writer.out, s, out);
+        }
+        if (!checked.errors.empty()) return py::make_tuple(false, checked.errors);
+        return py::make_tuple(true, py::bytes(out));
+    }, py::arg("schema"), py::arg("value"), py::arg("style"), "dumps() without the exception: (True, bytes) or (False, errors).");
 }

@@ -82,3 +82,69 @@ def test_decode_error_lists_errors():
     errors = sediment_rows.validate("ci-outcome.v1", b"{")
     e = sediment_rows.DecodeError(errors)
     assert e.errors == errors and isinstance(e, ValueError)
+
+
+def test_loads_and_dumps_give_back_sediments_bytes():
+    for line in example_rows():
+        value = sediment_rows.loads("nemo-gym-rollout.v2", line)
+        assert isinstance(value, dict) and list(value)[0] == "responses_create_params"
+        assert sediment_rows.dumps("nemo-gym-rollout.v2", value, style="sediment") == line
+        assert sediment_rows.loads("nemo-gym-rollout", line.decode()) == value
+        assert sediment_rows.loads("nemo-gym-rollout.v2", sediment_rows.dumps("nemo-gym-rollout.v2", value)) == value
+
+
+def test_loads_values_are_plain_python_and_exact():
+    import json
+    line = example_rows()[0]
+    value = sediment_rows.loads("nemo-gym-rollout.v2", line)
+    assert value == json.loads(line)  # the same values as Python's own reader
+    content = value["responses_create_params"]["input"][1]["parts"][0]["content"]
+    assert content.endswith("\u00e9\U0001F600")  # escapes decoded, a surrogate pair as one character
+    # integers of any size, decimals as floats, null as None, absent keys absent (ATIF)
+    trajectory = {"schema_version": "ATIF-v1.7", "agent": {"name": "a", "version": "1", "extra": {"z": None, "a": 1.5}},
+                  "steps": [{"step_id": 1, "source": "agent", "message": "",
+                             "metrics": {"prompt_tokens": 2 ** 70, "cost_usd": 0.1, "completion_tokens": 3}}]}
+    text = json.dumps(trajectory)
+    back = sediment_rows.loads("atif-v1.7", text)
+    assert back["steps"][0]["metrics"]["prompt_tokens"] == 2 ** 70
+    assert type(back["steps"][0]["metrics"]["cost_usd"]) is float
+    assert list(back["steps"][0]["metrics"]) == ["prompt_tokens", "completion_tokens", "cost_usd"]  # the schema's order
+    assert list(back["agent"]["extra"]) == ["z", "a"]  # a free-form object keeps its own
+    assert back["agent"]["extra"]["z"] is None and "model_name" not in back["agent"]
+    assert sediment_rows.dumps("atif-v1.7", back) == sediment_rows.dumps("atif-v1.7", trajectory)
+
+
+def test_loads_refuses_with_every_error():
+    line = example_rows()[0]
+    with pytest.raises(sediment_rows.DecodeError) as caught:
+        sediment_rows.loads("nemo-gym-rollout.v2", line[:-1] + b', "debug": 1, "x": 2}')
+    assert [(e.id, e.pointer) for e in caught.value.errors] == [("rows.decode.unknown_key", ""), ("rows.decode.unknown_key", "")]
+    with pytest.raises(sediment_rows.DecodeError):
+        sediment_rows.loads("ci-outcome.v1", b"[")
+
+
+def test_dumps_refuses_what_is_not_a_document():
+    value = sediment_rows.loads("nemo-gym-rollout.v2", example_rows()[0])
+    value["debug"] = 1
+    with pytest.raises(sediment_rows.EncodeError) as caught:
+        sediment_rows.dumps("nemo-gym-rollout.v2", value)
+    assert (caught.value.errors[0].id, caught.value.errors[0].pointer) == ("rows.decode.unknown_key", "")
+    del value["debug"]
+    cases = [
+        (float("nan"), "rows.python.number"),
+        (float("inf"), "rows.python.number"),
+        ({1, 2}, "rows.python.type"),
+        (b"x", "rows.python.type"),
+        ("\ud800", "rows.python.string"),
+    ]
+    for bad, error_id in cases:
+        value["response"]["turns"][0]["tool_calls"][0]["arguments"] = {"x": [0, bad]}
+        with pytest.raises(sediment_rows.EncodeError) as caught:
+            sediment_rows.dumps("nemo-gym-rollout.v2", value)
+        assert (caught.value.errors[0].id, caught.value.errors[0].pointer) == (error_id, "/response/turns/0/tool_calls/0/arguments/x/1")
+    value["response"]["turns"][0]["tool_calls"][0]["arguments"] = {1: "x"}
+    with pytest.raises(sediment_rows.EncodeError) as caught:
+        sediment_rows.dumps("nemo-gym-rollout.v2", value)
+    assert caught.value.errors[0].id == "rows.python.key"
+    with pytest.raises(ValueError, match="style"):
+        sediment_rows.dumps("nemo-gym-rollout.v2", {}, style="pretty")
