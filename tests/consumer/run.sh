@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds and runs tests/consumer against sediment-rows the three ways users link it: find_package()
-# after `cmake --install`, add_subdirectory() of the checkout, and pkg-config.
+# after `cmake --install`, add_subdirectory() of the checkout, and pkg-config; then the Python package
+# as installed.
 #   tests/consumer/run.sh [BUILD_DIR]     (a configured and built sediment-rows build; default build)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,3 +26,9 @@ export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
 # shellcheck disable=SC2046
 c++ -std=c++17 -O1 "$root/tests/consumer/main.cpp" -o "$work/pkg-config-consumer" $(pkg-config --cflags --libs sediment-rows)
 "$work/pkg-config-consumer"
+
+echo "consumer: the installed Python package (Debian's python3, outside the build tree)"
+site=$(find "$work/prefix" -type d -name sediment_rows -path "*-packages/*" | head -n 1)
+[ -n "$site" ] && [ -f "$site/__init__.pyi" ]
+(cd "$work" && PYTHONPATH=$(dirname "$site") /usr/bin/python3 -m pytest -q -p no:cacheprovider "$root/tests/python")
+(cd "$work" && PYTHONPATH=$(dirname "$site") /usr/bin/python3 -c "import sediment_rows, sys; assert sediment_rows.__file__.startswith('$work'), sediment_rows.__file__")
