@@ -189,7 +189,7 @@ public:
             out += std::string(py::str(v));
         } else if (PyFloat_Check(v.ptr())) {
             const double d = PyFloat_AS_DOUBLE(v.ptr());
-            if (!std::isfinite(d)) fail("rows.python.number", std::string(py::repr(v)) + " is not a JSON number");
+            if (!std::isfinite(d)) fail("rows.encode.number", std::string(py::repr(v)) + " is not a JSON number");
             else rows::detail::append_double(out, d);
         } else if (PyUnicode_Check(v.ptr())) {
             string(v);
@@ -198,7 +198,7 @@ public:
             bool first = true;
             for (const auto& [key, item] : py::reinterpret_borrow<py::dict>(v)) {
                 if (!PyUnicode_Check(key.ptr())) {
-                    fail("rows.python.key", "key " + std::string(py::repr(key)) + " is not a str");
+                    fail("rows.encode.type", "key " + std::string(py::repr(key)) + " is not a str");
                     continue;
                 }
                 if (!first) out += ',';
@@ -208,7 +208,7 @@ public:
                 const char* k = PyUnicode_AsUTF8AndSize(key.ptr(), &n);
                 if (!k) {
                     PyErr_Clear();
-                    fail("rows.python.string", "key is not valid Unicode (a lone surrogate)");
+                    fail("rows.encode.utf8", "key is not valid Unicode (a lone surrogate)");
                     continue;
                 }
                 rows::detail::append_pointer_token(pointer_, std::string_view(k, static_cast<std::size_t>(n)));
@@ -230,7 +230,7 @@ public:
             }
             out += ']';
         } else {
-            fail("rows.python.type", "a " + std::string(py::str(py::type::of(v).attr("__name__"))) + " is not a JSON value");
+            fail("rows.encode.type", "a " + std::string(py::str(py::type::of(v).attr("__name__"))) + " is not a JSON value");
         }
     }
 
@@ -244,7 +244,7 @@ private:
         const char* utf8 = PyUnicode_AsUTF8AndSize(s.ptr(), &n);
         if (!utf8) {
             PyErr_Clear();
-            fail("rows.python.string", "string is not valid Unicode (a lone surrogate)");
+            fail("rows.encode.utf8", "string is not valid Unicode (a lone surrogate)");
             return;
         }
         out += '"';

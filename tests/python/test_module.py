@@ -131,11 +131,11 @@ def test_dumps_refuses_what_is_not_a_document():
     assert (caught.value.errors[0].id, caught.value.errors[0].pointer) == ("rows.decode.unknown_key", "")
     del value["debug"]
     cases = [
-        (float("nan"), "rows.python.number"),
-        (float("inf"), "rows.python.number"),
-        ({1, 2}, "rows.python.type"),
-        (b"x", "rows.python.type"),
-        ("\ud800", "rows.python.string"),
+        (float("nan"), "rows.encode.number"),
+        (float("inf"), "rows.encode.number"),
+        ({1, 2}, "rows.encode.type"),
+        (b"x", "rows.encode.type"),
+        ("\ud800", "rows.encode.utf8"),
     ]
     for bad, error_id in cases:
         value["response"]["turns"][0]["tool_calls"][0]["arguments"] = {"x": [0, bad]}
@@ -145,6 +145,6 @@ def test_dumps_refuses_what_is_not_a_document():
     value["response"]["turns"][0]["tool_calls"][0]["arguments"] = {1: "x"}
     with pytest.raises(sediment_rows.EncodeError) as caught:
         sediment_rows.dumps("nemo-gym-rollout.v2", value)
-    assert caught.value.errors[0].id == "rows.python.key"
+    assert caught.value.errors[0].id == "rows.encode.type"
     with pytest.raises(ValueError, match="style"):
         sediment_rows.dumps("nemo-gym-rollout.v2", {}, style="pretty")
