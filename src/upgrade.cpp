@@ -3,7 +3,6 @@
 // newer version refuses (a U+0000 in an id, from version 3 on) fails at its place.
 #include "sediment/rows/upgrade.hpp"
 
-#include <cstdio>
 #include <set>
 #include <stdexcept>
 
@@ -168,22 +167,8 @@ std::string relayout(std::string_view text, Style style) {
             while (i < end && static_cast<unsigned char>(text[i]) < 0x80) ++i;
             out.append(text, ascii, i - ascii);
             if (i == end) break;
-            const auto byte = static_cast<unsigned char>(text[i]);
-            const std::size_t n = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2;
-            char32_t cp = byte & (n == 4 ? 0x07 : n == 3 ? 0x0F : 0x1F);
-            for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-            i += n;
-            const auto escape = [&](unsigned unit) {
-                char buf[7];
-                std::snprintf(buf, sizeof buf, "\\u%04x", unit);
-                out += buf;
-            };
-            if (cp >= 0x10000) {
-                escape(0xD800 + ((cp - 0x10000) >> 10));
-                escape(0xDC00 + ((cp - 0x10000) & 0x3FF));
-            } else {
-                escape(static_cast<unsigned>(cp));
-            }
+            char buf[12];
+            out.append(buf, detail::unicode_escape(detail::next_code_point(text, i), buf));
         }
     }
     return out;

@@ -68,6 +68,24 @@ inline char32_t next_code_point(std::string_view s, std::size_t& i) {
     return cp;
 }
 
+/// Writes the JSON escape of code point `cp` at `buf`: \uXXXX, or a surrogate pair for one beyond the
+/// Basic Multilingual Plane, in lowercase hex as Python writes it. Returns its length, 6 or 12.
+inline std::size_t unicode_escape(char32_t cp, char* buf) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    const auto unit = [](char* at, unsigned u) {
+        at[0] = '\\', at[1] = 'u';
+        for (int k = 0; k < 4; ++k) at[2 + k] = kHex[(u >> (12 - 4 * k)) & 15];
+    };
+    if (cp < 0x10000) {
+        unit(buf, cp);
+        return 6;
+    }
+    cp -= 0x10000;
+    unit(buf, 0xD800 + (cp >> 10));
+    unit(buf + 6, 0xDC00 + (cp & 0x3FF));
+    return 12;
+}
+
 inline std::u32string to_code_points(std::string_view s) {
     std::u32string out;
     out.reserve(s.size());

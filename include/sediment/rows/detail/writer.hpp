@@ -198,22 +198,9 @@ private:
                 }
                 // a non-ASCII character as \uXXXX, an astral one as a surrogate pair
                 put(run, static_cast<std::size_t>(p - run));
-                char32_t cp = n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-                for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(p[k]) & 0x3F);
+                std::size_t at = static_cast<std::size_t>(p - s.data());
                 char buf[12];
-                const auto unit = [&](char* at, unsigned u) {
-                    at[0] = '\\', at[1] = 'u';
-                    for (int k = 0; k < 4; ++k) at[2 + k] = kHex[(u >> (12 - 4 * k)) & 15];
-                };
-                if (cp >= 0x10000) {
-                    cp -= 0x10000;
-                    unit(buf, 0xD800 + (cp >> 10));
-                    unit(buf + 6, 0xDC00 + (cp & 0x3FF));
-                    put(buf, 12);
-                } else {
-                    unit(buf, cp);
-                    put(buf, 6);
-                }
+                put(buf, unicode_escape(next_code_point(s, at), buf));
                 p += n;
                 run = p;
                 continue;
