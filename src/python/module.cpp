@@ -6,6 +6,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -173,95 +174,76 @@ private:
 };
 
 /// JSON text of a Python value, for dumps(): dicts with str keys, lists and tuples, str, int (any
-/// size), float (finite, written as Python's repr writes it), bool and None. Anything else is an
-/// error at its JSON Pointer; the text is then meaningless.
+/// size), float (finite, written as Python's repr writes it), bool and None, through the encoder's
+/// Writer. Anything else is an error at its JSON Pointer (every one is listed); the text is then
+/// meaningless.
 class JsonWriter {
 public:
-    std::string out;
     std::vector<rows::Error> errors;
+
+    explicit JsonWriter(std::string& out) : w_(out, rows::Style::compact) {}
 
     void value(py::handle v) {
         if (v.is_none()) {
-            out += "null";
+            w_.null();
         } else if (PyBool_Check(v.ptr())) {
-            out += v.ptr() == Py_True ? "true" : "false";
+            w_.boolean(v.ptr() == Py_True);
         } else if (PyLong_Check(v.ptr())) {
-            out += std::string(py::str(v));
+            w_.big_integer(std::string(py::str(py::int_(py::reinterpret_borrow<py::object>(v)))));  // digits of any size
         } else if (PyFloat_Check(v.ptr())) {
             const double d = PyFloat_AS_DOUBLE(v.ptr());
-            if (!std::isfinite(d)) fail("rows.encode.number", std::string(py::repr(v)) + " is not a JSON number");
-            else rows::detail::append_double(out, d);
+            if (std::isfinite(d)) w_.floating(d);
+            else fail("rows.encode.number", std::string(py::repr(v)) + " is not a JSON number");
         } else if (PyUnicode_Check(v.ptr())) {
-            string(v);
+            if (const auto s = utf8(v)) w_.string(*s);
         } else if (PyDict_Check(v.ptr())) {
-            out += '{';
-            bool first = true;
+            w_.begin_object();
             for (const auto& [key, item] : py::reinterpret_borrow<py::dict>(v)) {
                 if (!PyUnicode_Check(key.ptr())) {
                     fail("rows.encode.type", "key " + std::string(py::repr(key)) + " is not a str");
                     continue;
                 }
-                if (!first) out += ',';
-                first = false;
+                const auto k = utf8(key);
+                if (!k) continue;
                 const std::size_t size = pointer_.size();
-                Py_ssize_t n = 0;
-                const char* k = PyUnicode_AsUTF8AndSize(key.ptr(), &n);
-                if (!k) {
-                    PyErr_Clear();
-                    fail("rows.encode.utf8", "key is not valid Unicode (a lone surrogate)");
-                    continue;
-                }
-                rows::detail::append_pointer_token(pointer_, std::string_view(k, static_cast<std::size_t>(n)));
-                string(key);
-                out += ':';
+                rows::detail::append_pointer_token(pointer_, *k);
+                w_.key(*k);
                 value(item);
                 pointer_.resize(size);
             }
-            out += '}';
+            w_.end_object();
         } else if (PyList_Check(v.ptr()) || PyTuple_Check(v.ptr())) {
-            out += '[';
+            w_.begin_array();
             std::size_t i = 0;
             for (const auto item : v) {
-                if (i) out += ',';
                 const std::size_t size = pointer_.size();
                 pointer_ += '/' + std::to_string(i++);
                 value(item);
                 pointer_.resize(size);
             }
-            out += ']';
+            w_.end_array();
         } else {
             fail("rows.encode.type", "a " + std::string(py::str(py::type::of(v).attr("__name__"))) + " is not a JSON value");
         }
     }
 
+    /// The text written, sized to it.
+    std::string& finish() { return w_.finish(); }
+
 private:
+    rows::detail::Writer w_;
     std::string pointer_;
 
     void fail(const char* id, std::string message) { errors.push_back(rows::Error{id, pointer_, std::move(message)}); }
 
-    void string(py::handle s) {
+    /// The UTF-8 of a str, valid while it lives; none (an error) for one holding a lone surrogate.
+    std::optional<std::string_view> utf8(py::handle s) {
         Py_ssize_t n = 0;
-        const char* utf8 = PyUnicode_AsUTF8AndSize(s.ptr(), &n);
-        if (!utf8) {
-            PyErr_Clear();
-            fail("rows.encode.utf8", "string is not valid Unicode (a lone surrogate)");
-            return;
-        }
-        out += '"';
-        for (const char c : std::string_view(utf8, static_cast<std::size_t>(n))) {
-            const auto byte = static_cast<unsigned char>(c);
-            if (c == '"' || c == '\\') {
-                out += '\\';
-                out += c;
-            } else if (byte < 0x20) {
-                char buf[7];
-                std::snprintf(buf, sizeof buf, "\\u%04x", byte);
-                out += buf;
-            } else {
-                out += c;
-            }
-        }
-        out += '"';
+        const char* bytes = PyUnicode_AsUTF8AndSize(s.ptr(), &n);
+        if (bytes) return std::string_view(bytes, static_cast<std::size_t>(n));
+        PyErr_Clear();
+        fail("rows.encode.utf8", "string is not valid Unicode (a lone surrogate)");
+        return std::nullopt;
     }
 };
 
@@ -332,14 +314,16 @@ PYBIND11_MODULE(_native, m) {
     m.def("_dumps", [](std::string_view schema, const py::handle& value, std::string_view style) -> py::object {
         check_name(schema);
         const rows::Style s = style_of(style);
-        JsonWriter writer;
+        std::string text;
+        JsonWriter writer(text);
         writer.value(value);
+        writer.finish();
         if (!writer.errors.empty()) return py::make_tuple(false, writer.errors);
         std::string out;
         rows::Checked checked;
         {
             py::gil_scoped_release unlocked;
-            checked = rows::reencode(schema, writer.out, s, out);
+            checked = rows::reencode(schema, text, s, out);
         }
         if (!checked.errors.empty()) return py::make_tuple(false, checked.errors);
         return py::make_tuple(true, py::bytes(out));

@@ -1,11 +1,12 @@
 """The Python module against the library's own verdicts (run by ctest with the build tree importable)."""
+import os
 import threading
 
 import pytest
 
 import sediment_rows
 
-ROW_PATH = __import__("os").path.join(__import__("os").path.dirname(__file__), "..", "..", "examples", "rows.jsonl")
+ROW_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "rows.jsonl")
 
 
 def example_rows():
@@ -22,7 +23,6 @@ def test_version_and_schemas():
 
 
 def test_schema_text_is_the_bundled_file():
-    import os
     root = os.path.join(os.path.dirname(__file__), "..", "..", "schemas")
     for name in sediment_rows.schemas():
         with open(os.path.join(root, name + ".schema.json"), "rb") as f:
