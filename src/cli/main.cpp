@@ -590,24 +590,14 @@ int run_format(const Options& o) {
 
 // ----- convert -----------------------------------------------------------------------------------
 
-/// The rollout version a --metadata line names (its /metadata/schema_id); errors are the line's.
-std::optional<rows::SchemaId> line_version(const std::string& line, std::vector<rows::Error>& errors) {
-    rows::Json document;
-    if (!rows::parse(line, document, errors)) return std::nullopt;
-    return rows::version_named(rows::schema_info(rows::SchemaId::nemo_gym_rollout_v2).base, document, errors);
-}
-
 int run_convert(const Options& o) {
-    using rows::SchemaId;
-    const rows::SchemaInfo& from = rows::schema_info(rows::schemas_named(o.schema_name).front());
-    const rows::SchemaInfo& to = rows::schema_info(rows::schemas_named(o.to_name).front());
-    const bool from_atif = from.id == SchemaId::atif_v1_7 || from.id == SchemaId::atif;
-    const bool to_row = to.base == "nemo-gym-rollout", to_response = to.base == "nemo-gym-response";
-    if (from_atif ? !(to_row || to_response || to.base == "nemo-gym-responses-create-params")
-                  : from.base != "nemo-gym-rollout" || to.id != SchemaId::atif_v1_7)
-        return usage_error("convert goes from atif or atif-v1.7 to nemo-gym-rollout[.vN], nemo-gym-response.vN or "
-                           "nemo-gym-responses-create-params.vN, or from nemo-gym-rollout[.vN] to atif-v1.7", "convert");
-    if (!o.metadata.empty() && !to_row) return usage_error("--metadata goes with --to nemo-gym-rollout[.vN]", "convert");
+    try {
+        rows::check_conversion(o.schema_name, o.to_name);
+    } catch (const std::invalid_argument& e) {
+        return usage_error(e.what(), "convert");
+    }
+    if (!o.metadata.empty() && rows::schema_info(rows::schemas_named(o.to_name).front()).base != "nemo-gym-rollout")
+        return usage_error("--metadata goes with --to nemo-gym-rollout[.vN]", "convert");
     Input metadata;  // read line by line beside the documents
     if (!o.metadata.empty() && !metadata.open(o.metadata)) {
         std::cerr << "sediment-rows: " << metadata.error() << "\n";
@@ -618,62 +608,17 @@ int run_convert(const Options& o) {
     const rows::ConvertOptions options{o.lossy};
     Reporter reporter(std::cerr, o.reporting());
     Tally tally;
-    // A trajectory of the subset; from `atif`, one of any version upgraded to it first (upgrade()).
-    const auto read_trajectory = [&](const std::string& text) {
-        if (from.id == SchemaId::atif_v1_7) return rows::decode<rows::AtifTrajectory>(text, o.limits);
-        return rows::decode<rows::AtifTrajectory>(rows::upgrade(text, "atif", SchemaId::atif_v1_7, rows::Style::compact, {}, o.limits).text);
-    };
     const RunTotals t = run_documents(o.files, run, [&](const Document& d, Outcome& out) {
-        std::vector<rows::Error>& errors = out.finding.errors;
-        try {
-            if (!from_atif) {
-                rows::AnyRolloutRow row;  // of the version --from names, or of its own
-                const bool read = o.schema ? rows::detail::with_version(row, from.id, [&](auto& r) { return rows::decode(d.text, r, errors, o.limits); })
-                                           : rows::decode(d.text, row, errors, o.limits);
-                if (read) rows::encode(rows::to_atif(row), out.out, o.style);
-            } else if (to_row) {
-                const auto trajectory = read_trajectory(d.text);
-                const bool given = !o.metadata.empty();
-                if (!o.to && !given) {  // of the version the trajectory's own metadata names
-                    auto c = rows::to_any_rollout_row(trajectory, options);
-                    std::visit([&](const auto& r) { rows::encode(r, out.out, o.style); }, c.value);
-                    out.finding.dropped = std::move(c.losses);
-                } else {  // of the version --to names, or else the --metadata line's
-                    std::optional<SchemaId> version;
-                    if (o.to) version = o.to->id;
-                    else version = line_version(d.metadata, errors);
-                    rows::AnyRolloutRow row;
-                    const bool converted = version && rows::detail::with_version(row, *version, [&](auto& r) {
-                        using Row = std::decay_t<decltype(r)>;
-                        std::optional<rows::RowMetadataOf<Row>> metadata;
-                        if (given && !rows::decode(d.metadata, metadata.emplace(), errors)) return false;
-                        auto c = rows::to_rollout_row<Row>(trajectory, metadata, options);
-                        rows::encode(c.value, out.out, o.style);
-                        out.finding.dropped = std::move(c.losses);
-                        return true;
-                    });
-                    if (!converted && given && !errors.empty()) {
-                        out.finding.path = &o.metadata;  // the error is the metadata line's
-                        out.finding.line = d.metadata_line;
-                    }
-                }
-            } else {
-                const auto trajectory = read_trajectory(d.text);
-                auto parts = rows::to_row_parts(trajectory, options);
-                if (to_response) rows::encode(parts.value.response, out.out, o.style);
-                else rows::encode(parts.value.responses_create_params, out.out, o.style);
-                out.finding.dropped = std::move(parts.losses);
-                errors = rows::check(to.id, out.out);  // the rules of that version (tool-call id patterns)
-            }
-        } catch (const rows::DecodeError& e) {
-            errors = e.errors();
-        } catch (const rows::ConvertError& e) {
-            errors = e.errors();
-        } catch (const rows::EncodeError& e) {
-            errors = {e.error()};
+        std::optional<std::string_view> line;
+        if (!o.metadata.empty()) line = d.metadata;
+        rows::ConvertedText converted;
+        if (rows::convert(d.text, o.schema_name, o.to_name, converted, out.finding.errors, o.style, options, line, o.limits)) {
+            out.out = std::move(converted.text) + "\n";
+            out.finding.dropped = std::move(converted.losses);
+        } else if (converted.metadata_fault) {
+            out.finding.path = &o.metadata;  // the error is the metadata line's
+            out.finding.line = d.metadata_line;
         }
-        if (errors.empty()) out.out += '\n';
-        else out.out.clear();
     }, [&](Outcome& out) {
         if (out.kind != Document::document) return tally.io(out), true;
         tally.count(out.finding);

@@ -216,7 +216,7 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
                                                           : metadata->error();
                     break;
                 }
-            } while (d.metadata.find_first_not_of(" \t\r") == std::string::npos);
+            } while (blank_line(d.metadata));
             d.metadata_line = metadata_line;
         }
         batch.bytes += d.text.size() + 1;
@@ -243,7 +243,7 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
         } else {
             bool terminated = true;
             for (std::size_t number = 1; !stopped && in.next_line(d.text, keep, d.size, terminated); ++number) {
-                if (d.text.find_first_not_of(" \t\r") == std::string::npos && d.size == d.text.size()) {
+                if (blank_line(d.text) && d.size == d.text.size()) {
                     if (!end.layout_line) end.layout_line = number;  // a blank line: format drops it
                     continue;
                 }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "input.hpp"
@@ -56,6 +57,9 @@ struct RunTotals {
     std::size_t documents = 0, bytes = 0;
     double seconds = 0;
 };
+
+/// True for a line that holds no document: spaces, tabs and carriage returns only (skipped).
+inline bool blank_line(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
 /// Reads every document of every file (a file named *.json or *.json.gz is one document, any other
 /// holds one per line, blank lines skipped), processes them in batches on `jobs` threads, and hands

@@ -6,15 +6,23 @@
 
 #include <charconv>
 #include <cmath>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <sediment/rows.hpp>
 
+#include "run.hpp"
+
 namespace py = pybind11;
 namespace rows = sediment::rows;
+namespace cli = sediment_rows_cli;
 
 namespace {
 
@@ -247,6 +255,104 @@ private:
     }
 };
 
+/// The documents of files read by the CLI's engine (plain or gzip, on `jobs` threads) on a thread of
+/// its own, handed to Python in input order, batch by batch: read(). Each document is decoded and, when
+/// `values`, re-encoded compact for PythonBuilder. The reading thread never touches Python objects.
+class Reader {
+public:
+    Reader(std::vector<std::string> files, std::string schema, unsigned jobs, bool values)
+        : files_(std::move(files)), schema_(std::move(schema)) {
+        cli::RunOptions options;
+        options.jobs = jobs;
+        options.progress = false;
+        thread_ = std::thread([this, options, values] {
+            cli::run_documents(files_, options, [this, values](const cli::Document& d, cli::Outcome& out) {
+                rows::Checked c = values ? rows::reencode(schema_, d.text, rows::Style::compact, out.out)
+                                         : rows::check(schema_, d.text);
+                out.finding.errors = std::move(c.errors);
+                if (!out.finding.errors.empty()) out.out.clear();
+            }, [this](cli::Outcome& out) {
+                if (out.kind == cli::Document::end_of_file) return true;
+                std::unique_lock<std::mutex> lock(mutex_);
+                space_.wait(lock, [&] { return closed_ || queue_.size() < kQueued; });
+                if (closed_) return false;
+                queue_.push_back(std::move(out));
+                ready_.notify_one();
+                return true;
+            });
+            std::lock_guard<std::mutex> lock(mutex_);
+            finished_ = true;
+            ready_.notify_one();
+        });
+    }
+    Reader(const Reader&) = delete;
+    Reader& operator=(const Reader&) = delete;
+    ~Reader() { close(); }
+
+    /// The next documents, as (line, value or None, errors) tuples: an empty list at the end. Raises
+    /// OSError for a file that cannot be read, after the documents read before it.
+    py::list next_batch() {
+        std::deque<cli::Outcome> batch;
+        {
+            py::gil_scoped_release unlocked;
+            std::unique_lock<std::mutex> lock(mutex_);
+            ready_.wait(lock, [&] { return finished_ || !queue_.empty(); });
+            batch.swap(queue_);
+            space_.notify_one();
+        }
+        py::list out;
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            cli::Outcome& o = batch[i];
+            if (o.kind == cli::Document::io_error) {
+                if (out.size() > 0) {  // the documents before it first; the error, and what follows, at the next call
+                    std::lock_guard<std::mutex> lock(mutex_);
+                    queue_.insert(queue_.begin(), std::make_move_iterator(batch.begin() + static_cast<std::ptrdiff_t>(i)),
+                                  std::make_move_iterator(batch.end()));
+                    break;
+                }
+                close();
+                PyErr_SetString(PyExc_OSError, o.message.c_str());
+                throw py::error_already_set();
+            }
+            py::object value = py::none();
+            if (o.finding.errors.empty()) value = PythonBuilder(o.out).value();
+            out.append(py::make_tuple(o.finding.line, std::move(value), std::move(o.finding.errors)));
+        }
+        return out;
+    }
+
+    /// Stops reading (what is queued is dropped) and waits for the reading thread.
+    void close() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            closed_ = true;
+        }
+        space_.notify_all();
+        if (thread_.joinable()) {
+            py::gil_scoped_release unlocked;
+            thread_.join();
+        }
+    }
+
+private:
+    static constexpr std::size_t kQueued = 8192;  // documents read ahead of Python
+
+    std::vector<std::string> files_;
+    std::string schema_;
+    std::mutex mutex_;
+    std::condition_variable ready_, space_;
+    std::deque<cli::Outcome> queue_;
+    bool closed_ = false, finished_ = false;
+    std::thread thread_;
+};
+
+/// validate_file()'s verdicts: counts, and every error with its file and line.
+struct FileVerdicts {
+    std::size_t valid = 0, invalid = 0;
+    std::vector<std::tuple<std::string, std::size_t, rows::Error>> errors;
+    std::string io_error;  ///< a file that could not be read, and why
+};
+
 rows::Style style_of(std::string_view style) {
     if (style == "compact") return rows::Style::compact;
     if (style == "sediment") return rows::Style::sediment;
@@ -268,7 +374,11 @@ PYBIND11_MODULE(_native, m) {
             return "Error(id=" + std::string(py::repr(py::str(e.id))) + ", pointer=" + std::string(py::repr(py::str(e.pointer))) +
                    ", message=" + std::string(py::repr(py::str(e.message))) + ")";
         })
-        .def("__str__", [](const rows::Error& e) { return rows::to_string(e); });
+        .def("__str__", [](const rows::Error& e) { return rows::to_string(e); })
+        .def(py::pickle([](const rows::Error& e) { return py::make_tuple(e.id, e.pointer, e.message); },
+                        [](const py::tuple& t) {
+                            return rows::Error{t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<std::string>()};
+                        }));
 
     m.def("schemas", [] {
         std::vector<std::string> names;
@@ -328,4 +438,108 @@ PYBIND11_MODULE(_native, m) {
         if (!checked.errors.empty()) return py::make_tuple(false, checked.errors);
         return py::make_tuple(true, py::bytes(out));
     }, py::arg("schema"), py::arg("value"), py::arg("style"), "dumps() without the exception: (True, bytes) or (False, errors).");
+
+    py::class_<Reader>(m, "_Reader", "The documents of one file, read on every core (read()).")
+        .def(py::init([](std::vector<std::string> files, std::string schema, unsigned jobs, bool values) {
+                 check_name(schema);
+                 return std::make_unique<Reader>(std::move(files), std::move(schema), std::max(jobs, 1u), values);
+             }), py::arg("files"), py::arg("schema"), py::arg("jobs"), py::arg("values"))
+        .def("next_batch", &Reader::next_batch, "The next (line, value or None, errors) tuples; [] at the end.")
+        .def("close", &Reader::close, "Stops reading.");
+
+    m.def("_validate_files", [](const std::vector<std::string>& files, const std::string& schema, unsigned jobs, std::size_t max_errors) {
+        check_name(schema);
+        FileVerdicts v;
+        {
+            py::gil_scoped_release unlocked;
+            cli::RunOptions options;
+            options.jobs = std::max(jobs, 1u);
+            options.progress = false;
+            cli::run_documents(files, options, [&](const cli::Document& d, cli::Outcome& out) {
+                out.finding.errors = rows::check(schema, d.text).errors;
+            }, [&](cli::Outcome& out) {
+                if (out.kind == cli::Document::io_error) v.io_error = out.message;
+                if (out.kind != cli::Document::document) return v.io_error.empty();
+                if (out.finding.errors.empty()) return ++v.valid, true;
+                ++v.invalid;
+                for (rows::Error& e : out.finding.errors)
+                    if (v.errors.size() < max_errors) v.errors.emplace_back(*out.finding.path, out.finding.line, std::move(e));
+                return true;
+            });
+        }
+        if (!v.io_error.empty()) {
+            PyErr_SetString(PyExc_OSError, v.io_error.c_str());
+            throw py::error_already_set();
+        }
+        return py::make_tuple(v.valid, v.invalid, v.errors);
+    }, py::arg("files"), py::arg("schema"), py::arg("jobs"), py::arg("max_errors"),
+       "validate_file()'s work: (valid, invalid, [(file, line, Error)]) over `files`, in their order.");
+
+    m.def("_validate_block", [](const std::string& schema, const py::bytes& data, std::size_t first_line, bool whole) {
+        check_name(schema);
+        const std::string_view text = text_of(data);
+        std::size_t newlines = 0, valid = 0, invalid = 0;
+        std::vector<std::pair<std::size_t, rows::Error>> errors;
+        {
+            py::gil_scoped_release unlocked;
+            const auto take = [&](std::string_view document, std::size_t line) {
+                std::vector<rows::Error> found = rows::check(schema, document).errors;
+                if (found.empty()) return void(++valid);
+                ++invalid;
+                for (rows::Error& e : found) errors.emplace_back(line, std::move(e));
+            };
+            if (whole) {
+                take(text, first_line);
+            } else {
+                for (std::size_t start = 0; start < text.size();) {
+                    const std::size_t end = std::min(text.find('\n', start), text.size());
+                    const std::string_view line = text.substr(start, end - start);
+                    if (!cli::blank_line(line)) take(line, first_line + newlines);
+                    newlines += end < text.size();
+                    start = end + 1;
+                }
+            }
+        }
+        return py::make_tuple(newlines, valid, invalid, errors);
+    }, py::arg("schema"), py::arg("data"), py::arg("first_line"), py::arg("whole"),
+       "One block of whole lines of a JSONL file (or a whole .json document): (newlines, valid, invalid,\n"
+       "[(line, Error)]), the lines numbered from `first_line`. The Dask validation's task.");
+
+    m.def("_convert", [](std::string_view from, std::string_view to, const py::object& data, std::string_view style, bool lossy,
+                         const py::object& metadata) -> py::object {
+        const rows::Style s = style_of(style);
+        const std::string_view text = text_of(data);
+        std::optional<std::string_view> given;
+        if (!metadata.is_none()) given = text_of(metadata);
+        rows::ConvertedText out;
+        std::vector<rows::Error> errors;
+        try {
+            py::gil_scoped_release unlocked;
+            rows::convert(text, from, to, out, errors, s, rows::ConvertOptions{lossy}, given);
+        } catch (const std::invalid_argument& e) {
+            throw py::value_error(e.what());
+        }
+        if (!errors.empty()) return py::make_tuple(false, errors, out.metadata_fault);
+        return py::make_tuple(true, py::bytes(out.text), out.losses);
+    }, py::arg("source"), py::arg("target"), py::arg("data"), py::arg("style"), py::arg("lossy"), py::arg("metadata"),
+       "convert() without the exception: (True, bytes, losses) or (False, errors, in_metadata).");
+
+    m.def("_upgrade", [](std::string_view from, std::string_view to, const py::object& data, std::string_view style, bool lossy) -> py::object {
+        const rows::Style s = style_of(style);
+        const rows::SchemaInfo* target = rows::find_schema(to);
+        if (!target) throw py::value_error("upgrade goes to a versioned schema: unknown schema '" + std::string(to) + "' (see schemas())");
+        check_name(from);
+        const std::string_view text = text_of(data);
+        rows::Upgraded out;
+        std::vector<rows::Error> errors;
+        try {
+            py::gil_scoped_release unlocked;
+            rows::upgrade(text, from, target->id, out, errors, s, rows::ConvertOptions{lossy});
+        } catch (const std::invalid_argument& e) {
+            throw py::value_error(e.what());
+        }
+        if (!errors.empty()) return py::make_tuple(false, errors);
+        return py::make_tuple(true, py::bytes(out.text), out.losses);
+    }, py::arg("source"), py::arg("target"), py::arg("data"), py::arg("style"), py::arg("lossy"),
+       "upgrade() without the exception: (True, bytes, losses) or (False, errors).");
 }

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -127,6 +128,30 @@ bool decode(std::string_view text, RowMetadata& out, std::vector<Error>& errors)
 /// The same for the metadata of another version (`RowMetadataOf<v4::NemoGymRolloutRow>`).
 template <class Metadata>
 bool decode(std::string_view text, BasicRowMetadata<Metadata>& out, std::vector<Error>& errors);
+
+/// One document converted by convert(): its text, and what lossy mode dropped.
+struct ConvertedText {
+    std::string text;            ///< the converted document, in the style asked for
+    std::vector<Error> losses;   ///< lossy mode: the source values dropped (their pointers in the source)
+    bool metadata_fault = false; ///< the errors are the metadata document's, not the source's
+};
+
+/// Throws std::invalid_argument, naming the conversions there are, unless convert() goes from the
+/// schema `from` names to the one `to` names: from "atif" (any ATIF version, upgraded first) or
+/// "atif-v1.7" to "nemo-gym-rollout[.vN]", "nemo-gym-response.vN" or "nemo-gym-responses-create-params.vN";
+/// or from "nemo-gym-rollout[.vN]" to "atif-v1.7".
+void check_conversion(std::string_view from, std::string_view to);
+
+/// One document converted between schemas named as check_conversion() allows (what `sediment-rows
+/// convert` does to each). A row named without its version is read under the version it names; a row
+/// made from a trajectory takes its metadata and reward from `metadata` (a JSON object of the two, see
+/// decode(RowMetadata)) when given, else from the trajectory's extension, and is of the version `to`
+/// names, else of the metadata's own. A response or create-params is checked under the rules of the
+/// version `to` names. Returns false and appends every error: the source's, or the metadata's (then
+/// `out.metadata_fault`), or every value the conversion would lose (strict mode).
+bool convert(std::string_view text, std::string_view from, std::string_view to, ConvertedText& out,
+             std::vector<Error>& errors, Style style = Style::compact, const ConvertOptions& options = {},
+             std::optional<std::string_view> metadata = std::nullopt, const Limits& limits = {});
 
 /// Sediment's scoring text of an output message (a turn's `completion`): the text parts, then the
 /// string leaves of the tool-call arguments (object keys in sorted order), empty items skipped, joined

@@ -4,11 +4,24 @@
     errors = sediment_rows.validate("nemo-gym-rollout.v2", line)   # [] when the row is valid
     for e in errors:
         print(e.pointer, e.message, e.id)
+
+    for doc in sediment_rows.read("rows.jsonl.gz", "nemo-gym-rollout"):   # on every core
+        if doc.errors: ...
+        else: use(doc.value["metadata"]["session_id"])
+
+sediment_rows.dask validates sharded corpora on a Dask cluster.
 """
+import os
+from typing import List, NamedTuple, Optional
+
 from . import _native
 from ._native import Error, __version__, schema_text, schemas, validate
 
-__all__ = ["DecodeError", "EncodeError", "Error", "__version__", "dumps", "loads", "schema_text", "schemas", "validate"]
+__all__ = [
+    "ConvertError", "Converted", "DecodeError", "Document", "EncodeError", "Error", "FileError", "Validation",
+    "__version__", "convert", "dumps", "loads", "read", "schema_text", "schemas", "upgrade", "validate",
+    "validate_file",
+]
 
 
 class DecodeError(ValueError):
@@ -50,3 +63,149 @@ def dumps(schema, value, style="compact"):
     if not ok:
         raise EncodeError(result)
     return result
+
+
+class ConvertError(ValueError):
+    """A conversion or upgrade that fails; ``errors`` lists every error (Error): the source's (an
+    invalid document), or each value the target cannot hold (strict mode). ``in_metadata`` is True
+    when the errors are the ``metadata`` document's, not the source's."""
+
+    def __init__(self, errors, in_metadata=False):
+        self.errors = list(errors)
+        self.in_metadata = in_metadata
+        super().__init__("; ".join(str(e) for e in self.errors) or "conversion failed")
+
+
+class Converted(NamedTuple):
+    """A converted document: its bytes, and the source values lossy mode dropped (Error, each at its
+    place in the source; empty unless ``lossy``)."""
+
+    data: bytes
+    losses: List[Error]
+
+
+class Document(NamedTuple):
+    """One document of a file, as read() yields it: its line (1 for a whole .json file), and its
+    value when it is valid (None otherwise), or its errors (empty when it is valid)."""
+
+    line: int
+    value: object
+    errors: List[Error]
+
+
+class FileError(NamedTuple):
+    """One error of a document in a file: the file, the document's line, and the error."""
+
+    file: str
+    line: int
+    pointer: str
+    message: str
+    id: str
+
+
+class Validation(NamedTuple):
+    """The verdicts on the documents of files: how many are valid and invalid, and the errors, in file
+    order then line order (at most ``max_errors`` of them when the call set a limit)."""
+
+    valid: int
+    invalid: int
+    errors: List[FileError]
+
+    @property
+    def ok(self):
+        """True when every document is valid."""
+        return self.invalid == 0
+
+
+def _jobs(jobs):
+    if jobs is None:
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise ValueError("jobs is a positive int, or None for every core")
+    return jobs
+
+
+def _path(path):
+    path = os.fspath(path)
+    if not isinstance(path, str):
+        path = os.fsdecode(path)
+    if path != "-":
+        os.stat(path)  # FileNotFoundError, PermissionError, ... now rather than at the first document
+    return path
+
+
+def _documents(reader):
+    try:
+        while True:
+            batch = reader.next_batch()
+            if not batch:
+                return
+            for line, value, errors in batch:
+                yield Document(line, value, errors)
+    finally:
+        reader.close()
+
+
+def read(path, schema, jobs=None):
+    """Iterates over the documents of a file under ``schema``, in file order, as Document tuples
+    (line, value or None, errors). A JSONL file holds one document per line (blank lines skipped); a
+    file named *.json or *.json.gz is one document. Plain or gzip-compressed, whatever the name.
+
+    The file is read, decoded and validated on ``jobs`` threads (every core by default) with the GIL
+    released, ahead of the loop and in bounded memory; values are the same as loads() gives. A file
+    that cannot be read raises OSError, after the documents read before the fault. Stopping the loop
+    early (break, or close() on the iterator) stops the reading.
+    """
+    reader = _native._Reader([_path(path)], schema, _jobs(jobs), True)
+    return _documents(reader)
+
+
+def validate_file(path, schema, jobs=None, max_errors=None):
+    """The verdicts on every document of a file (see read() for the layout) without building a
+    Python value: a Validation with the counts and the errors (FileError), on ``jobs`` threads (every
+    core by default) with the GIL released. ``max_errors`` caps the errors kept (the counts stay
+    exact). A file that cannot be read raises OSError.
+    """
+    if max_errors is not None and (not isinstance(max_errors, int) or max_errors < 0):
+        raise ValueError("max_errors is a non-negative int, or None for no limit")
+    path = _path(path)
+    limit = (1 << 62) if max_errors is None else max_errors
+    valid, invalid, errors = _native._validate_files([path], schema, _jobs(jobs), limit)
+    return Validation(valid, invalid, [FileError(f, line, e.pointer, e.message, e.id) for f, line, e in errors])
+
+
+def convert(source, target, data, style="compact", lossy=False, metadata=None):
+    """Converts one document (bytes or str) between schemas, as ``sediment-rows convert`` does, and
+    returns Converted(data, losses):
+
+    - from "atif" (Harbor's ATIF of any version, upgraded to the subset first) or "atif-v1.7" to
+      "nemo-gym-rollout[.vN]", "nemo-gym-response.vN" or "nemo-gym-responses-create-params.vN". A row
+      takes its metadata and reward from ``metadata`` (a JSON object {"metadata": ..., "reward": ...})
+      when given, else from the trajectory's extension; it is of the version ``target`` names, else
+      of the metadata's own;
+    - from "nemo-gym-rollout[.vN]" to "atif-v1.7" (a row named without its version is read under the
+      version it names).
+
+    A value the target cannot hold fails the conversion unless ``lossy``, which drops it and lists it
+    in ``losses``. Every failure raises ConvertError with every error; names that are no such pair
+    raise ValueError.
+    """
+    ok, *result = _native._convert(source, target, data, style, lossy, metadata)
+    if not ok:
+        raise ConvertError(result[0], result[1])
+    return Converted(*result)
+
+
+def upgrade(source, target, data, style="compact", lossy=False):
+    """Rewrites one document (bytes or str) of an older published version as version ``target`` of
+    the same schema (``sediment-rows upgrade``; docs/upgrade.md says what each version adds and how it
+    is derived). ``source`` is a versioned name, or "nemo-gym-rollout" for the version each row names;
+    from "atif" (Harbor's ATIF, any version) the target is "atif-v1.7". Returns Converted(data,
+    losses): with ``lossy``, a CI resolution whose new fields cannot be derived is dropped with its
+    reward and listed. Raises ConvertError with every error, ValueError for names that are not two
+    versions of one schema.
+    """
+    ok, *result = _native._upgrade(source, target, data, style, lossy)
+    if not ok:
+        raise ConvertError(result[0])
+    return Converted(result[0], result[1])

@@ -1,0 +1,109 @@
+// Conversion by schema name, text to text: what `sediment-rows convert` does to each document, and
+// what the Python module's convert() calls (see convert.hpp).
+#include <stdexcept>
+#include <variant>
+
+#include "sediment/rows/convert.hpp"
+#include "sediment/rows/upgrade.hpp"
+
+namespace sediment::rows {
+namespace {
+
+/// A conversion check_conversion() allows, by the schemas its two names stand for.
+struct Conversion {
+    const SchemaInfo& from;
+    const SchemaInfo& to;
+    bool from_versioned;  ///< `from` names one version (else each row names its own)
+    bool to_versioned;
+    bool from_atif() const { return from.id == SchemaId::atif_v1_7 || from.id == SchemaId::atif; }
+    bool to_row() const { return to.base == "nemo-gym-rollout"; }
+    bool to_response() const { return to.base == "nemo-gym-response"; }
+};
+
+Conversion conversion(std::string_view from, std::string_view to) {
+    const std::vector<SchemaId> f = schemas_named(from), t = schemas_named(to);
+    if (f.empty()) throw std::invalid_argument("no bundled schema is called '" + std::string(from) + "'");
+    if (t.empty()) throw std::invalid_argument("no bundled schema is called '" + std::string(to) + "'");
+    const Conversion c{schema_info(f.front()), schema_info(t.front()), find_schema(from) != nullptr, find_schema(to) != nullptr};
+    if (c.from_atif() ? !(c.to_row() || c.to_response() || c.to.base == "nemo-gym-responses-create-params")
+                      : c.from.base != "nemo-gym-rollout" || c.to.id != SchemaId::atif_v1_7)
+        throw std::invalid_argument(
+            "convert goes from atif or atif-v1.7 to nemo-gym-rollout[.vN], nemo-gym-response.vN or "
+            "nemo-gym-responses-create-params.vN, or from nemo-gym-rollout[.vN] to atif-v1.7");
+    return c;
+}
+
+/// The rollout version a metadata document names (its /metadata/schema_id); errors are its own.
+std::optional<SchemaId> metadata_version(std::string_view metadata, std::vector<Error>& errors) {
+    Json document;
+    if (!parse(metadata, document, errors)) return std::nullopt;
+    return version_named("nemo-gym-rollout", document, errors);
+}
+
+}  // namespace
+
+void check_conversion(std::string_view from, std::string_view to) { conversion(from, to); }
+
+bool convert(std::string_view text, std::string_view from, std::string_view to, ConvertedText& out,
+             std::vector<Error>& errors, Style style, const ConvertOptions& options,
+             std::optional<std::string_view> metadata, const Limits& limits) {
+    const Conversion c = conversion(from, to);
+    if (metadata && !c.to_row()) throw std::invalid_argument("metadata goes with a rollout row as the target");
+    out = ConvertedText();
+    std::vector<Error> found;
+    // A trajectory of the subset; from `atif`, one of any version upgraded to it first.
+    const auto read_trajectory = [&] {
+        if (c.from.id == SchemaId::atif_v1_7) return decode<AtifTrajectory>(text, limits);
+        return decode<AtifTrajectory>(upgrade(text, "atif", SchemaId::atif_v1_7, Style::compact, {}, limits).text);
+    };
+    try {
+        if (!c.from_atif()) {
+            AnyRolloutRow row;  // of the version `from` names, or of its own
+            const bool read = c.from_versioned
+                                  ? detail::with_version(row, c.from.id, [&](auto& r) { return decode(text, r, found, limits); })
+                                  : decode(text, row, found, limits);
+            if (read) encode(to_atif(row), out.text, style);
+        } else if (c.to_row()) {
+            const AtifTrajectory trajectory = read_trajectory();
+            if (!c.to_versioned && !metadata) {  // of the version the trajectory's own metadata names
+                auto converted = to_any_rollout_row(trajectory, options);
+                std::visit([&](const auto& r) { encode(r, out.text, style); }, converted.value);
+                out.losses = std::move(converted.losses);
+            } else {  // of the version `to` names, or else the metadata's
+                const std::optional<SchemaId> version = c.to_versioned ? std::optional<SchemaId>(c.to.id)
+                                                                       : metadata_version(*metadata, found);
+                AnyRolloutRow row;
+                const bool converted = version && detail::with_version(row, *version, [&](auto& r) {
+                    using Row = std::decay_t<decltype(r)>;
+                    std::optional<RowMetadataOf<Row>> given;
+                    if (metadata && !decode(*metadata, given.emplace(), found)) return false;
+                    auto made = to_rollout_row<Row>(trajectory, given, options);
+                    encode(made.value, out.text, style);
+                    out.losses = std::move(made.losses);
+                    return true;
+                });
+                out.metadata_fault = !converted && metadata && !found.empty();
+            }
+        } else {
+            const AtifTrajectory trajectory = read_trajectory();
+            auto parts = to_row_parts(trajectory, options);
+            if (c.to_response()) encode(parts.value.response, out.text, style);
+            else encode(parts.value.responses_create_params, out.text, style);
+            out.losses = std::move(parts.losses);
+            found = check(c.to.id, out.text);  // the rules of that version (tool-call id patterns)
+        }
+    } catch (const DecodeError& e) {
+        found = e.errors();
+    } catch (const ConvertError& e) {
+        found = e.errors();
+    } catch (const EncodeError& e) {
+        found = {e.error()};
+    }
+    if (found.empty()) return true;
+    out.text.clear();
+    out.losses.clear();
+    errors.insert(errors.end(), found.begin(), found.end());
+    return false;
+}
+
+}  // namespace sediment::rows
