@@ -148,3 +148,213 @@ def test_dumps_refuses_what_is_not_a_document():
     assert caught.value.errors[0].id == "rows.encode.type"
     with pytest.raises(ValueError, match="style"):
         sediment_rows.dumps("nemo-gym-rollout.v2", {}, style="pretty")
+
+
+# ----- files: read() and validate_file() -----------------------------------------------------------
+
+def write_rows(path, lines, compress=False):
+    import gzip
+    data = b"".join(l + b"\n" for l in lines)
+    with (gzip.open if compress else open)(path, "wb") as f:
+        f.write(data)
+    return str(path)
+
+
+def mixed_lines():
+    """Valid rows, two invalid ones and blank lines: line numbers 1-8."""
+    good = example_rows()
+    bad_key = good[0][:-1] + b', "debug": 1}'
+    bad_type = good[1].replace(b'"segment_index": ', b'"segment_index": "x", "_": ', 1)
+    return [good[0], b"", bad_key, good[1], b"  \r", bad_type, good[2], b'{"truncated": ']
+
+
+def test_read_yields_every_document_with_its_line_value_or_errors(tmp_path):
+    lines = mixed_lines()
+    for compress in (False, True):
+        path = write_rows(tmp_path / ("rows.jsonl.gz" if compress else "rows.jsonl"), lines, compress)
+        for jobs in (1, 2, None):
+            docs = list(sediment_rows.read(path, "nemo-gym-rollout.v2", jobs=jobs))
+            assert [d.line for d in docs] == [1, 3, 4, 6, 7, 8]
+            for d in docs:
+                expected = sediment_rows.validate("nemo-gym-rollout.v2", lines[d.line - 1])
+                assert d.errors == expected
+                if expected:
+                    assert d.value is None
+                else:
+                    assert d.value == sediment_rows.loads("nemo-gym-rollout.v2", lines[d.line - 1])
+            assert isinstance(docs[0], sediment_rows.Document) and docs[0].errors == []
+            assert docs[1].errors[0].id == "rows.decode.unknown_key"
+            assert docs[5].errors[0].id.startswith("rows.parse.")
+
+
+def test_read_a_json_file_is_one_document(tmp_path):
+    path = tmp_path / "trajectory.json"
+    with open(os.path.join(os.path.dirname(ROW_PATH), "trajectory.json"), "rb") as f:
+        path.write_bytes(f.read())
+    docs = list(sediment_rows.read(path, "atif-v1.7"))
+    assert len(docs) == 1 and docs[0].line == 1 and docs[0].errors == []
+    assert docs[0].value["schema_version"] == "ATIF-v1.7"
+
+
+def test_read_many_rows_in_order_and_stop_early(tmp_path):
+    lines = example_rows() * 4000  # several batches of the engine
+    path = write_rows(tmp_path / "many.jsonl", lines)
+    count = 0
+    for count, doc in enumerate(sediment_rows.read(path, "nemo-gym-rollout", jobs=2), 1):
+        assert doc.line == count and doc.errors == []
+    assert count == len(lines)
+    docs = sediment_rows.read(path, "nemo-gym-rollout", jobs=2)
+    assert next(docs).line == 1
+    docs.close()  # the reading stops; nothing hangs
+    for doc in sediment_rows.read(path, "nemo-gym-rollout", jobs=2):
+        break
+
+
+def test_read_and_validate_file_errors(tmp_path):
+    import gzip
+    with pytest.raises(FileNotFoundError):
+        sediment_rows.read(tmp_path / "none.jsonl", "nemo-gym-rollout")
+    with pytest.raises(FileNotFoundError):
+        sediment_rows.validate_file(tmp_path / "none.jsonl", "nemo-gym-rollout")
+    with pytest.raises(ValueError, match="unknown schema"):
+        sediment_rows.read(ROW_PATH, "nemo-gym-rollout.v9")
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="jobs"):
+            sediment_rows.validate_file(ROW_PATH, "nemo-gym-rollout", jobs=bad)
+    with pytest.raises(ValueError, match="max_errors"):
+        sediment_rows.validate_file(ROW_PATH, "nemo-gym-rollout", max_errors=-1)
+    # a gzip file cut short: the rows before the cut, then OSError
+    data = gzip.compress(b"".join(l + b"\n" for l in example_rows() * 200))
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(data[: len(data) // 2])
+    docs = []
+    with pytest.raises(OSError, match="ends early"):
+        for doc in sediment_rows.read(cut, "nemo-gym-rollout", jobs=1):
+            docs.append(doc)
+    assert docs and all(d.errors == [] for d in docs) and [d.line for d in docs] == list(range(1, len(docs) + 1))
+    with pytest.raises(OSError, match="ends early"):
+        sediment_rows.validate_file(cut, "nemo-gym-rollout")
+
+
+def test_validate_file_counts_and_errors_with_lines(tmp_path):
+    lines = mixed_lines()
+    path = write_rows(tmp_path / "rows.jsonl", lines)
+    expected = []
+    for number, line in enumerate(lines, 1):
+        if line.strip():
+            expected += [sediment_rows.FileError(path, number, e.pointer, e.message, e.id)
+                         for e in sediment_rows.validate("nemo-gym-rollout.v2", line)]
+    for jobs in (1, 2):
+        result = sediment_rows.validate_file(path, "nemo-gym-rollout.v2", jobs=jobs)
+        assert (result.valid, result.invalid, result.ok) == (3, 3, False)
+        assert result.errors == expected
+        assert [e.line for e in result.errors][:2] == [3, 6]
+    capped = sediment_rows.validate_file(path, "nemo-gym-rollout.v2", max_errors=1)
+    assert (capped.valid, capped.invalid, capped.errors) == (3, 3, expected[:1])
+    assert sediment_rows.validate_file(ROW_PATH, "nemo-gym-rollout") == sediment_rows.Validation(3, 0, [])
+
+
+# ----- conversions ---------------------------------------------------------------------------------
+
+def test_convert_rows_to_atif_and_back_byte_for_byte():
+    for line in example_rows():
+        atif = sediment_rows.convert("nemo-gym-rollout.v2", "atif-v1.7", line)
+        assert isinstance(atif, sediment_rows.Converted) and atif.losses == []
+        assert sediment_rows.validate("atif-v1.7", atif.data) == []
+        back = sediment_rows.convert("atif-v1.7", "nemo-gym-rollout.v2", atif.data, style="sediment")
+        assert back == (line, [])
+        assert sediment_rows.convert("atif", "nemo-gym-rollout", atif.data.decode(), style="sediment").data == line
+        response = sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", atif.data).data
+        assert sediment_rows.loads("nemo-gym-response.v2", response) == sediment_rows.loads("nemo-gym-rollout.v2", line)["response"]
+
+
+def test_convert_errors_losses_and_metadata():
+    import json
+    line = example_rows()[0]
+    trajectory = json.loads(sediment_rows.convert("nemo-gym-rollout.v2", "atif-v1.7", line).data)
+    row = json.loads(line)
+    metadata = json.dumps({"metadata": row["metadata"], "reward": row["reward"]})
+    del trajectory["extra"]  # no row metadata in the trajectory: it must be given
+    bare = json.dumps(trajectory)
+    with pytest.raises(sediment_rows.ConvertError) as caught:
+        sediment_rows.convert("atif-v1.7", "nemo-gym-rollout", bare)
+    assert caught.value.errors[0].pointer == "" and not caught.value.in_metadata
+    assert sediment_rows.convert("atif-v1.7", "nemo-gym-rollout", bare, metadata=metadata).data == \
+        sediment_rows.dumps("nemo-gym-rollout.v2", sediment_rows.loads("nemo-gym-rollout.v2", line))
+    with pytest.raises(sediment_rows.ConvertError) as caught:
+        sediment_rows.convert("atif-v1.7", "nemo-gym-rollout", bare, metadata='{"metadata": {}}')
+    assert caught.value.in_metadata and caught.value.errors[0].id == "rows.decode.missing_key"
+    # a value no row holds: refused in strict mode, dropped and listed in lossy mode
+    assert [s["source"] for s in trajectory["steps"]] == ["system", "user", "agent", "agent"]
+    trajectory["steps"][2]["metrics"] = {"prompt_tokens": 5}
+    lossy_source = json.dumps(trajectory)
+    with pytest.raises(sediment_rows.ConvertError) as caught:
+        sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", lossy_source)
+    pointers = [e.pointer for e in caught.value.errors]
+    assert "/session_id" in pointers and any(p.startswith("/steps/2/metrics") for p in pointers)
+    lossy = sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", lossy_source, lossy=True)
+    assert [e.pointer for e in lossy.losses] == [e.pointer for e in caught.value.errors]
+    assert all(e.id.startswith("rows.convert.loss.") for e in lossy.losses)
+    # an invalid source: its decoding errors, at their places
+    trajectory["steps"][0]["step_id"] = 7
+    with pytest.raises(sediment_rows.ConvertError) as caught:
+        sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", json.dumps(trajectory))
+    assert caught.value.errors[0].pointer == "/steps/0/step_id"
+    with pytest.raises(ValueError, match="convert goes from atif"):
+        sediment_rows.convert("atif-v1.7", "ci-outcome.v1", bare)
+    with pytest.raises(ValueError, match="metadata goes with"):
+        sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", bare, metadata=metadata)
+    with pytest.raises(ValueError, match="no bundled schema"):
+        sediment_rows.convert("atif-v9", "nemo-gym-response.v2", bare)
+
+
+def test_upgrade_rows_and_harbor_trajectories():
+    import json
+    line = example_rows()[0]  # a row with a ci_resolution, whose v3 fields no v2 row holds
+    with pytest.raises(sediment_rows.ConvertError) as caught:
+        sediment_rows.upgrade("nemo-gym-rollout.v2", "nemo-gym-rollout.v3", line)
+    assert [(e.id, e.pointer) for e in caught.value.errors] == \
+        [("rows.upgrade.underivable", "/metadata/session_commit_observation_ids")]
+    up = sediment_rows.upgrade("nemo-gym-rollout", "nemo-gym-rollout.v3", line, lossy=True)
+    assert [(e.id, e.pointer) for e in up.losses] == \
+        [("rows.upgrade.loss", "/reward"), ("rows.upgrade.loss", "/metadata/reward_source"), ("rows.upgrade.loss", "/metadata/ci_resolution")]
+    value = sediment_rows.loads("nemo-gym-rollout.v3", up.data)
+    assert value["metadata"]["schema_id"].endswith("/v3.json") and "reward" not in value
+    assert value["metadata"]["session_commit_observation_ids"] == []
+    assert sediment_rows.upgrade("nemo-gym-rollout.v2", "nemo-gym-rollout.v3", line, lossy=True, style="sediment").data == \
+        sediment_rows.dumps("nemo-gym-rollout.v3", value, style="sediment")
+    harbor = {"schema_version": "ATIF-v1.2", "session_id": "s", "agent": {"name": "a", "version": "1"},
+              "steps": [{"step_id": 1, "source": "user", "message": "hi"}]}
+    up = sediment_rows.upgrade("atif", "atif-v1.7", json.dumps(harbor))
+    assert json.loads(up.data)["schema_version"] == "ATIF-v1.7" and up.losses == []
+    harbor["steps"][0]["step_id"] = 3
+    with pytest.raises(sediment_rows.ConvertError) as caught:
+        sediment_rows.upgrade("atif", "atif-v1.7", json.dumps(harbor))
+    assert caught.value.errors[0].pointer == "/steps/0/step_id"
+    with pytest.raises(ValueError):
+        sediment_rows.upgrade("nemo-gym-rollout.v3", "nemo-gym-rollout.v2", example_rows()[0])
+    with pytest.raises(ValueError):
+        sediment_rows.upgrade("nemo-gym-rollout.v2", "nemo-gym-rollout", example_rows()[0])
+
+
+def test_errors_pickle_and_threads_reading_files_agree(tmp_path):
+    import pickle
+    e = sediment_rows.validate("ci-outcome.v1", b"{")[0]
+    assert pickle.loads(pickle.dumps(e)) == e
+    path = write_rows(tmp_path / "rows.jsonl", mixed_lines() * 300)
+    expected = sediment_rows.validate_file(path, "nemo-gym-rollout.v2", jobs=1)
+    expected_docs = list(sediment_rows.read(path, "nemo-gym-rollout.v2", jobs=1))
+    results = [None] * 6
+
+    def work(k):
+        if k % 2:
+            results[k] = sediment_rows.validate_file(path, "nemo-gym-rollout.v2", jobs=2) == expected
+        else:
+            results[k] = list(sediment_rows.read(path, "nemo-gym-rollout.v2", jobs=2)) == expected_docs
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [True] * 6

@@ -1,0 +1,124 @@
+"""sediment_rows.dask against the CLI: the same counts and the same (file, line, pointer, message) errors
+on a sharded corpus, whichever way its files are cut into blocks, on a 2-worker LocalCluster."""
+import gzip
+import json
+import os
+import random
+import re
+import subprocess
+
+import pytest
+
+import sediment_rows
+import sediment_rows.dask
+
+ROW_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "rows.jsonl")
+SCHEMA = "nemo-gym-rollout"
+
+
+def cli():
+    path = os.environ.get("SEDIMENT_ROWS_CLI")
+    assert path, "SEDIMENT_ROWS_CLI names the sediment-rows tool to compare with (ctest and tests/consumer set it)"
+    return path
+
+
+def variants():
+    """Rows, valid and not: unknown keys, wrong types deep inside, bad JSON, blank lines."""
+    with open(ROW_PATH, "rb") as f:
+        good = [l.rstrip(b"\n") for l in f if l.strip()]
+    bad = [
+        good[0][:-1] + b', "debug": 1}',
+        good[1].replace(b'"role": "user"', b'"role": "robot"', 1),
+        good[2].replace(b'"segment_index": ', b'"segment_index": -', 1),
+        good[0][: len(good[0]) // 2],
+        b"[]",
+    ]
+    return good, bad, [b"", b"   ", b"\r"]
+
+
+def make_corpus(root):
+    rng = random.Random(15)
+    good, bad, blank = variants()
+    paths = []
+    for k in range(5):
+        lines = [rng.choice(good if rng.random() < 0.7 else (bad if rng.random() < 0.8 else blank)) for _ in range(40)]
+        data = b"\n".join(lines) + (b"" if k == 2 else b"\n")  # shard 2 ends without a newline
+        name = root / f"shard-{k}.jsonl"
+        if k == 1:
+            name = root / "shard-1.jsonl.gz"
+            data = gzip.compress(data)
+        name.write_bytes(data)
+        paths.append(str(name))
+    whole = root / "shard-5.json"  # one document over many lines
+    whole.write_text(json.dumps(json.loads(good[1]), indent=2))
+    (root / "shard-6.jsonl").write_bytes(b"")
+    bad_whole = root / "shard-7.json"
+    bad_whole.write_text(json.dumps(dict(json.loads(good[0]), extra=1), indent=1))
+    return sorted(paths + [str(whole), str(root / "shard-6.jsonl"), str(bad_whole)])
+
+
+def cli_verdicts(paths):
+    run = subprocess.run([cli(), "validate", "--schema", SCHEMA, "--format", "jsonl", *paths], capture_output=True, text=True)
+    assert run.returncode == 1, run.stderr
+    reports = [json.loads(l) for l in (run.stdout + run.stderr).splitlines() if l.startswith("{")]
+    valid = sum(r["valid"] for r in reports)
+    errors = [(r["file"], r["line"], e["pointer"], e["message"]) for r in reports for e in r["errors"]]
+    return valid, len(reports) - valid, errors
+
+
+def triples(result):
+    return result.valid, result.invalid, [(e.file, e.line, e.pointer, e.message) for e in result.errors]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    paths = make_corpus(tmp_path_factory.mktemp("corpus"))
+    return paths, cli_verdicts(paths)
+
+
+def test_the_corpus_is_mixed(corpus):
+    _, (valid, invalid, errors) = corpus
+    assert valid > 50 and invalid > 20 and len({e[0] for e in errors}) >= 5
+
+
+@pytest.mark.parametrize("blocksize", [None, 700, 2500, 10000, "64 MiB"])
+def test_any_blocks_give_the_clis_verdicts(corpus, blocksize):
+    paths, expected = corpus
+    result = sediment_rows.dask.validate(paths, SCHEMA, blocksize=blocksize, scheduler="sync")
+    assert isinstance(result, sediment_rows.Validation)
+    assert triples(result) == expected
+
+
+def test_a_glob_a_delayed_result_and_max_errors(corpus):
+    paths, expected = corpus
+    glob = os.path.join(os.path.dirname(paths[0]), "shard-*")
+    lazy = sediment_rows.dask.validate(glob, SCHEMA, blocksize=1000, compute=False)
+    assert triples(lazy.compute(scheduler="sync")) == expected
+    capped = sediment_rows.dask.validate(paths, SCHEMA, blocksize=1000, max_errors=3, scheduler="threads")
+    assert triples(capped) == (expected[0], expected[1], expected[2][:3])
+    ids = sediment_rows.dask.validate(paths[:1], SCHEMA, scheduler="sync").errors
+    assert all(re.match(r"rows\.[a-z_.]+$", e.id) for e in ids)
+
+
+def test_arguments(corpus, tmp_path):
+    paths, _ = corpus
+    with pytest.raises(ValueError, match="unknown schema"):
+        sediment_rows.dask.validate(paths, "nemo-gym-rollout.v9")
+    with pytest.raises(ValueError, match="blocksize"):
+        sediment_rows.dask.validate(paths, SCHEMA, blocksize=0)
+    with pytest.raises(ValueError, match="max_errors"):
+        sediment_rows.dask.validate(paths, SCHEMA, max_errors=-2)
+    with pytest.raises(FileNotFoundError):
+        sediment_rows.dask.validate(str(tmp_path / "none-*.jsonl"), SCHEMA)
+
+
+def test_two_worker_processes_give_the_clis_verdicts(corpus):
+    distributed = pytest.importorskip("distributed")
+    paths, expected = corpus
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster, distributed.Client(cluster) as client:
+        assert len(client.scheduler_info()["workers"]) == 2
+        result = sediment_rows.dask.validate(paths, SCHEMA, blocksize=900)  # the client's cluster, by default
+        assert triples(result) == expected
+        ran = client.run(lambda: __import__("sediment_rows").__version__)
+        assert set(ran.values()) == {sediment_rows.__version__}
