@@ -12,7 +12,7 @@ $SUDO apt-get update -qq
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
   g++ cmake make python3 python3-jsonschema nlohmann-json3-dev libsimdjson-dev catch2 \
   libgtest-dev libgmock-dev pkg-config zlib1g-dev \
-  pybind11-dev python3-dev python3-pytest python3-dask python3-distributed >/dev/null
+  pybind11-dev python3-dev python3-pytest python3-dask python3-distributed python3-fsspec >/dev/null
 
 if [ ! -f /usr/include/valijson/validator.hpp ] && [ ! -f /usr/local/include/valijson/validator.hpp ]; then
   tmp=$(mktemp -d) && chmod 755 "$tmp"

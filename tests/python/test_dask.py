@@ -112,7 +112,7 @@ def test_arguments(corpus, tmp_path):
         sediment_rows.dask.validate(str(tmp_path / "none-*.jsonl"), SCHEMA)
 
 
-def test_two_worker_processes_give_the_clis_verdicts(corpus):
+def test_two_worker_processes_give_the_clis_verdicts(corpus, tmp_path):
     distributed = pytest.importorskip("distributed")
     paths, expected = corpus
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
@@ -122,3 +122,15 @@ def test_two_worker_processes_give_the_clis_verdicts(corpus):
         assert triples(result) == expected
         ran = client.run(lambda: __import__("sediment_rows").__version__)
         assert set(ran.values()) == {sediment_rows.__version__}
+        # a file that changes between two calls is read again, even while the first result is held
+        shard = tmp_path / "shard.jsonl"
+        shard.write_bytes(open(paths[0], "rb").read())
+        held = client.compute(sediment_rows.dask.validate(str(shard), SCHEMA, blocksize=900, compute=False))
+        before = held.result()
+        data = shard.read_bytes()
+        lines = data.split(b"\n")
+        k = next(k for k, l in enumerate(lines) if l.strip() and not sediment_rows.validate(SCHEMA, l))
+        at = sum(len(l) + 1 for l in lines[:k])  # a valid row, broken in place: same size
+        shard.write_bytes(data[:at] + b"[" + data[at + 1:])
+        again = sediment_rows.dask.validate(str(shard), SCHEMA, blocksize=900)
+        assert (again.valid, again.invalid) == (before.valid - 1, before.invalid + 1)

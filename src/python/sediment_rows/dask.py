@@ -83,7 +83,8 @@ def validate(paths, schema, blocksize="64 MiB", max_errors=None, storage_options
     if not resolved:
         raise FileNotFoundError(f"{paths!r} names no file")
     local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
-    check = dask.delayed(_check_block, pure=True)
+    # not pure: a file can change between two calls, and its path alone does not say so
+    check = dask.delayed(_check_block, pure=False)
     names, files = [], []
     for path in resolved:
         compression = infer_compression(path)
@@ -95,7 +96,7 @@ def validate(paths, schema, blocksize="64 MiB", max_errors=None, storage_options
             blocks = _offsets(size, blocksize) if size else []
         names.append(path if local else fs.unstrip_protocol(path))
         files.append([check(fs, path, offset, length, compression, whole, schema) for offset, length in blocks])
-    result = dask.delayed(_combine, pure=True)(names, files, max_errors)
+    result = dask.delayed(_combine, pure=False)(names, files, max_errors)
     if not compute:
         return result
     return dask.compute(result, **compute_kwargs)[0]

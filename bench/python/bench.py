@@ -1,0 +1,117 @@
+"""The Python module's throughput beside Python's own JSON reader and jsonschema, on one core, and
+sediment_rows.dask on one and two worker processes; every figure from the same run on the same corpus.
+
+    /usr/bin/python3 bench/python/bench.py CORPUS.jsonl [--repeat N] [--jsonschema-rows N] [--dask-copies K]
+
+with the module importable (PYTHONPATH=BUILD/python). bench/run.sh runs it on its corpus. Figures are
+MB/s of JSONL text, the best of N repetitions; jsonschema, too slow for the whole corpus, runs on its
+first rows. The Dask stage validates K copies of the corpus on a LocalCluster of 1 and then 2 workers
+(one thread each) and gives the ratio; the cluster's start is not timed.
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+import sediment_rows
+
+
+def best(repeat, work):
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def line(name, mb_per_s, note=""):
+    print(f"{name:46} {mb_per_s:9.1f} MB/s{('   ' + note) if note else ''}")
+
+
+def one_core_stages(lines, size, schema, repeat, jsonschema_rows):
+    import jsonschema
+
+    os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core, as a trainer's worker
+    validator = jsonschema.Draft202012Validator(json.loads(sediment_rows.schema_text(schema)))
+    sample = lines[:jsonschema_rows]
+    sample_size = sum(len(l) + 1 for l in sample)
+
+    def js():
+        for l in sample:
+            validator.validate(json.loads(l))
+
+    loads_s = best(repeat, lambda: [json.loads(l) for l in lines])
+    js_mb = sample_size / best(max(1, repeat // 3), js) / 1e6
+    json_mb = size / loads_s / 1e6
+    line("json.loads (the baseline)", json_mb)
+    line("json.loads + jsonschema (first %d rows)" % len(sample), js_mb)
+    validate_mb = size / best(repeat, lambda: [sediment_rows.validate(schema, l) for l in lines]) / 1e6
+    line("sediment_rows.validate (bytes)", validate_mb,
+         f"{validate_mb / json_mb:.2f}x json.loads, {validate_mb / js_mb:.1f}x json.loads + jsonschema")
+    loads_mb = size / best(repeat, lambda: [sediment_rows.loads(schema, l) for l in lines]) / 1e6
+    line("sediment_rows.loads", loads_mb, f"{loads_mb / json_mb:.2f}x json.loads")
+    values = [json.loads(l) for l in lines]
+    dumps_json = size / best(repeat, lambda: [json.dumps(v).encode() for v in values]) / 1e6
+    line("json.dumps", dumps_json)
+    dumps_mb = size / best(repeat, lambda: [sediment_rows.dumps(schema, v, "sediment") for v in values]) / 1e6
+    line("sediment_rows.dumps (Sediment's bytes, checked)", dumps_mb, f"{dumps_mb / dumps_json:.2f}x json.dumps")
+
+
+def file_stages(path, size, schema, repeat, cores):
+    for jobs in sorted({1, cores}):
+        mb = size / best(repeat, lambda: sediment_rows.validate_file(path, schema, jobs=jobs)) / 1e6
+        line(f"validate_file, {jobs} thread(s)", mb)
+        mb = size / best(repeat, lambda: sum(1 for _ in sediment_rows.read(path, schema, jobs=jobs))) / 1e6
+        line(f"read (values), {jobs} thread(s)", mb)
+
+
+def dask_stage(path, schema, copies, repeat):
+    import distributed
+    import sediment_rows.dask
+
+    folder = tempfile.mkdtemp(prefix="sediment-rows-dask-")
+    try:
+        shards = []
+        for k in range(copies):
+            shards.append(os.path.join(folder, f"shard-{k}.jsonl"))
+            shutil.copyfile(path, shards[-1])
+        size = os.path.getsize(path) * copies
+        rates = {}
+        for workers in (1, 2):
+            with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                          dashboard_address=None, silence_logs=40) as cluster, \
+                    distributed.Client(cluster):
+                result = sediment_rows.dask.validate(shards, schema, blocksize="16 MiB")  # warm: imports, page cache
+                assert result.invalid == 0, result.errors[:3]
+                rates[workers] = size / best(repeat, lambda: sediment_rows.dask.validate(shards, schema, blocksize="16 MiB")) / 1e6
+            line(f"dask validate, {workers} worker process(es)", rates[workers],
+                 f"{rates[2] / rates[1]:.2f}x one worker" if workers == 2 else "")
+    finally:
+        shutil.rmtree(folder)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus")
+    parser.add_argument("--schema", default="nemo-gym-rollout.v2")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--jsonschema-rows", type=int, default=100)
+    parser.add_argument("--dask-copies", type=int, default=8)
+    args = parser.parse_args()
+    with open(args.corpus, "rb") as f:
+        lines = [l for l in f.read().splitlines() if l.strip()]
+    size = sum(len(l) + 1 for l in lines)
+    cores = len(os.sched_getaffinity(0))
+    print(f"python {sys.version.split()[0]}, sediment_rows {sediment_rows.__version__}, {len(lines)} rows, {size / 1e6:.1f} MB")
+    # the Dask stage and the threads first, while every core is this process's; then one core
+    dask_stage(args.corpus, args.schema, args.dask_copies, max(1, args.repeat // 2))
+    file_stages(args.corpus, size, args.schema, args.repeat, cores)
+    one_core_stages(lines, size, args.schema, args.repeat, args.jsonschema_rows)
+
+
+if __name__ == "__main__":
+    main()
