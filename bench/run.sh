@@ -8,7 +8,10 @@
 #   - the CLI's `validate` on 1 thread and on every core, over four copies of the corpus;
 #   - ATIF (bench/atif.cpp, through bench/atif.py): both ATIF readers, ATIF -> response and Harbor's
 #     upgrade on the public fixtures valid under each, beside NeMo Gym's own loader and pydantic on one
-#     core when NEMO_GYM names a folder holding a copy of nemo_gym/atif_v1_7.py and atif_json.py.
+#     core when NEMO_GYM names a folder holding a copy of nemo_gym/atif_v1_7.py and atif_json.py;
+#   - the Python module (bench/python/bench.py, Debian's python3): validate, loads and dumps beside
+#     json.loads, jsonschema and json.dumps on one core, read() and validate_file() on the corpus file,
+#     and sediment_rows.dask on a LocalCluster of 1 and 2 worker processes.
 # usage: bench/run.sh [BUILD_DIR]      (ROWGEN=path/to/rowgen.py when ../shared is elsewhere,
 #                                       NEMO_GYM=DIR for the ATIF baseline)
 set -eu
@@ -20,8 +23,9 @@ if [ ! -f "$rowgen" ]; then
   exit 2
 fi
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSEDIMENT_ROWS_BUILD_BENCH=ON \
-  -DSEDIMENT_ROWS_BUILD_TESTS=OFF -DSEDIMENT_ROWS_BUILD_EXAMPLES=OFF >/dev/null
-cmake --build "$build" -j"$(nproc)" --target sediment-rows-throughput sediment-rows-atif-throughput sediment-rows-cli >/dev/null
+  -DSEDIMENT_ROWS_BUILD_TESTS=OFF -DSEDIMENT_ROWS_BUILD_EXAMPLES=OFF -DSEDIMENT_ROWS_BUILD_PYTHON=ON >/dev/null
+cmake --build "$build" -j"$(nproc)" --target sediment-rows-throughput sediment-rows-atif-throughput sediment-rows-cli \
+  sediment_rows_python >/dev/null
 
 corpus=$build/bench-corpus.jsonl
 [ -s "$corpus" ] || python3 "$rowgen" rows 2400 --seed 5 --sediment > "$corpus"
@@ -64,3 +68,5 @@ PY
 
 fixtures=$(dirname "$rowgen")/../fixtures/atif
 python3 "$root/bench/atif.py" "$build/sediment-rows-atif-throughput" "$fixtures" ${NEMO_GYM:+--gym "$NEMO_GYM"}
+
+PYTHONPATH="$build/python" /usr/bin/python3 "$root/bench/python/bench.py" "$corpus"

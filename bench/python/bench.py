@@ -65,8 +65,9 @@ def file_stages(path, size, schema, repeat, cores):
     for jobs in sorted({1, cores}):
         mb = size / best(repeat, lambda: sediment_rows.validate_file(path, schema, jobs=jobs)) / 1e6
         line(f"validate_file, {jobs} thread(s)", mb)
+    for jobs in (1, cores, None):
         mb = size / best(repeat, lambda: sum(1 for _ in sediment_rows.read(path, schema, jobs=jobs))) / 1e6
-        line(f"read (values), {jobs} thread(s)", mb)
+        line(f"read (values), {jobs or 'default'} thread(s)", mb)
 
 
 def dask_stage(path, schema, copies, repeat):
@@ -100,7 +101,7 @@ def main():
     parser.add_argument("--schema", default="nemo-gym-rollout.v2")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--jsonschema-rows", type=int, default=100)
-    parser.add_argument("--dask-copies", type=int, default=8)
+    parser.add_argument("--dask-copies", type=int, default=16)
     args = parser.parse_args()
     with open(args.corpus, "rb") as f:
         lines = [l for l in f.read().splitlines() if l.strip()]

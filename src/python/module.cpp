@@ -475,9 +475,11 @@ PYBIND11_MODULE(_native, m) {
     }, py::arg("files"), py::arg("schema"), py::arg("jobs"), py::arg("max_errors"),
        "validate_file()'s work: (valid, invalid, [(file, line, Error)]) over `files`, in their order.");
 
-    m.def("_validate_block", [](const std::string& schema, const py::bytes& data, std::size_t first_line, bool whole) {
+    m.def("_validate_block", [](const std::string& schema, const py::buffer& data, std::size_t first_line, bool whole) {
         check_name(schema);
-        const std::string_view text = text_of(data);
+        const py::buffer_info bytes = data.request();  // bytes, or a view of a reused buffer
+        if (bytes.ndim != 1 || bytes.strides[0] != 1) throw py::type_error("data must be contiguous bytes");
+        const std::string_view text(static_cast<const char*>(bytes.ptr), static_cast<std::size_t>(bytes.size));
         std::size_t newlines = 0, valid = 0, invalid = 0;
         std::vector<std::pair<std::size_t, rows::Error>> errors;
         {
@@ -502,7 +504,7 @@ PYBIND11_MODULE(_native, m) {
         }
         return py::make_tuple(newlines, valid, invalid, errors);
     }, py::arg("schema"), py::arg("data"), py::arg("first_line"), py::arg("whole"),
-       "One block of whole lines of a JSONL file (or a whole .json document): (newlines, valid, invalid,\n"
+       "One block of whole lines of a JSONL file (or a whole .json document), any bytes-like object: (newlines, valid, invalid,\n"
        "[(line, Error)]), the lines numbered from `first_line`. The Dask validation's task.");
 
     m.def("_convert", [](std::string_view from, std::string_view to, const py::object& data, std::string_view style, bool lossy,

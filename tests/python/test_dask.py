@@ -134,3 +134,27 @@ def test_two_worker_processes_give_the_clis_verdicts(corpus, tmp_path):
         shard.write_bytes(data[:at] + b"[" + data[at + 1:])
         again = sediment_rows.dask.validate(str(shard), SCHEMA, blocksize=900)
         assert (again.valid, again.invalid) == (before.valid - 1, before.invalid + 1)
+
+
+def test_blocks_cut_a_file_into_its_lines_exactly():
+    """Every cut of the file (blocks with no line start, lines longer than a block or than the read-ahead,
+    a last line with no newline) gives each line to exactly one block, whole."""
+    import io
+    from sediment_rows.dask import _lines, _offsets
+
+    rng = random.Random(7)
+    lengths = [rng.choice([0, 1, 5, 80, 700, 3000, 70000, 200000]) for _ in range(60)]
+    lines = [bytes([97 + k % 26]) * n for k, n in enumerate(lengths)]
+    small = [b"", b"a", b"bb", b"", b"cccccc", b"d" * 40]
+    for tail, blocksizes in ((b"\n", (1, 2, 7)), (b"", (1, 3)), (b"\n", (999, 4096, 65536, 300000)), (b"", (999, 70001))):
+        data = b"\n".join(small if blocksizes[0] < 10 else lines) + tail
+        for blocksize in blocksizes + (len(data),):
+            blocks = []
+            for offset, length in _offsets(len(data), blocksize):
+                buffer, start, end = _lines(io.BytesIO(data), offset, length, len(data))
+                blocks.append(bytes(buffer[start:end]))
+            assert b"".join(blocks) == data, blocksize
+            at = 0  # where each block starts in the file: at a line start inside its own byte range
+            for block, (offset, length) in zip(blocks, _offsets(len(data), blocksize)):
+                assert not block or ((at == 0 or data[at - 1:at] == b"\n") and offset <= at < offset + length)
+                at += len(block)

@@ -117,9 +117,11 @@ class Validation(NamedTuple):
         return self.invalid == 0
 
 
-def _jobs(jobs):
+def _jobs(jobs, spare=0):
+    """The threads for `jobs`: None is every core this process may use, less `spare`, at least 1."""
     if jobs is None:
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        return max(1, cores - spare)
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise ValueError("jobs is a positive int, or None for every core")
     return jobs
@@ -151,12 +153,13 @@ def read(path, schema, jobs=None):
     (line, value or None, errors). A JSONL file holds one document per line (blank lines skipped); a
     file named *.json or *.json.gz is one document. Plain or gzip-compressed, whatever the name.
 
-    The file is read, decoded and validated on ``jobs`` threads (every core by default) with the GIL
-    released, ahead of the loop and in bounded memory; values are the same as loads() gives. A file
+    The file is read, decoded and validated on ``jobs`` threads with the GIL released, ahead of the
+    loop and in bounded memory; values are the same as loads() gives. By default, every core but one:
+    the loop's thread builds the values, and needs a core of its own. A file
     that cannot be read raises OSError, after the documents read before the fault. Stopping the loop
     early (break, or close() on the iterator) stops the reading.
     """
-    reader = _native._Reader([_path(path)], schema, _jobs(jobs), True)
+    reader = _native._Reader([_path(path)], schema, _jobs(jobs, spare=1), True)
     return _documents(reader)
 
 

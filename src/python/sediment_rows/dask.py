@@ -16,20 +16,82 @@ Each task returns its counts and errors with line numbers from the start of its 
 lines the block holds; the last step numbers the lines of each file from its first block on, so every
 line is exact whichever way the file was split.
 """
+import threading
+
 import dask
 import fsspec.core
-from fsspec.utils import infer_compression, read_block
+from fsspec.utils import infer_compression
 
 from . import FileError, Validation, _native
 
 __all__ = ["validate"]
 
 
-def _check_block(fs, path, offset, length, compression, whole, schema):
+_buffers = threading.local()  # one reused buffer per worker thread: no fresh pages for every block
+
+
+def _buffer(size):
+    buffer = getattr(_buffers, "buffer", None)
+    if buffer is None or len(buffer) < size:
+        buffer = _buffers.buffer = bytearray(size)
+    return buffer
+
+
+def _read_into(f, buffer, at, count):
+    """Reads up to `count` bytes into buffer[at:]; the number read (short only at the end of the file)."""
+    with memoryview(buffer) as view:
+        done = 0
+        while done < count:
+            n = f.readinto(view[at + done:at + count])
+            if not n:
+                break
+            done += n
+    return done
+
+
+def _lines(f, offset, length, size):
+    """The lines that start in bytes [offset, offset + length) of the file: a line starts at 0 and
+    after each "\n". Consecutive blocks thus share their cut: one ends where the next begins, and a
+    block in which no line starts is empty. Returns (buffer, start, end) of the bytes, read into
+    the worker thread's reused buffer."""
+    begin = max(offset - 1, 0)  # "\n" at offset - 1 starts a line at offset
+    want = offset + length - begin
+    buffer = _buffer(want + (1 << 16))
+    f.seek(begin)
+    n = _read_into(f, buffer, 0, want)
+    if offset == 0:
+        start = 0
+    else:
+        newline = buffer.find(b"\n", 0, min(n, want - 1))
+        if newline < 0:  # no line starts in this block
+            return buffer, 0, 0
+        start = newline + 1
+    if offset + length >= size:
+        return buffer, start, n
+    searched = want - 1  # the block's last byte: a line that starts after it is the next block's
+    while True:
+        newline = buffer.find(b"\n", searched, n)
+        if newline >= 0:
+            return buffer, start, newline + 1
+        searched = n
+        if len(buffer) < n + (1 << 20):
+            grown = bytearray(2 * len(buffer) + (1 << 20))
+            grown[:n] = buffer[:n]
+            buffer = _buffers.buffer = grown
+        read = _read_into(f, buffer, n, len(buffer) - n)
+        if not read:
+            return buffer, start, n
+        n += read
+
+
+def _check_block(fs, path, offset, length, size, compression, whole, schema):
     """One task: the verdicts on the lines of one block of one file (see _native._validate_block)."""
     with fsspec.core.OpenFile(fs, path, mode="rb", compression=compression) as f:
-        data = f.read() if length is None else read_block(f, offset, length, b"\n")
-    return _native._validate_block(schema, data, 1, whole)
+        if length is None:
+            return _native._validate_block(schema, f.read(), 1, whole)
+        buffer, start, end = _lines(f, offset, length, size)
+        with memoryview(buffer) as view:
+            return _native._validate_block(schema, view[start:end], 1, whole)
 
 
 def _combine(names, files, max_errors):
@@ -50,7 +112,7 @@ def _combine(names, files, max_errors):
 
 def _offsets(size, blocksize):
     """Byte offsets and lengths that cut `size` bytes into blocks of about `blocksize` (as Dask's own
-    read_bytes does); read_block moves each cut to the next line's start."""
+    read_bytes does); each block then holds the lines that start in it (_lines)."""
     if size <= blocksize:
         return [(0, size)]
     count = size // blocksize
@@ -89,13 +151,14 @@ def validate(paths, schema, blocksize="64 MiB", max_errors=None, storage_options
     for path in resolved:
         compression = infer_compression(path)
         whole = path.endswith(".json") or path.endswith(".json.gz")
+        size = None
         if compression or whole or blocksize is None:
             blocks = [(0, None)]
         else:
             size = fs.info(path)["size"]
             blocks = _offsets(size, blocksize) if size else []
         names.append(path if local else fs.unstrip_protocol(path))
-        files.append([check(fs, path, offset, length, compression, whole, schema) for offset, length in blocks])
+        files.append([check(fs, path, offset, length, size, compression, whole, schema) for offset, length in blocks])
     result = dask.delayed(_combine, pure=False)(names, files, max_errors)
     if not compute:
         return result
