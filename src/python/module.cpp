@@ -274,8 +274,9 @@ public:
             }, [this](cli::Outcome& out) {
                 if (out.kind == cli::Document::end_of_file) return true;
                 std::unique_lock<std::mutex> lock(mutex_);
-                space_.wait(lock, [&] { return closed_ || queue_.size() < kQueued; });
+                space_.wait(lock, [&] { return closed_ || queue_.empty() || (queue_.size() < kQueued && queued_bytes_ < kQueuedBytes); });
                 if (closed_) return false;
+                queued_bytes_ += out.out.size();
                 queue_.push_back(std::move(out));
                 ready_.notify_one();
                 return true;
@@ -297,7 +298,11 @@ public:
             py::gil_scoped_release unlocked;
             std::unique_lock<std::mutex> lock(mutex_);
             ready_.wait(lock, [&] { return finished_ || !queue_.empty(); });
-            batch.swap(queue_);
+            while (!queue_.empty() && batch.size() < kBatch) {  // values for a few documents at a time
+                queued_bytes_ -= queue_.front().out.size();
+                batch.push_back(std::move(queue_.front()));
+                queue_.pop_front();
+            }
             space_.notify_one();
         }
         py::list out;
@@ -306,6 +311,7 @@ public:
             if (o.kind == cli::Document::io_error) {
                 if (out.size() > 0) {  // the documents before it first; the error, and what follows, at the next call
                     std::lock_guard<std::mutex> lock(mutex_);
+                    for (std::size_t j = i; j < batch.size(); ++j) queued_bytes_ += batch[j].out.size();
                     queue_.insert(queue_.begin(), std::make_move_iterator(batch.begin() + static_cast<std::ptrdiff_t>(i)),
                                   std::make_move_iterator(batch.end()));
                     break;
@@ -335,13 +341,17 @@ public:
     }
 
 private:
-    static constexpr std::size_t kQueued = 8192;  // documents read ahead of Python
+    // what is read ahead of Python, at most (beside the engine's batches in flight): a full queue
+    // waits for the loop to take it
+    static constexpr std::size_t kQueued = 8192, kQueuedBytes = 16u << 20;
+    static constexpr std::size_t kBatch = 64;  // documents made Python values at once
 
     std::vector<std::string> files_;
     std::string schema_;
     std::mutex mutex_;
     std::condition_variable ready_, space_;
     std::deque<cli::Outcome> queue_;
+    std::size_t queued_bytes_ = 0;  // of the values' text in queue_
     bool closed_ = false, finished_ = false;
     std::thread thread_;
 };
