@@ -358,3 +358,23 @@ def test_errors_pickle_and_threads_reading_files_agree(tmp_path):
     for t in threads:
         t.join()
     assert results == [True] * 6
+
+
+def test_read_holds_a_bounded_amount_of_a_big_file(tmp_path):
+    """A 120 MB file read to its end in a process of its own: resident memory stays below the file's size
+    (the read-ahead is bounded in documents and bytes, and values are made a few documents at a time)."""
+    import subprocess
+    import sys
+    lines = example_rows()
+    path = tmp_path / "big.jsonl"
+    block = b"".join(l + b"\n" for l in lines) * 1000
+    with open(path, "wb") as f:
+        while f.tell() < 120_000_000:
+            f.write(block)
+    script = ("import resource, sys, sediment_rows\n"
+              "n = sum(1 for d in sediment_rows.read(sys.argv[1], 'nemo-gym-rollout', jobs=2) if not d.errors)\n"
+              "print(n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n")
+    run = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True)
+    count, peak_mb = map(int, run.stdout.split())
+    assert count == os.path.getsize(path) // len(block) * len(lines) * 1000
+    assert peak_mb < 120, f"peak resident {peak_mb} MB for a 120 MB file"  # 76 MB here; 427 MB before the bound
