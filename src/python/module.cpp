@@ -256,20 +256,18 @@ private:
 };
 
 /// The documents of files read by the CLI's engine (plain or gzip, on `jobs` threads) on a thread of
-/// its own, handed to Python in input order, batch by batch: read(). Each document is decoded and, when
-/// `values`, re-encoded compact for PythonBuilder. The reading thread never touches Python objects.
+/// its own, handed to Python in input order, batch by batch: read(). Each document is decoded and
+/// re-encoded compact for PythonBuilder. The reading thread never touches Python objects.
 class Reader {
 public:
-    Reader(std::vector<std::string> files, std::string schema, unsigned jobs, bool values)
+    Reader(std::vector<std::string> files, std::string schema, unsigned jobs)
         : files_(std::move(files)), schema_(std::move(schema)) {
         cli::RunOptions options;
         options.jobs = jobs;
         options.progress = false;
-        thread_ = std::thread([this, options, values] {
-            cli::run_documents(files_, options, [this, values](const cli::Document& d, cli::Outcome& out) {
-                rows::Checked c = values ? rows::reencode(schema_, d.text, rows::Style::compact, out.out)
-                                         : rows::check(schema_, d.text);
-                out.finding.errors = std::move(c.errors);
+        thread_ = std::thread([this, options] {
+            cli::run_documents(files_, options, [this](const cli::Document& d, cli::Outcome& out) {
+                out.finding.errors = rows::reencode(schema_, d.text, rows::Style::compact, out.out).errors;
                 if (!out.finding.errors.empty()) out.out.clear();
             }, [this](cli::Outcome& out) {
                 if (out.kind == cli::Document::end_of_file) return true;
@@ -450,10 +448,10 @@ PYBIND11_MODULE(_native, m) {
     }, py::arg("schema"), py::arg("value"), py::arg("style"), "dumps() without the exception: (True, bytes) or (False, errors).");
 
     py::class_<Reader>(m, "_Reader", "The documents of one file, read on every core (read()).")
-        .def(py::init([](std::vector<std::string> files, std::string schema, unsigned jobs, bool values) {
+        .def(py::init([](std::vector<std::string> files, std::string schema, unsigned jobs) {
                  check_name(schema);
-                 return std::make_unique<Reader>(std::move(files), std::move(schema), std::max(jobs, 1u), values);
-             }), py::arg("files"), py::arg("schema"), py::arg("jobs"), py::arg("values"))
+                 return std::make_unique<Reader>(std::move(files), std::move(schema), std::max(jobs, 1u));
+             }), py::arg("files"), py::arg("schema"), py::arg("jobs"))
         .def("next_batch", &Reader::next_batch, "The next (line, value or None, errors) tuples; [] at the end.")
         .def("close", &Reader::close, "Stops reading.");
 

@@ -159,7 +159,7 @@ def read(path, schema, jobs=None):
     that cannot be read raises OSError, after the documents read before the fault. Stopping the loop
     early (break, or close() on the iterator) stops the reading.
     """
-    reader = _native._Reader([_path(path)], schema, _jobs(jobs, spare=1), True)
+    reader = _native._Reader([_path(path)], schema, _jobs(jobs, spare=1))
     return _documents(reader)
 
 
