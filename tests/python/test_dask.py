@@ -158,3 +158,23 @@ def test_blocks_cut_a_file_into_its_lines_exactly():
             for block, (offset, length) in zip(blocks, _offsets(len(data), blocksize)):
                 assert not block or ((at == 0 or data[at - 1:at] == b"\n") and offset <= at < offset + length)
                 at += len(block)
+
+
+def test_an_fsspec_url_reads_as_a_local_path(corpus):
+    """A file system other than the local one (fsspec's memory://, as an object store would be): the
+    same verdicts, the files named by their URLs."""
+    fsspec = pytest.importorskip("fsspec")
+    paths, (valid, invalid, errors) = corpus
+    memory = fsspec.filesystem("memory")
+    urls = {}
+    for path in paths:
+        url = "memory://corpus/" + os.path.basename(path)
+        with open(path, "rb") as f:
+            memory.pipe(url, f.read())
+        urls[path] = "memory:///corpus/" + os.path.basename(path)  # as fsspec names it: its root is "/"
+    try:
+        for blocksize in (None, 1000):
+            result = sediment_rows.dask.validate("memory://corpus/shard-*", SCHEMA, blocksize=blocksize, scheduler="threads")
+            assert triples(result) == (valid, invalid, [(urls[f], line, p, m) for f, line, p, m in errors])
+    finally:
+        memory.rm("memory://corpus", recursive=True)

@@ -125,7 +125,8 @@ def validate(paths, schema, blocksize="64 MiB", max_errors=None, storage_options
     """Validates every document of every file that ``paths`` names under ``schema``, as a Dask
     computation, and returns a sediment_rows.Validation: the counts ``valid`` and ``invalid`` and the
     ``errors`` (FileError: file, line, pointer, message, id), in the order of the files then of their
-    lines, exactly what ``sediment-rows validate`` reports for the same files.
+    lines, exactly what ``sediment-rows validate`` reports for the same files. A local file is named by
+    its path (made absolute by fsspec), any other by its URL as fsspec writes it.
 
     ``paths``: a path, a glob or a list of them, local or any fsspec URL (``storage_options`` go to the
     file system, e.g. credentials). ``blocksize`` (bytes, or a string such as "64 MiB"; None for whole
