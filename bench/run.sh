@@ -5,7 +5,9 @@
 #     parse, decode() (fast path) and the exact reader alone, both encode styles, valijson;
 #   - ajv (npm, installed into bench/ajv/node_modules on first use): JSON.parse + validate, the baseline;
 #   - the same rows as rollout v4: check() on both corpora in alternating rounds, and their ratio;
-#   - the CLI's `validate` on 1 thread and on every core, over four copies of the corpus;
+#   - convert() by name, rows -> ATIF text and back (in bench/throughput.cpp);
+#   - the CLI's `validate` on 1 thread and on every core, over four copies of the corpus, beside
+#     simdjson's parse_many over the same file as a whole process (throughput --parse-many);
 #   - ATIF (bench/atif.cpp, through bench/atif.py): both ATIF readers, ATIF -> response and Harbor's
 #     upgrade on the public fixtures valid under each, beside NeMo Gym's own loader and pydantic on one
 #     core when NEMO_GYM names a folder holding a copy of nemo_gym/atif_v1_7.py and atif_json.py;
@@ -48,19 +50,22 @@ big=$build/bench-corpus-x4.jsonl
 [ -s "$big" ] || { cat "$corpus" "$corpus" "$corpus" "$corpus" > "$big"; }
 big4=$build/bench-corpus-v4-x4.jsonl
 [ -s "$big4" ] || { cat "$corpus4" "$corpus4" "$corpus4" "$corpus4" > "$big4"; }
-python3 - "$build/sediment-rows" "$big" "$big4" "$(nproc)" <<'PY'
+python3 - "$build/sediment-rows" "$big" "$big4" "$(nproc)" "$build/sediment-rows-throughput" <<'PY'
 import os, subprocess, sys, time
-cli, corpus, corpus4, cores = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-def best(jobs, path=corpus, schema="nemo-gym-rollout.v2"):
+cli, corpus, corpus4, cores, throughput = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+def timed(command, path):
     times = []
     for _ in range(3):
         start = time.perf_counter()
-        subprocess.run([cli, "validate", "--schema", schema, "-j", str(jobs), path],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times.append(time.perf_counter() - start)
     return os.path.getsize(path) / min(times) / 1e6
+def best(jobs, path=corpus, schema="nemo-gym-rollout.v2"):
+    return timed([cli, "validate", "--schema", schema, "-j", str(jobs), path], path)
+ceiling = timed([throughput, "--parse-many", corpus], corpus)  # a whole process too: load, parse every row
 one, all_ = best(1), best(cores)
-print(f"{'CLI validate, 1 thread':34} {one:9.1f} MB/s")
+print(f"{'simdjson parse_many, whole process':34} {ceiling:9.1f} MB/s")
+print(f"{'CLI validate, 1 thread':34} {one:9.1f} MB/s   ({one / ceiling:.2f}x parse_many)")
 print(f"{'CLI validate, %d threads' % cores:34} {all_:9.1f} MB/s   ({all_ / one:.2f}x)")
 v4 = best(1, corpus4, "nemo-gym-rollout.v4")
 print(f"{'CLI validate v4 rows, 1 thread':34} {v4:9.1f} MB/s   ({v4 / one:.2f}x v2)")

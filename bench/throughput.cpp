@@ -3,11 +3,14 @@
 //
 //   throughput FILE.jsonl [--repeat N] [--schema NAME] [--valijson-rows N] [--only WORD]
 //              [--versions FILE2.jsonl NAME2]
+//   throughput --parse-many FILE.jsonl
 //
 // --only WORD times only the stages whose name contains WORD (for a profiler), after decoding once.
 // --versions times the typed verdict, check(), on FILE (under --schema) and on FILE2 (under NAME2)
 // in alternating rounds, and by the name without a version, and gives the ratio: the same rows in two
 // versions (rowgen.py --version).
+// --parse-many loads FILE and parses every document into simdjson's DOM with parse_many, and prints
+// how many: the ceiling of a whole process that reads a file (bench/run.sh times it as it times the CLI).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -83,9 +86,26 @@ void report(const char* stage, double bytes, std::size_t docs, const std::functi
     std::printf("%-34s %9.1f MB/s %10.0f docs/s\n", stage, bytes / seconds / 1e6, static_cast<double>(docs) / seconds);
 }
 
+/// --parse-many: every document of the file into simdjson's DOM; 1 on any error.
+int parse_many(const char* path) {
+    simdjson::padded_string text;
+    if (simdjson::padded_string::load(path).get(text)) return 1;
+    simdjson::dom::parser parser;
+    simdjson::dom::document_stream stream;
+    if (parser.parse_many(text, 16u << 20).get(stream)) return 1;  // batches of 16 MiB hold any row
+    std::size_t documents = 0;
+    for (auto document : stream) {
+        if (document.error()) return 1;
+        ++documents;
+    }
+    std::printf("%zu documents\n", documents);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--parse-many") return parse_many(argv[2]);
     if (argc < 2) {
         std::cerr << "usage: throughput FILE.jsonl [--repeat N] [--schema NAME] [--valijson-rows N] [--only WORD]\n";
         return 2;
@@ -158,6 +178,26 @@ int main(int argc, char** argv) {
         out.clear();
         for (const auto& row : decoded) rows::encode(row, out, rows::Style::sediment);
     }, repeat);
+
+    // Conversion by name, text to text (what `sediment-rows convert` and Python's convert() do), both ways.
+    if (schema->base == "nemo-gym-rollout") {
+        rows::ConvertedText converted;
+        std::vector<std::string> atif;
+        double atif_bytes = 0;
+        for (const auto& l : lines) {
+            if (!rows::convert(l, schema->name, "atif-v1.7", converted, errors)) break;
+            atif_bytes += static_cast<double>(converted.text.size() + 1);
+            atif.push_back(converted.text);
+        }
+        if (atif.size() == lines.size()) {
+            report("convert() row -> ATIF text", bytes, lines.size(), [&] {
+                for (const auto& l : lines) sink += rows::convert(l, schema->name, "atif-v1.7", converted, errors);
+            }, repeat);
+            report("convert() ATIF -> row text", atif_bytes, atif.size(), [&] {
+                for (const auto& a : atif) sink += rows::convert(a, "atif-v1.7", schema->name, converted, errors);
+            }, repeat);
+        }
+    }
 
     const std::size_t n = std::min(valijson_rows, lines.size());
     double vbytes = 0;
