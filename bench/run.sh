@@ -11,6 +11,8 @@
 #   - ATIF (bench/atif.cpp, through bench/atif.py): both ATIF readers, ATIF -> response and Harbor's
 #     upgrade on the public fixtures valid under each, beside NeMo Gym's own loader and pydantic on one
 #     core when NEMO_GYM names a folder holding a copy of nemo_gym/atif_v1_7.py and atif_json.py;
+#   - memory (bench/memory.py): the CLI's peak resident memory on one 100 MB row and one 100 MB
+#     trajectory, and streaming a 1 GB file;
 #   - the Python module (bench/python/bench.py, Debian's python3): validate, loads and dumps beside
 #     json.loads, jsonschema and json.dumps on one core, read() and validate_file() on the corpus file,
 #     and sediment_rows.dask on a LocalCluster of 1 and 2 worker processes.
@@ -75,3 +77,4 @@ fixtures=$(dirname "$rowgen")/../fixtures/atif
 python3 "$root/bench/atif.py" "$build/sediment-rows-atif-throughput" "$fixtures" ${NEMO_GYM:+--gym "$NEMO_GYM"}
 
 PYTHONPATH="$build/python" /usr/bin/python3 "$root/bench/python/bench.py" "$corpus"
+python3 "$root/bench/memory.py" "$build/sediment-rows"
