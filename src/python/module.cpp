@@ -48,7 +48,7 @@ void check_name(std::string_view schema) {
     if (rows::schemas_named(schema).empty()) throw py::value_error("unknown schema '" + std::string(schema) + "' (see schemas())");
 }
 
-/// Python values from JSON text the library wrote (valid, compact): objects become dicts in the
+/// Python values from JSON text the library wrote (valid, compact style): objects become dicts in the
 /// text's key order, integers ints of any size, decimals floats, null None.
 class PythonBuilder {
 public:
@@ -114,7 +114,7 @@ private:
                 case 'n': text += '\n'; break;
                 case 'r': text += '\r'; break;
                 case 't': text += '\t'; break;
-                case 'u': append_utf8(text, escaped_code_point()); break;
+                case 'u': text += escaped_control(); break;
                 default: text += c;  // " \\ /
             }
         }
@@ -124,39 +124,13 @@ private:
         return out;
     }
 
-    unsigned hex4() {
+    /// A \uXXXX escape's character: the compact style writes UTF-8 as it is and escapes only the
+    /// control characters, so it is one byte.
+    char escaped_control() {
         unsigned v = 0;
         std::from_chars(p_, p_ + 4, v, 16);
         p_ += 4;
-        return v;
-    }
-
-    char32_t escaped_code_point() {
-        const unsigned unit = hex4();
-        if (unit >= 0xD800 && unit < 0xDC00 && p_[0] == '\\' && p_[1] == 'u') {
-            p_ += 2;
-            const unsigned low = hex4();
-            return 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-        }
-        return unit;
-    }
-
-    static void append_utf8(std::string& out, char32_t cp) {
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
+        return static_cast<char>(v);
     }
 
     py::object number() {

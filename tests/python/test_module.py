@@ -100,6 +100,9 @@ def test_loads_values_are_plain_python_and_exact():
     assert value == json.loads(line)  # the same values as Python's own reader
     content = value["responses_create_params"]["input"][1]["parts"][0]["content"]
     assert content.endswith("\u00e9\U0001F600")  # escapes decoded, a surrogate pair as one character
+    controls = {"schema_version": "ATIF-v1.7", "agent": {"name": "\u0001\u001f\t\"\\/\u00e9\U0001F600", "version": "1"},
+                "steps": [{"step_id": 1, "source": "user", "message": "\b\f\n\r"}]}
+    assert sediment_rows.loads("atif-v1.7", json.dumps(controls)) == controls  # control characters escaped, then read back
     # integers of any size, decimals as floats, null as None, absent keys absent (ATIF)
     trajectory = {"schema_version": "ATIF-v1.7", "agent": {"name": "a", "version": "1", "extra": {"z": None, "a": 1.5}},
                   "steps": [{"step_id": 1, "source": "agent", "message": "",
