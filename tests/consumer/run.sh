@@ -29,7 +29,7 @@ c++ -std=c++17 -O1 "$root/tests/consumer/main.cpp" -o "$work/pkg-config-consumer
 
 echo "consumer: the installed Python package (Debian's python3, outside the build tree)"
 site=$(find "$work/prefix" -type d -name sediment_rows -path "*-packages/*" | head -n 1)
-[ -n "$site" ] && [ -f "$site/__init__.pyi" ]
+[ -n "$site" ] && [ -f "$site/_native.pyi" ] && [ -f "$site/py.typed" ]
 (cd "$work" && PYTHONPATH=$(dirname "$site") SEDIMENT_ROWS_CLI="$work/prefix/bin/sediment-rows" \
   SEDIMENT_ROWS_SHARED_DIR="$root/../shared" /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider "$root/tests/python")
 (cd "$work" && PYTHONPATH=$(dirname "$site") /usr/bin/python3 -c "import sediment_rows, sys; assert sediment_rows.__file__.startswith('$work'), sediment_rows.__file__")

@@ -12,10 +12,14 @@
 sediment_rows.dask validates sharded corpora on a Dask cluster.
 """
 import os
-from typing import List, NamedTuple, Optional
+from typing import Any, Iterator, List, Literal, NamedTuple, Optional, Union
 
 from . import _native
 from ._native import Error, __version__, schema_text, schemas, validate
+
+Data = Union[bytes, str]  # a JSON document's text
+Path = Union[str, bytes, "os.PathLike[str]"]
+Style = Literal["compact", "sediment"]
 
 __all__ = [
     "ConvertError", "Converted", "DecodeError", "Document", "EncodeError", "Error", "FileError", "Validation",
@@ -27,7 +31,7 @@ __all__ = [
 class DecodeError(ValueError):
     """A document that does not decode under its schema; ``errors`` lists every error (Error)."""
 
-    def __init__(self, errors):
+    def __init__(self, errors: List[Error]) -> None:
         self.errors = list(errors)
         super().__init__("; ".join(str(e) for e in self.errors) or "invalid document")
 
@@ -35,12 +39,12 @@ class DecodeError(ValueError):
 class EncodeError(ValueError):
     """A Python value that is no valid document of its schema; ``errors`` lists every error (Error)."""
 
-    def __init__(self, errors):
+    def __init__(self, errors: List[Error]) -> None:
         self.errors = list(errors)
         super().__init__("; ".join(str(e) for e in self.errors) or "invalid value")
 
 
-def loads(schema, data):
+def loads(schema: str, data: Data) -> Any:
     """Decodes one JSON document (bytes or str) strictly under ``schema`` into plain Python values.
 
     Objects become dicts in the schema's key order (free-form objects keep their own order); absent keys
@@ -53,7 +57,7 @@ def loads(schema, data):
     return value
 
 
-def dumps(schema, value, style="compact"):
+def dumps(schema: str, value: Any, style: Style = "compact") -> bytes:
     """Encodes Python values as one document of ``schema`` (bytes), in ``style``: "compact", or
     "sediment" (the bytes Sediment's exporter writes). The value must be a valid document: unknown keys,
     wrong types, NaN and values that are not JSON raise EncodeError, each error at its JSON Pointer.
@@ -70,7 +74,7 @@ class ConvertError(ValueError):
     invalid document), or each value the target cannot hold (strict mode). ``in_metadata`` is True
     when the errors are the ``metadata`` document's, not the source's."""
 
-    def __init__(self, errors, in_metadata=False):
+    def __init__(self, errors: List[Error], in_metadata: bool = False) -> None:
         self.errors = list(errors)
         self.in_metadata = in_metadata
         super().__init__("; ".join(str(e) for e in self.errors) or "conversion failed")
@@ -89,7 +93,7 @@ class Document(NamedTuple):
     value when it is valid (None otherwise), or its errors (empty when it is valid)."""
 
     line: int
-    value: object
+    value: Any
     errors: List[Error]
 
 
@@ -112,7 +116,7 @@ class Validation(NamedTuple):
     errors: List[FileError]
 
     @property
-    def ok(self):
+    def ok(self) -> bool:
         """True when every document is valid."""
         return self.invalid == 0
 
@@ -148,7 +152,7 @@ def _documents(reader):
         reader.close()
 
 
-def read(path, schema, jobs=None):
+def read(path: Path, schema: str, jobs: Optional[int] = None) -> Iterator[Document]:
     """Iterates over the documents of a file under ``schema``, in file order, as Document tuples
     (line, value or None, errors). A JSONL file holds one document per line (blank lines skipped); a
     file named *.json or *.json.gz is one document. Plain or gzip-compressed, whatever the name.
@@ -163,7 +167,7 @@ def read(path, schema, jobs=None):
     return _documents(reader)
 
 
-def validate_file(path, schema, jobs=None, max_errors=None):
+def validate_file(path: Path, schema: str, jobs: Optional[int] = None, max_errors: Optional[int] = None) -> Validation:
     """The verdicts on every document of a file (see read() for the layout) without building a
     Python value: a Validation with the counts and the errors (FileError), on ``jobs`` threads (every
     core by default) with the GIL released. ``max_errors`` caps the errors kept (the counts stay
@@ -177,7 +181,8 @@ def validate_file(path, schema, jobs=None, max_errors=None):
     return Validation(valid, invalid, [FileError(f, line, e.pointer, e.message, e.id) for f, line, e in errors])
 
 
-def convert(source, target, data, style="compact", lossy=False, metadata=None):
+def convert(source: str, target: str, data: Data, style: Style = "compact", lossy: bool = False,
+            metadata: Optional[Data] = None) -> Converted:
     """Converts one document (bytes or str) between schemas, as ``sediment-rows convert`` does, and
     returns Converted(data, losses):
 
@@ -199,7 +204,7 @@ def convert(source, target, data, style="compact", lossy=False, metadata=None):
     return Converted(*result)
 
 
-def upgrade(source, target, data, style="compact", lossy=False):
+def upgrade(source: str, target: str, data: Data, style: Style = "compact", lossy: bool = False) -> Converted:
     """Rewrites one document (bytes or str) of an older published version as version ``target`` of
     the same schema (``sediment-rows upgrade``; docs/upgrade.md says what each version adds and how it
     is derived). ``source`` is a versioned name, or "nemo-gym-rollout" for the version each row names;

@@ -17,6 +17,7 @@ lines the block holds; the last step numbers the lines of each file from its fir
 line is exact whichever way the file was split.
 """
 import threading
+from typing import Any, Dict, List, Optional, Union
 
 import dask
 import fsspec.core
@@ -121,7 +122,9 @@ def _offsets(size, blocksize):
     return [(cuts[i], cuts[i + 1] - cuts[i]) for i in range(count)]
 
 
-def validate(paths, schema, blocksize="64 MiB", max_errors=None, storage_options=None, compute=True, **compute_kwargs):
+def validate(paths: Union[str, List[str]], schema: str, blocksize: Union[int, str, None] = "64 MiB",
+             max_errors: Optional[int] = None, storage_options: Optional[Dict[str, Any]] = None, compute: bool = True,
+             **compute_kwargs: Any) -> Union[Validation, "dask.delayed.Delayed"]:
     """Validates every document of every file that ``paths`` names under ``schema``, as a Dask
     computation, and returns a sediment_rows.Validation: the counts ``valid`` and ``invalid`` and the
     ``errors`` (FileError: file, line, pointer, message, id), in the order of the files then of their
