@@ -1,6 +1,7 @@
 // libFuzzer target: the typed decoders of one bundled schema (SEDIMENT_FUZZ_SCHEMA, a SchemaId name).
 // On any bytes:
-//   - the fast path accepts only what the exact reader accepts, with the same value;
+//   - the fast path accepts only what the exact reader accepts, with the same value, and the
+//     check-only fast path exactly what the fast path accepts;
 //   - the exact reader fails exactly when it reports an error;
 //   - decode() into one model reused from input to input gives what a fresh model gets;
 //   - a decoded value encodes (both styles) to text that decodes to the same value and the same bytes;
@@ -29,6 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const bool exact_ok = rows::detail::exact_decode(text, exact, errors, rows::Limits{}, schema);
         SEDIMENT_CHECK(exact_ok == errors.empty());
         if (fast_ok) SEDIMENT_CHECK(exact_ok && fast == exact);
+        SEDIMENT_CHECK(rows::detail::fast_check(text, tag, rows::Limits{}, schema) == fast_ok);
+        SEDIMENT_CHECK(rows::check<T>(text, schema).empty() == exact_ok);
         static T reused;  // holds the last input's value
         std::vector<rows::Error> reused_errors;
         SEDIMENT_CHECK(rows::decode(text, reused, reused_errors, schema) == exact_ok);

@@ -1,11 +1,14 @@
 // libFuzzer target: documents of every version. On any bytes:
 //   - a rollout row of any version: what the fast path reads, the exact reader of the version the row
-//     names reads too, to the same value; both engines give the same verdict and read the same version;
+//     names reads too, to the same value; the check-only fast path accepts exactly what the fast path
+//     does, as the same version; both engines give the same verdict and read the same version;
 //   - a valid row upgrades to v4, or fails naming what it cannot derive (or what v4 refuses), and lossy
 //     mode succeeds wherever strict mode does, with the same bytes; an upgraded row is a valid v4 row
 //     that upgrades to itself; it converts to ATIF and back exactly;
-//   - the parts of the versions other fuzz targets do not read: the fast path against the exact reader.
+//   - the parts of the versions other fuzz targets do not read: the fast path against the exact reader,
+//     and the check-only fast path against the fast path.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,7 +28,9 @@ void fast_against_exact(std::string_view text, SchemaId schema) {
     std::vector<rows::Error> errors;
     const bool exact_ok = rows::detail::exact_decode(text, exact, errors, rows::Limits{}, schema);
     SEDIMENT_CHECK(exact_ok == errors.empty());
-    if (rows::detail::fast_decode(text, fast, rows::Limits{}, schema)) SEDIMENT_CHECK(exact_ok && fast == exact);
+    const bool fast_ok = rows::detail::fast_decode(text, fast, rows::Limits{}, schema);
+    if (fast_ok) SEDIMENT_CHECK(exact_ok && fast == exact);
+    SEDIMENT_CHECK(rows::detail::fast_check(text, rows::type_tag<T>{}, rows::Limits{}, schema) == fast_ok);
 }
 
 void upgrades(std::string_view text) {
@@ -51,6 +56,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     rows::AnyRolloutRow fast;
     const bool fast_ok = rows::detail::fast_decode(text, fast, rows::Limits{});
+    const std::optional<SchemaId> checked = rows::detail::fast_check_row(text, rows::Limits{});
+    SEDIMENT_CHECK(checked.has_value() == fast_ok);
+    if (fast_ok) SEDIMENT_CHECK(*checked == rows::schema_of(fast));
     const rows::Checked typed = rows::check("nemo-gym-rollout", text);
     const rows::Checked schema = rows::validate("nemo-gym-rollout", text);
     SEDIMENT_CHECK(typed.errors.empty() == schema.errors.empty());

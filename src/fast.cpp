@@ -92,7 +92,33 @@ bool read_document(std::string_view text, element root, T& out, const Limits& li
            (r.decimals == 0 || !schema_info(schema).exact_decimals || decimals_exact(text, r.decimals));
 }
 
+// The same as read_document(), building nothing.
+template <class T>
+bool check_read(std::string_view text, element root, type_tag<T> type, const Limits& limits, SchemaId schema) {
+    std::vector<Error> errors;
+    Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
+    Reader r{d, limits};
+    return check(r, root, type) && errors.empty() &&
+           (r.decimals == 0 || !schema_info(schema).exact_decimals || decimals_exact(text, r.decimals));
+}
+
+// The version of a rollout row of kind `held` (the base name of the versions), which `root` names; for
+// a row that names none or an unknown one, nothing: the exact reader gives the verdict.
+const SchemaInfo* version_named(element root, const SchemaInfo& held) {
+    std::string_view uri;
+    if (root.at_pointer(held.version_pointer).get(uri)) return nullptr;
+    for (const SchemaInfo& version : kSchemas)
+        if (version.uri == uri && version.base == held.base) return &version;
+    return nullptr;
+}
+
 }  // namespace
+
+template <class T>
+bool check_document(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema) {
+    element dom;
+    return parse_dom(text, limits, dom) && check_read(text, dom, root, limits, schema);
+}
 
 template <class T>
 bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema) {
@@ -107,14 +133,17 @@ namespace sediment::rows::detail {
 bool fast_decode(std::string_view text, AnyRolloutRow& out, const Limits& limits) {
     fast::element root;
     if (!fast::parse_dom(text, limits, root)) return false;
-    // the version the row names (version_named() gives the verdict on a row that names none)
-    const SchemaInfo& held = schema_info(schema_of(out));
-    std::string_view uri;
-    if (root.at_pointer(held.version_pointer).get(uri)) return false;
-    for (const SchemaInfo& version : kSchemas)
-        if (version.uri == uri && version.base == held.base)
-            return with_version(out, version.id, [&](auto& row) { return fast::read_document(text, root, row, limits, version.id); });
-    return false;
+    const SchemaInfo* version = fast::version_named(root, schema_info(schema_of(out)));
+    return version && with_version(out, version->id, [&](auto& row) { return fast::read_document(text, root, row, limits, version->id); });
+}
+
+std::optional<SchemaId> fast_check_row(std::string_view text, const Limits& limits) {
+    fast::element root;
+    if (!fast::parse_dom(text, limits, root)) return std::nullopt;
+    const SchemaInfo* version = fast::version_named(root, schema_info(document_traits<std::variant_alternative_t<0, AnyRolloutRow>>::schema));
+    if (!version || !visit_schema(version->id, [&](auto row) { return fast::check_read(text, root, row, limits, version->id); }))
+        return std::nullopt;
+    return version->id;
 }
 
 }  // namespace sediment::rows::detail

@@ -1,5 +1,6 @@
 // The fast path against the exact reader on one text, as the differential tests check it: whatever the
-// fast path accepts, the exact reader accepts too, with the same value and the same bytes.
+// fast path accepts, the exact reader accepts too, with the same value and the same bytes; and the
+// check-only fast path (check()'s) accepts exactly what the fast path accepts.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -23,7 +24,8 @@ struct BothReaders {
 };
 
 /// Runs both readers on `text` and checks (CHECK) that the fast path accepts nothing the exact reader
-/// refuses, and reads what it accepts to the exact reader's value and bytes.
+/// refuses, and reads what it accepts to the exact reader's value and bytes; and that the check-only
+/// fast path gives the fast path's verdict.
 template <class T>
 BothReaders<T> read_both(const std::string& text, SchemaId schema = document_traits<T>::schema) {
     using namespace sediment::rows;
@@ -33,6 +35,7 @@ BothReaders<T> read_both(const std::string& text, SchemaId schema = document_tra
     both.fast = detail::fast_decode(text, fast, Limits{}, schema);
     both.exact = detail::exact_decode(text, both.value, errors, Limits{}, schema);
     INFO(text.substr(0, 300));
+    CHECK(detail::fast_check(text, type_tag<T>{}, Limits{}, schema) == both.fast);
     if (both.fast) {
         CHECK(both.exact);
         CHECK(fast == both.value);

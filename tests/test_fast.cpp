@@ -130,9 +130,12 @@ TEST_CASE("fast path: limits are the exact reader's") {
     Limits small;
     small.max_document_bytes = text.size() - 1;
     CHECK_FALSE(detail::fast_decode(text, row, small, test::kRollout));
+    CHECK_FALSE(detail::fast_check(text, type_tag<NemoGymRolloutRow>{}, small, test::kRollout));
     small = Limits{};
     small.max_string_bytes = 10;
     CHECK_FALSE(detail::fast_decode(text, row, small, test::kRollout));
+    CHECK_FALSE(detail::fast_check(text, type_tag<NemoGymRolloutRow>{}, small, test::kRollout));
+    CHECK(detail::fast_check(text, type_tag<NemoGymRolloutRow>{}, Limits{}, test::kRollout));
     std::vector<Error> errors;
     CHECK_FALSE(decode(text, row, errors, small));
     CHECK(errors.at(0).id == "rows.parse.size");
@@ -146,9 +149,11 @@ TEST_CASE("fast path: limits are the exact reader's") {
     }
     HarborTrajectory harbor;
     CHECK(detail::fast_decode(nested, harbor, Limits{}, SchemaId::atif));
+    CHECK(detail::fast_check(nested, type_tag<HarborTrajectory>{}, Limits{}, SchemaId::atif));
     small = Limits{};
     small.max_depth = 12;
     CHECK_FALSE(detail::fast_decode(nested, harbor, small, SchemaId::atif));
+    CHECK_FALSE(detail::fast_check(nested, type_tag<HarborTrajectory>{}, small, SchemaId::atif));
     errors.clear();
     CHECK_FALSE(decode(nested, harbor, errors, SchemaId::atif, small));
     CHECK(errors.at(0).id == "rows.parse.depth");

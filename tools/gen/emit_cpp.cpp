@@ -643,6 +643,8 @@ std::string emit_readers(const Module& module) {
         body += fill(R"(/// The fast path of decode() for $Root$ documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema);
+/// The same verdict as fast_decode() for $Root$ documents, building no value (check()).
+bool fast_check(std::string_view text, type_tag<$Root$>, const Limits& limits, SchemaId schema);
 )",
                      {{"Root", root}});
     body += "\n";
@@ -746,10 +748,74 @@ std::string fast_member(const Model& m, const Field& f) {
     return text + "if (" + presence + ") {\n" + indent(checks, 4) + "}\n";
 }
 
-std::string emit_fast_model_reader(const Model& m) {
+// The check-only readers, `check(r, e, type_tag<T>{})`, accept exactly what `read(r, e, T&)` accepts
+// and build nothing: strings are looked at in the parser's buffer (std::string_view), free-form values
+// are walked, arrays iterated, and the rules run on those views through the same Decoder checks.
+// check() and `sediment-rows validate` use them. A model with hand-written rules (check_rules) needs
+// a value: it is read into a scratch model.
+
+// What a check-only reader reads a scalar as, when a rule needs its value.
+std::string view_type(const TypeRef& t) {
+    switch (t.kind) {
+        case TypeRef::Kind::string: return "std::string_view";
+        case TypeRef::Kind::exact_integer: return "std::int64_t";  // the fast path reads 64-bit integers only
+        default: return cpp_type(t);
+    }
+}
+
+// The statements that check the element `e` as a `t` and run `rules` on it (`on_items` rules on each
+// of its items); `depth` keeps the names of nested arrays' locals apart.
+std::string check_value(const TypeRef& t, const std::string& e, const std::vector<Rule>& rules, int depth) {
+    std::vector<Rule> own, items;
+    for (Rule r : rules) {
+        const bool on_items = r.on_items;
+        r.on_items = false;
+        (on_items ? items : own).push_back(r);
+    }
+    const std::string n = depth ? std::to_string(depth) : "";
+    const auto run = [&](const std::string& v) {
+        std::string out;
+        for (const Rule& r : own) {
+            const std::string check = r.kind == Rule::Kind::object ? "if (!" + v + ".is_object()) return false;" : rule_check(r, v);
+            out += r.schemas.empty() ? check + "\n" : "if (" + schema_condition(r) + ") " + check + "\n";
+        }
+        return out;
+    };
+    if (t.kind == TypeRef::Kind::array && !rules.empty()) {
+        const std::string array = "items" + n, item = "item" + n;
+        return fill("simdjson::dom::array $Array$;\nif ($E$.get($Array$)) return false;\n$Own$for (const element $Item$ : $Array$) {\n$Each$}\n",
+                    {{"Array", array}, {"E", e}, {"Item", item}, {"Own", run(array + ".size()")},
+                     {"Each", indent(check_value(*t.item, item, items, depth + 1), 4)}});
+    }
+    const bool scalar = t.kind != TypeRef::Kind::array && t.kind != TypeRef::Kind::model && t.kind != TypeRef::Kind::variant &&
+                        t.kind != TypeRef::Kind::any && t.kind != TypeRef::Kind::object_any;
+    if (!scalar || own.empty())
+        return "if (!check(r, " + e + ", type_tag<" + cpp_type(t) + ">{})) return false;\n" + run(e);
+    const std::string v = "view" + n;
+    return view_type(t) + " " + v + "{};\nif (!read(r, " + e + ", " + v + ")) return false;\n" + run(v);
+}
+
+std::string check_member(const Model& m, const Field& f) {
+    if (f.constant) return fast_member(m, f);  // reads into no model
+    const std::string text = check_value(f.type, "value", f.rules, 0);
+    return f.nullable ? "if (!value.is_null()) {\n" + indent(text, 4) + "}\n" : text;
+}
+
+enum class FastMode { read, check };
+
+std::string emit_fast_model_reader(const Model& m, FastMode mode) {
+    if (mode == FastMode::check && !m.checked_by_code.empty())
+        return fill(R"(inline bool check(Reader& r, element e, type_tag<$Name$>) {
+    thread_local $Name$ scratch;  // check_rules() reads a model
+    return read(r, e, scratch);
+}
+
+)",
+                    {{"Name", m.name}});
+    const bool read = mode == FastMode::read;
     const KeyChain chain = key_chain(m, "if (is_key(key, $Key$)) {\n    bit = $Bit$;\n",
-                                     [&](const Field& f) { return fast_member(m, f); });
-    return fill(R"(inline bool read(Reader& r, element e, $Name$& out) {
+                                     [&](const Field& f) { return read ? fast_member(m, f) : check_member(m, f); });
+    return fill(R"(inline bool $Signature$ {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -767,26 +833,29 @@ $Resets$    return (seen & $Required$) == $Required$ && d.error_count() == 0$Rul
 }
 
 )",
-                {{"Name", m.name},
-                 {"Resets", indent(absent_resets(m), 4)},
+                {{"Signature", fill(read ? "read(Reader& r, element e, $Name$& out)" : "check(Reader& r, element e, type_tag<$Name$>)",
+                                    {{"Name", m.name}})},
+                 {"Resets", read ? indent(absent_resets(m), 4) : ""},
                  {"Rules", m.checked_by_code.empty() ? "" : " && check_rules(d, out)"},
                  {"Members", indent(chain.members, 8)},
                  {"Required", chain.required}});
 }
 
-std::string emit_fast_variant_reader(const Variant& v) {
+std::string emit_fast_variant_reader(const Variant& v, FastMode mode) {
+    const bool read = mode == FastMode::read;
+    const std::string signature =
+        fill(read ? "read(Reader& r, element e, $Name$& out)" : "check(Reader& r, element e, type_tag<$Name$>)", {{"Name", v.name}});
+    const char* branch = read ? "return read(r, e, alternative<$Type$>(out));" : "return check(r, e, type_tag<$Type$>{});";
     std::string branches;
     if (v.tag.empty()) {
         for (const TypeRef& t : v.types)
-            branches += fill("    if ($Test$) return read(r, e, alternative<$Type$>(out));\n",
-                             {{"Test", json_type(t).fast_test}, {"Type", cpp_type(t)}});
-        return fill("inline bool read(Reader& r, element e, $Name$& out) {\n$Branches$    return false;\n}\n\n",
-                    {{"Name", v.name}, {"Branches", branches}});
+            branches += fill("    if ($Test$) " + std::string(branch) + "\n", {{"Test", json_type(t).fast_test}, {"Type", cpp_type(t)}});
+        return fill("inline bool $Signature$ {\n$Branches$    return false;\n}\n\n", {{"Signature", signature}, {"Branches", branches}});
     }
     for (const std::string& model : v.models)
-        branches += fill("    if (tag == $Model$::$Tag$) return read(r, e, alternative<$Model$>(out));\n",
-                         {{"Model", model}, {"Tag", identifier(v.tag)}});
-    return fill(R"(inline bool read(Reader& r, element e, $Name$& out) {
+        branches += fill("    if (tag == $Model$::$Tag$) " + std::string(branch) + "\n",
+                         {{"Model", model}, {"Type", model}, {"Tag", identifier(v.tag)}});
+    return fill(R"(inline bool $Signature$ {
     simdjson::dom::object object;
     std::string_view tag;
     if (e.get(object) || object[$TagLiteral$].get(tag)) return false;
@@ -794,7 +863,7 @@ $Branches$    return false;
 }
 
 )",
-                {{"Name", v.name}, {"TagLiteral", string_literal(v.tag)}, {"Branches", branches}});
+                {{"Signature", signature}, {"TagLiteral", string_literal(v.tag)}, {"Branches", branches}});
 }
 
 // The unions a type names, through arrays.
@@ -806,24 +875,28 @@ void variants_named(const TypeRef& t, std::set<std::string>& out) {
 std::string emit_fast_readers(const Module& module) {
     std::string declarations, body, entries;
     std::set<std::string> variants;  // the unions the fast models hold
-    for (const Model& m : module.models) {
-        declarations += fill("inline bool read(Reader& r, element e, $Name$& out);\n", {{"Name", m.name}});
-        for (const Field& f : m.fields) variants_named(f.type, variants);
+    for (const Model& m : module.models) for (const Field& f : m.fields) variants_named(f.type, variants);
+    for (const char* form : {"read(Reader& r, element e, $Name$& out)", "check(Reader& r, element e, type_tag<$Name$>)"}) {
+        for (const Model& m : module.models) declarations += fill("inline bool " + std::string(form) + ";\n", {{"Name", m.name}});
+        for (const Variant& v : module.variants)
+            if (variants.count(v.name)) declarations += fill("inline bool " + std::string(form) + ";\n", {{"Name", v.name}});
     }
-    for (const Variant& v : module.variants)
-        if (variants.count(v.name))
-            declarations += fill("inline bool read(Reader& r, element e, $Name$& out);\n", {{"Name", v.name}});
     for (const std::string& root : fast_roots(module))
         entries += fill(R"(bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema) {
     return fast::decode_document(text, out, limits, schema);
 }
+bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limits, SchemaId schema) {
+    return fast::check_document(text, root, limits, schema);
+}
 )",
                         {{"Root", root}});
-    in_emission_order(
-        module, [&](const Model& m) { body += emit_fast_model_reader(m); },
-        [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(v); });
-    return fill(R"($Banner$// The fast path's readers (see read.hpp for the exact ones). Only src/fast.cpp includes this header:
-// simdjson stays out of the library's interface.
+    for (const FastMode mode : {FastMode::read, FastMode::check})
+        in_emission_order(
+            module, [&](const Model& m) { body += emit_fast_model_reader(m, mode); },
+            [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(v, mode); });
+    return fill(R"($Banner$// The fast path's readers (see read.hpp for the exact ones), and its check-only readers, which
+// accept the same documents and build nothing. Only src/fast.cpp includes this header: simdjson stays
+// out of the library's interface.
 #pragma once
 
 #include <cstdint>

@@ -32,6 +32,12 @@ bool fast_decode(std::string_view, T&, const Limits&, SchemaId) {
     return false;
 }
 
+/// No check-only fast path for this type: check() reads it exactly.
+template <class T>
+bool fast_check(std::string_view, type_tag<T>, const Limits&, SchemaId) {
+    return false;
+}
+
 /// The exact reader: the strict parser, then the typed readers over its DOM. Every verdict and error
 /// comes from here.
 template <class T>
@@ -91,11 +97,14 @@ T decode(const J& document) {
 }
 
 /// The typed verdict on JSON text read as a T under the rules of `schema`: no errors when it decodes.
+/// A valid document builds no value: the fast path only looks (string views into the parser's
+/// buffer, free-form values walked); anything it refuses is decoded by the exact reader.
 template <class T>
 std::vector<Error> check(std::string_view text, SchemaId schema, const Limits& limits = {}) {
     std::vector<Error> errors;
+    if (detail::fast_check(text, type_tag<T>{}, limits, schema)) return errors;
     T value;
-    decode(text, value, errors, schema, limits);
+    detail::exact_decode(text, value, errors, limits, schema);
     return errors;
 }
 

@@ -82,6 +82,10 @@ bool with_version(AnyRolloutRow& out, SchemaId schema, F&& f) {
 /// The fast path of decode(AnyRolloutRow) (src/fast.cpp): true when `text` is a valid row, read into `out`.
 bool fast_decode(std::string_view text, AnyRolloutRow& out, const Limits& limits);
 
+/// The same verdict, building nothing (check()): the version of a valid row, or nothing, which sends
+/// the row to the exact reader.
+std::optional<SchemaId> fast_check_row(std::string_view text, const Limits& limits);
+
 }  // namespace detail
 
 }  // namespace sediment::rows

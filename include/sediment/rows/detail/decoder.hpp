@@ -212,10 +212,11 @@ public:
         }
     }
     template <class T>
-    void check_min_items(const std::vector<T>& items, std::size_t min) {
-        if (items.size() < min)
+    void check_min_items(const std::vector<T>& items, std::size_t min) { check_min_items(items.size(), min); }
+    void check_min_items(std::size_t count, std::size_t min) {
+        if (count < min)
             error("rows.decode.min_items", "expected at least " + std::to_string(min) + " item" + (min == 1 ? "" : "s") +
-                                               ", got " + std::to_string(items.size()));
+                                               ", got " + std::to_string(count));
     }
     /// Runs `check(item)` on each item, at the item's place.
     template <class T, class F>
@@ -227,18 +228,18 @@ public:
             check(items[i]);
         }
     }
-    void check_max_length(const std::string& value, std::size_t max) {
+    void check_max_length(std::string_view value, std::size_t max) {
         const std::size_t n = code_points(value);
         if (n > max)
             error("rows.decode.max_length",
                   "string of " + std::to_string(n) + " code points is longer than the maximum " + std::to_string(max));
     }
-    void check_pattern(const std::string& value, const char* pattern) {
+    void check_pattern(std::string_view value, const char* pattern) {
         if (!matches_pattern(pattern, value)) error("rows.decode.pattern", std::string("does not match the pattern ") + pattern);
     }
-    void check_date_time(const std::string& value) {
+    void check_date_time(std::string_view value) {
         if (!is_rfc3339_date_time(value))
-            error("rows.decode.format", "'" + value.substr(0, 64) + "' is not an RFC 3339 date-time");
+            error("rows.decode.format", "'" + std::string(value.substr(0, 64)) + "' is not an RFC 3339 date-time");
     }
 
     // ----- scalar readers ----------------------------------------------------------------------

@@ -45,6 +45,9 @@ inline bool read(Reader& r, element e, std::string& out) {
     return true;
 }
 
+/// A string where it is, in the parser's buffer (the check-only readers).
+inline bool read(Reader& r, element e, std::string_view& out) { return !e.get(out) && out.size() <= r.limits.max_string_bytes; }
+
 inline bool read(Reader&, element e, bool& out) { return !e.get(out); }
 
 // An integer field: a JSON integer in the 64-bit range (3.0 and the rest go to the exact reader).
@@ -173,9 +176,74 @@ M& alternative(V& v) {
     return v.template emplace<M>();
 }
 
+// ----- the check-only readers ----------------------------------------------------------------------
+// check(r, e, type_tag<T>{}) accepts exactly what read(r, e, T&) accepts, and builds nothing (the
+// generated overloads cover the models and unions).
+
+/// What a check-only reader reads a scalar T as: itself, a string as a view, an Integer as the 64-bit
+/// integer the fast path reads it as.
+template <class T>
+struct view {
+    using type = T;
+};
+template <>
+struct view<std::string> {
+    using type = std::string_view;
+};
+template <>
+struct view<Integer> {
+    using type = std::int64_t;
+};
+
+template <class T>
+bool check(Reader& r, element e, type_tag<T>) {
+    typename view<T>::type value{};
+    return read(r, e, value);
+}
+
+template <class T>
+bool check(Reader& r, element e, type_tag<std::vector<T>>) {
+    simdjson::dom::array array;
+    if (e.get(array)) return false;
+    for (const element item : array)
+        if (!check(r, item, type_tag<T>{})) return false;
+    return true;
+}
+
+/// A free-form value, walked: what read(r, e, Json&) accepts.
+inline bool check(Reader& r, element e, type_tag<Json> json) {
+    switch (e.type()) {
+        case element_type::DOUBLE: ++r.decimals; return true;
+        case element_type::STRING: return e.get_string().value_unsafe().size() <= r.limits.max_string_bytes;
+        case element_type::ARRAY: {
+            const simdjson::dom::array array = e.get_array().value_unsafe();
+            for (const element item : array)
+                if (!check(r, item, json)) return false;
+            return true;
+        }
+        case element_type::OBJECT: {
+            const simdjson::dom::object object = e.get_object().value_unsafe();
+            if (object.size() > kMaxScannedKeys) return false;
+            for (auto field = object.begin(); field != object.end(); ++field) {
+                if (field.key().size() > r.limits.max_string_bytes) return false;
+                for (auto earlier = object.begin(); earlier != field; ++earlier)
+                    if (earlier.key() == field.key()) return false;  // a duplicate key
+                if (!check(r, field.value(), json)) return false;
+            }
+            return true;
+        }
+        default: return true;  // null, a boolean, an integer
+    }
+}
+
 /// Parses `text` and reads a document of `schema` into `out`; false for anything the exact reader
 /// must judge.
 template <class T>
 bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema);
+
+/// Parses `text` and checks it as a document of `schema` with root T: decode_document()'s verdict,
+/// building nothing.
+template <class T>
+bool check_document(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema);
 
 }  // namespace sediment::rows::detail::fast
