@@ -148,6 +148,10 @@ int main(int argc, char** argv) {
         for (const auto& l : lines) sink += rows::parse(l).size();
     }, repeat);
 
+    report("check() (builds nothing)", bytes, lines.size(), [&] {
+        for (const auto& l : lines) sink += rows::check(schema->id, l).size();
+    }, repeat);
+
     std::vector<rows::Error> errors;
     report("decode() into a new row per line", bytes, lines.size(), [&] {
         for (const auto& l : lines) {

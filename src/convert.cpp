@@ -590,9 +590,11 @@ struct RowSide {
     const std::optional<Number>& reward;
 };
 
-AtifTrajectory build_atif(const RowParts& parts, const RowSide* metadata) {
-    const auto& input = parts.responses_create_params.input;
-    const auto& turns = parts.response.turns;
+/// The trajectory of a row's parts (and its metadata); `text`, when given, gets its compact text.
+AtifTrajectory build_atif(const NemoGymResponsesCreateParams& params, const NemoGymResponse& response, RowSide* metadata,
+                          std::string* text = nullptr) {
+    const auto& input = params.input;
+    const auto& turns = response.turns;
     AtifTrajectory t;
     t.agent.name = kAtifAgentName;
     t.agent.version = kAtifAgentVersion;
@@ -606,7 +608,7 @@ AtifTrajectory build_atif(const RowParts& parts, const RowSide* metadata) {
         t.session_id = Nullable<std::string>(metadata->session_id);
         t.trajectory_id = Nullable<std::string>(metadata->instance_id);
         if (metadata->reward) ext["reward"] = json_of(*metadata->reward);
-        ext["metadata"] = metadata->metadata;
+        ext["metadata"] = std::move(metadata->metadata);
     }
     if (!ext.empty()) t.extra = Nullable<Json>(Json::object({{std::string(kAtifExtensionKey), std::move(ext)}}));
 
@@ -657,7 +659,8 @@ AtifTrajectory build_atif(const RowParts& parts, const RowSide* metadata) {
         throw ConvertError({Error{"rows.convert.empty", "",
                                   "a row with no turn and no plain system or user input has no ATIF form (ATIF needs a step)"}});
     for (std::size_t i = 0; i < t.steps.size(); ++i) t.steps[i].step_id = static_cast<std::int64_t>(i + 1);
-    checked_text(t, SchemaId::atif_v1_7, "");
+    std::string checked = checked_text(t, SchemaId::atif_v1_7, "");
+    if (text) *text = std::move(checked);
     return t;
 }
 
@@ -749,20 +752,32 @@ Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, co
 AtifTrajectory to_atif(const RowParts& parts) {
     checked_text(parts.responses_create_params, SchemaId::nemo_gym_rollout_v2, "/responses_create_params");
     checked_text(parts.response, SchemaId::nemo_gym_rollout_v2, "/response");
-    return build_atif(parts, nullptr);
+    return build_atif(parts.responses_create_params, parts.response, nullptr);
 }
 
+/// The trajectory of a row, and its compact text; `checked`: the row is known valid (decoded).
 template <class Row>
-AtifTrajectory to_atif_of(const Row& row) {
-    checked_text(row, document_traits<Row>::schema, "");
-    const RowSide side{row.metadata.session_id, row.metadata.instance_id, Json(row.metadata), row.reward};
-    return build_atif(RowParts{row.responses_create_params, row.response}, &side);
+AtifTrajectory to_atif_of(const Row& row, bool checked, std::string* text = nullptr) {
+    if (!checked) checked_text(row, document_traits<Row>::schema, "");
+    RowSide side{row.metadata.session_id, row.metadata.instance_id, Json(row.metadata), row.reward};
+    return build_atif(row.responses_create_params, row.response, &side, text);
 }
 
-AtifTrajectory to_atif(const NemoGymRolloutRow& row) { return to_atif_of(row); }
+AtifTrajectory to_atif(const NemoGymRolloutRow& row) { return to_atif_of(row, false); }
 AtifTrajectory to_atif(const AnyRolloutRow& row) {
-    return std::visit([](const auto& r) { return to_atif_of(r); }, row);
+    return std::visit([](const auto& r) { return to_atif_of(r, false); }, row);
 }
+
+namespace detail {
+
+void to_atif_text(const AnyRolloutRow& row, Style style, std::string& out) {
+    std::string compact;
+    const AtifTrajectory t = std::visit([&](const auto& r) { return to_atif_of(r, true, &compact); }, row);
+    if (style == Style::compact) out += compact;
+    else encode(t, out, style);
+}
+
+}  // namespace detail
 
 // Every rollout version.
 template Converted<v1::NemoGymRolloutRow> to_rollout_row<v1::NemoGymRolloutRow>(const AtifTrajectory&, const std::optional<RowMetadataOf<v1::NemoGymRolloutRow>>&, const ConvertOptions&);

@@ -62,7 +62,7 @@ bool convert(std::string_view text, std::string_view from, std::string_view to, 
             const bool read = c.from_versioned
                                   ? detail::with_version(row, c.from.id, [&](auto& r) { return decode(text, r, found, limits); })
                                   : decode(text, row, found, limits);
-            if (read) encode(to_atif(row), out.text, style);
+            if (read) detail::to_atif_text(row, style, out.text);
         } else if (c.to_row()) {
             const AtifTrajectory trajectory = read_trajectory();
             if (!c.to_versioned && !metadata) {  // of the version the trajectory's own metadata names

@@ -17,19 +17,23 @@ namespace {
 
 constexpr std::size_t kMaxParserDepth = 1 << 16;
 
-// Parses `text` into the thread's simdjson DOM; false for anything the exact reader must judge.
-bool parse_dom(std::string_view text, const Limits& limits, element& root) {
+static_assert(kTextPadding >= simdjson::SIMDJSON_PADDING);
+
+// Parses `text` into the thread's simdjson DOM; false for anything the exact reader must judge. A
+// `padded` text (kTextPadding readable bytes follow it) is parsed where it is.
+bool parse_dom(std::string_view text, const Limits& limits, element& root, bool padded = false) {
     if (text.size() > limits.max_document_bytes || limits.max_depth == 0) return false;
     // One parser and one padded copy of the text per thread, each kept at the largest size read.
     thread_local simdjson::dom::parser parser;
-    thread_local std::vector<char> padded;
+    thread_local std::vector<char> buffer;
     // The parser refuses what nests deeper than the exact reader allows (simdjson's depth N admits
     // N - 1 levels). Past kMaxParserDepth levels the exact reader judges.
     const std::size_t depth = std::min(limits.max_depth, kMaxParserDepth) + 1;
     if (parser.max_depth() != depth && parser.allocate(std::max(parser.capacity(), text.size()), depth)) return false;
-    if (padded.size() < text.size() + simdjson::SIMDJSON_PADDING) padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
-    std::copy(text.begin(), text.end(), padded.begin());
-    return !parser.parse(padded.data(), text.size(), false).get(root);
+    if (padded) return !parser.parse(text.data(), text.size(), false).get(root);
+    if (buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
+    std::copy(text.begin(), text.end(), buffer.begin());
+    return !parser.parse(buffer.data(), text.size(), false).get(root);
 }
 
 // A decimal literal the subset's loader accepts: exactly the double it reads as (see
@@ -115,9 +119,9 @@ const SchemaInfo* version_named(element root, const SchemaInfo& held) {
 }  // namespace
 
 template <class T>
-bool check_document(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema) {
+bool check_document(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema, bool padded) {
     element dom;
-    return parse_dom(text, limits, dom) && check_read(text, dom, root, limits, schema);
+    return parse_dom(text, limits, dom, padded) && check_read(text, dom, root, limits, schema);
 }
 
 template <class T>
@@ -137,9 +141,19 @@ bool fast_decode(std::string_view text, AnyRolloutRow& out, const Limits& limits
     return version && with_version(out, version->id, [&](auto& row) { return fast::read_document(text, root, row, limits, version->id); });
 }
 
-std::optional<SchemaId> fast_check_row(std::string_view text, const Limits& limits) {
+bool fast_parse(std::string_view text, Json& out) {
     fast::element root;
-    if (!fast::parse_dom(text, limits, root)) return std::nullopt;
+    const Limits limits;
+    if (!fast::parse_dom(text, limits, root)) return false;
+    std::vector<Error> errors;
+    Decoder d(SchemaId::nemo_gym_rollout_v2, errors, limits, Decoder::Source::owned_parse);  // no rule reads the schema
+    fast::Reader r{d, limits};
+    return fast::read(r, root, out);
+}
+
+std::optional<SchemaId> fast_check_row(std::string_view text, const Limits& limits, bool padded) {
+    fast::element root;
+    if (!fast::parse_dom(text, limits, root, padded)) return std::nullopt;
     const SchemaInfo* version = fast::version_named(root, schema_info(document_traits<std::variant_alternative_t<0, AnyRolloutRow>>::schema));
     if (!version || !visit_schema(version->id, [&](auto row) { return fast::check_read(text, root, row, limits, version->id); }))
         return std::nullopt;

@@ -107,6 +107,21 @@ bool read_any(std::string_view text, AnyRolloutRow& out, std::vector<Error>& err
     });
 }
 
+Checked check_text(std::string_view name, std::string_view text, bool padded, const Limits& limits) {
+    return under(
+        name,
+        [&](SchemaId id) {
+            return visit_schema(id, [&](auto tag) { return detail::check<typename decltype(tag)::type>(text, padded, id, limits); });
+        },
+        [&] {
+            Checked v;
+            if ((v.schema = detail::fast_check_row(text, limits, padded))) return v;
+            AnyRolloutRow row;
+            read_any(text, row, v.errors, limits, v.schema);
+            return v;
+        });
+}
+
 }  // namespace
 
 bool decode(std::string_view text, AnyRolloutRow& out, std::vector<Error>& errors, const Limits& limits) {
@@ -114,16 +129,10 @@ bool decode(std::string_view text, AnyRolloutRow& out, std::vector<Error>& error
     return read_any(text, out, errors, limits, version);
 }
 
-Checked check(std::string_view name, std::string_view text, const Limits& limits) {
-    return under(
-        name, [&](SchemaId id) { return check(id, text, limits); },
-        [&] {
-            Checked v;
-            if ((v.schema = detail::fast_check_row(text, limits))) return v;
-            AnyRolloutRow row;
-            read_any(text, row, v.errors, limits, v.schema);
-            return v;
-        });
+Checked check(std::string_view name, std::string_view text, const Limits& limits) { return check_text(name, text, false, limits); }
+
+Checked check(std::string_view name, const StringText& text, const Limits& limits) {
+    return check_text(name, text.text(), text.padded(), limits);
 }
 
 Checked validate(std::string_view name, std::string_view text, const Limits& limits) {

@@ -124,6 +124,33 @@ TEST_CASE("fast path: the base documents, and values the fast path leaves to the
     CHECK_FALSE(same_as_exact(test::kRollout, args("{\"a\": 1, \"a\": 1}")));
 }
 
+TEST_CASE("check() of a std::string's text: read in place when its capacity leaves the padding, the same verdicts") {
+    std::string tight(dump(test::base(test::kRollout)));
+    tight.shrink_to_fit();
+    std::string roomy = tight;
+    roomy.reserve(tight.size() + kTextPadding);
+    CHECK(StringText(roomy).padded());
+    CHECK(StringText(roomy).text() == tight);
+    if (tight.capacity() - tight.size() < kTextPadding) CHECK_FALSE(StringText(tight).padded());
+    for (const std::string& text : {tight, roomy}) {
+        CHECK(check(test::kRollout, StringText(text)).empty());
+        const Checked any = check("nemo-gym-rollout", StringText(text));
+        CHECK(any.errors.empty());
+        CHECK(any.schema == test::kRollout);
+    }
+    for (const test::RuleCase& c : test::rule_cases()) {
+        if (*c.id == '\0') continue;
+        std::string text = test::mutate(c.schema, c.change);
+        const std::vector<Error> plain = check(c.schema, text);
+        text.reserve(text.size() + kTextPadding);
+        const std::vector<Error> in_place = check(c.schema, StringText(text));
+        INFO(c.rule);
+        REQUIRE(in_place.size() == plain.size());
+        for (std::size_t i = 0; i < plain.size(); ++i) CHECK(in_place[i] == plain[i]);
+        CHECK(check(schema_info(c.schema).name, StringText(text)).errors == plain);
+    }
+}
+
 TEST_CASE("fast path: limits are the exact reader's") {
     const std::string text = dump(test::base(test::kRollout));
     NemoGymRolloutRow row;

@@ -2,13 +2,24 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#include "sediment/rows/json.hpp"
 
 namespace sediment_rows_cli {
 
 namespace {
 constexpr std::size_t kBufferBytes = 64u << 10;
+
+// Appends n bytes to `s`, leaving kTextPadding bytes of capacity after them (rows::StringText: the
+// fast path then parses the text where it is), and doubling the capacity as it grows.
+void append(std::string& s, const char* p, std::size_t n) {
+    const std::size_t need = s.size() + n + sediment::rows::kTextPadding;
+    if (s.capacity() < need) s.reserve(std::max(need, 2 * s.capacity()));
+    s.append(p, n);
+}
 }
 
 Input::~Input() {
@@ -67,7 +78,7 @@ bool Input::next_line(std::string& line, std::size_t keep, std::size_t& size, bo
         const char* start = buffer_.data() + begin_;
         const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end_ - begin_));
         const std::size_t n = newline ? static_cast<std::size_t>(newline - start) : end_ - begin_;
-        if (line.size() < keep) line.append(start, std::min(n, keep - line.size()));
+        if (line.size() < keep) append(line, start, std::min(n, keep - line.size()));
         size += n;
         begin_ += n;
         if (newline) {
@@ -84,7 +95,7 @@ bool Input::rest(std::string& text, std::size_t keep, std::size_t& size) {
     for (;;) {
         if (begin_ == end_ && !fill()) return error_.empty();
         const std::size_t n = end_ - begin_;
-        if (text.size() < keep) text.append(buffer_.data() + begin_, std::min(n, keep - text.size()));
+        if (text.size() < keep) append(text, buffer_.data() + begin_, std::min(n, keep - text.size()));
         size += n;
         begin_ = end_;
     }

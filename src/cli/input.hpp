@@ -24,6 +24,7 @@ public:
     bool compressed() const;
     /// Reads the next line: its first `keep` bytes into `line` (without the '\n'), its full length into
     /// `size`, and whether a '\n' ended it. False at the end of the input or on a read error (error()).
+    /// `line` (and `text` in rest()) keeps rows::kTextPadding bytes of capacity after what it holds.
     bool next_line(std::string& line, std::size_t keep, std::size_t& size, bool& terminated);
     /// Reads the rest of the input: its first `keep` bytes into `text` and its full length into `size`.
     /// False on a read error (error()).

@@ -422,7 +422,7 @@ int run_validate(const Options& o) {
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         rows::Checked c;
         if (o.schema_engine) c = rows::validate(o.schema_name, d.text, o.limits);
-        else if (!o.check_image_files) c = rows::check(o.schema_name, d.text, o.limits);
+        else if (!o.check_image_files) c = rows::check(o.schema_name, rows::StringText(d.text), o.limits);
         out.finding.errors = std::move(c.errors);
         if (o.check_image_files)  // the typed engine's verdict comes from the one decode it needs
             out.finding.errors = o.schema->id == rows::SchemaId::atif

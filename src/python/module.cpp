@@ -438,7 +438,7 @@ PYBIND11_MODULE(_native, m) {
             options.jobs = std::max(jobs, 1u);
             options.progress = false;
             cli::run_documents(files, options, [&](const cli::Document& d, cli::Outcome& out) {
-                out.finding.errors = rows::check(schema, d.text).errors;
+                out.finding.errors = rows::check(schema, rows::StringText(d.text)).errors;
             }, [&](cli::Outcome& out) {
                 if (out.kind == cli::Document::io_error) v.io_error = out.message;
                 if (out.kind != cli::Document::document) return v.io_error.empty();

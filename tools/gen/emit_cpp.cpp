@@ -643,8 +643,9 @@ std::string emit_readers(const Module& module) {
         body += fill(R"(/// The fast path of decode() for $Root$ documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema);
-/// The same verdict as fast_decode() for $Root$ documents, building no value (check()).
-bool fast_check(std::string_view text, type_tag<$Root$>, const Limits& limits, SchemaId schema);
+/// The same verdict as fast_decode() for $Root$ documents, building no value (check()); `padded`: kTextPadding
+/// readable bytes follow `text`, which is parsed where it is.
+bool fast_check(std::string_view text, type_tag<$Root$>, const Limits& limits, SchemaId schema, bool padded = false);
 )",
                      {{"Root", root}});
     body += "\n";
@@ -885,8 +886,8 @@ std::string emit_fast_readers(const Module& module) {
         entries += fill(R"(bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema) {
     return fast::decode_document(text, out, limits, schema);
 }
-bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limits, SchemaId schema) {
-    return fast::check_document(text, root, limits, schema);
+bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::check_document(text, root, limits, schema, padded);
 }
 )",
                         {{"Root", root}});

@@ -120,6 +120,14 @@ AtifTrajectory to_atif(const NemoGymRolloutRow& row);
 /// The same for a row of any version (its metadata, of its version, in the extension).
 AtifTrajectory to_atif(const AnyRolloutRow& row);
 
+namespace detail {
+
+/// to_atif() of a row known valid (decoded: it is not checked again), appended to `out` as text in
+/// `style` (convert() by name).
+void to_atif_text(const AnyRolloutRow& row, Style style, std::string& out);
+
+}  // namespace detail
+
 /// Reads a RowMetadata from JSON text: an object with `metadata` (NemoGymMetadata) and optionally
 /// `reward` (a number), the two members of a rollout row beside its parts. Appends the errors and
 /// returns false when it is not one.

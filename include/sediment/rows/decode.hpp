@@ -25,6 +25,9 @@ bool decode(const J& document, T& out, std::vector<Error>& errors, SchemaId sche
 
 namespace detail {
 
+template <class T>
+std::vector<Error> check(std::string_view text, bool padded, SchemaId schema, const Limits& limits);
+
 /// No fast path for this type: decode() reads it exactly. (The generated overloads in read.hpp cover
 /// the document roots of the bundled schemas.)
 template <class T>
@@ -34,7 +37,7 @@ bool fast_decode(std::string_view, T&, const Limits&, SchemaId) {
 
 /// No check-only fast path for this type: check() reads it exactly.
 template <class T>
-bool fast_check(std::string_view, type_tag<T>, const Limits&, SchemaId) {
+bool fast_check(std::string_view, type_tag<T>, const Limits&, SchemaId, bool = false) {
     return false;
 }
 
@@ -46,6 +49,16 @@ bool exact_decode(std::string_view text, T& out, std::vector<Error>& errors, con
     if (!parse(text, document, errors, limits, decimals_of(schema))) return false;
     Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
     return read(d, document, out);
+}
+
+/// check() of a text that `padded` says kTextPadding readable bytes follow.
+template <class T>
+std::vector<Error> check(std::string_view text, bool padded, SchemaId schema, const Limits& limits) {
+    std::vector<Error> errors;
+    if (fast_check(text, type_tag<T>{}, limits, schema, padded)) return errors;
+    T value;
+    exact_decode(text, value, errors, limits, schema);
+    return errors;
 }
 
 }  // namespace detail
@@ -101,11 +114,7 @@ T decode(const J& document) {
 /// buffer, free-form values walked); anything it refuses is decoded by the exact reader.
 template <class T>
 std::vector<Error> check(std::string_view text, SchemaId schema, const Limits& limits = {}) {
-    std::vector<Error> errors;
-    if (detail::fast_check(text, type_tag<T>{}, limits, schema)) return errors;
-    T value;
-    detail::exact_decode(text, value, errors, limits, schema);
-    return errors;
+    return detail::check<T>(text, false, schema, limits);
 }
 
 /// The typed verdict on JSON text read as a T: no errors when it decodes.
@@ -117,6 +126,13 @@ std::vector<Error> check(std::string_view text, const Limits& limits = {}) {
 /// The typed verdict on a document of a bundled schema: no errors when it decodes.
 inline std::vector<Error> check(SchemaId schema, std::string_view text, const Limits& limits = {}) {
     return visit_schema(schema, [&](auto tag) { return check<typename decltype(tag)::type>(text, schema, limits); });
+}
+
+/// The same, of a std::string's text, read in place when its capacity allows (see StringText).
+inline std::vector<Error> check(SchemaId schema, const StringText& text, const Limits& limits = {}) {
+    return visit_schema(schema, [&](auto tag) {
+        return detail::check<typename decltype(tag)::type>(text.text(), text.padded(), schema, limits);
+    });
 }
 
 /// nlohmann's ADL hook: `json.get<NemoGymRolloutRow>()` decodes strictly and throws DecodeError.

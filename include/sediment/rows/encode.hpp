@@ -46,12 +46,24 @@ inline bool reencode(SchemaId schema, std::string_view text, Style style, std::s
     });
 }
 
+namespace detail {
+
+/// Parses text the encoder wrote with simdjson into `out` (src/fast.cpp): false for what it leaves to
+/// parse() (integers beyond 64 bits, very wide objects).
+bool fast_parse(std::string_view text, Json& out);
+
+}  // namespace detail
+
 /// nlohmann's ADL hook: `Json j = row;` holds exactly what encode() writes (a Json keeps big integers
 /// exactly; other DOM types read them as doubles).
 template <class J, class T, std::enable_if_t<is_json_v<J> && is_model<T>::value, int>>
 void to_json(J& document, const T& value) {
-    if constexpr (std::is_same_v<J, Json>) document = parse(encode(value));
-    else document = J::parse(encode(value));
+    const std::string text = encode(value);
+    if constexpr (std::is_same_v<J, Json>) {
+        if (!detail::fast_parse(text, document)) document = parse(text);
+    } else {
+        document = J::parse(text);
+    }
 }
 
 }  // namespace sediment::rows

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -9,6 +10,27 @@
 #include "value.hpp"
 
 namespace sediment::rows {
+
+/// Bytes after a text's end that a StringText needs in its string's capacity to be read in place.
+inline constexpr std::size_t kTextPadding = 64;
+
+/// The text of a std::string, for check(): when the string's capacity leaves kTextPadding bytes
+/// after its end (`s.reserve(s.size() + kTextPadding)` makes sure), the fast path parses the text
+/// where it is, instead of copying it into a padded buffer of its own first (for a very large
+/// document, a copy as large as the document). The string must not change while it is in use.
+class StringText {
+public:
+    /// The text of `s`.
+    explicit StringText(const std::string& s) noexcept : text_(s), padded_(s.capacity() - s.size() >= kTextPadding) {}
+    /// The text.
+    std::string_view text() const noexcept { return text_; }
+    /// True when kTextPadding bytes of the string's memory follow the text.
+    bool padded() const noexcept { return padded_; }
+
+private:
+    std::string_view text_;
+    bool padded_;
+};
 
 /// Resource limits for reading one document. Exceeding one is an error naming the limit.
 struct Limits {

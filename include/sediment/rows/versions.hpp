@@ -56,6 +56,9 @@ struct Checked {
 /// std::invalid_argument for a name that stands for none.
 Checked check(std::string_view name, std::string_view text, const Limits& limits = {});
 
+/// The same, of a std::string's text, read in place when its capacity allows (see StringText).
+Checked check(std::string_view name, const StringText& text, const Limits& limits = {});
+
 /// The schema engine's verdict (valijson; see validate(SchemaId, ...)) on a document of the schema
 /// `name` stands for. Throws std::invalid_argument for a name that stands for none.
 Checked validate(std::string_view name, std::string_view text, const Limits& limits = {});
@@ -83,8 +86,8 @@ bool with_version(AnyRolloutRow& out, SchemaId schema, F&& f) {
 bool fast_decode(std::string_view text, AnyRolloutRow& out, const Limits& limits);
 
 /// The same verdict, building nothing (check()): the version of a valid row, or nothing, which sends
-/// the row to the exact reader.
-std::optional<SchemaId> fast_check_row(std::string_view text, const Limits& limits);
+/// the row to the exact reader. `padded`: kTextPadding readable bytes follow `text`.
+std::optional<SchemaId> fast_check_row(std::string_view text, const Limits& limits, bool padded = false);
 
 }  // namespace detail
 

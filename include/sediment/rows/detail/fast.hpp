@@ -241,9 +241,9 @@ inline bool check(Reader& r, element e, type_tag<Json> json) {
 template <class T>
 bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema);
 
-/// Parses `text` and checks it as a document of `schema` with root T: decode_document()'s verdict,
-/// building nothing.
+/// Parses `text` (in place when `padded`: kTextPadding readable bytes follow it) and checks it as a
+/// document of `schema` with root T: decode_document()'s verdict, building nothing.
 template <class T>
-bool check_document(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema);
+bool check_document(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema, bool padded);
 
 }  // namespace sediment::rows::detail::fast

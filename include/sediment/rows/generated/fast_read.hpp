@@ -3741,62 +3741,62 @@ namespace sediment::rows::detail {
 bool fast_decode(std::string_view text, NemoGymRolloutRow& out, const Limits& limits, SchemaId schema) {
     return fast::decode_document(text, out, limits, schema);
 }
-bool fast_check(std::string_view text, type_tag<NemoGymRolloutRow> root, const Limits& limits, SchemaId schema) {
-    return fast::check_document(text, root, limits, schema);
+bool fast_check(std::string_view text, type_tag<NemoGymRolloutRow> root, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::check_document(text, root, limits, schema, padded);
 }
 bool fast_decode(std::string_view text, NemoGymResponse& out, const Limits& limits, SchemaId schema) {
     return fast::decode_document(text, out, limits, schema);
 }
-bool fast_check(std::string_view text, type_tag<NemoGymResponse> root, const Limits& limits, SchemaId schema) {
-    return fast::check_document(text, root, limits, schema);
+bool fast_check(std::string_view text, type_tag<NemoGymResponse> root, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::check_document(text, root, limits, schema, padded);
 }
 bool fast_decode(std::string_view text, NemoGymResponsesCreateParams& out, const Limits& limits, SchemaId schema) {
     return fast::decode_document(text, out, limits, schema);
 }
-bool fast_check(std::string_view text, type_tag<NemoGymResponsesCreateParams> root, const Limits& limits, SchemaId schema) {
-    return fast::check_document(text, root, limits, schema);
+bool fast_check(std::string_view text, type_tag<NemoGymResponsesCreateParams> root, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::check_document(text, root, limits, schema, padded);
 }
 bool fast_decode(std::string_view text, CIOutcome& out, const Limits& limits, SchemaId schema) {
     return fast::decode_document(text, out, limits, schema);
 }
-bool fast_check(std::string_view text, type_tag<CIOutcome> root, const Limits& limits, SchemaId schema) {
-    return fast::check_document(text, root, limits, schema);
+bool fast_check(std::string_view text, type_tag<CIOutcome> root, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::check_document(text, root, limits, schema, padded);
 }
 bool fast_decode(std::string_view text, AtifTrajectory& out, const Limits& limits, SchemaId schema) {
     return fast::decode_document(text, out, limits, schema);
 }
-bool fast_check(std::string_view text, type_tag<AtifTrajectory> root, const Limits& limits, SchemaId schema) {
-    return fast::check_document(text, root, limits, schema);
+bool fast_check(std::string_view text, type_tag<AtifTrajectory> root, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::check_document(text, root, limits, schema, padded);
 }
 bool fast_decode(std::string_view text, NemoGymRolloutRowV1& out, const Limits& limits, SchemaId schema) {
     return fast::decode_document(text, out, limits, schema);
 }
-bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV1> root, const Limits& limits, SchemaId schema) {
-    return fast::check_document(text, root, limits, schema);
+bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV1> root, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::check_document(text, root, limits, schema, padded);
 }
 bool fast_decode(std::string_view text, NemoGymRolloutRowV3& out, const Limits& limits, SchemaId schema) {
     return fast::decode_document(text, out, limits, schema);
 }
-bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV3> root, const Limits& limits, SchemaId schema) {
-    return fast::check_document(text, root, limits, schema);
+bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV3> root, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::check_document(text, root, limits, schema, padded);
 }
 bool fast_decode(std::string_view text, NemoGymRolloutRowV4& out, const Limits& limits, SchemaId schema) {
     return fast::decode_document(text, out, limits, schema);
 }
-bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV4> root, const Limits& limits, SchemaId schema) {
-    return fast::check_document(text, root, limits, schema);
+bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV4> root, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::check_document(text, root, limits, schema, padded);
 }
 bool fast_decode(std::string_view text, CIOutcomeV4& out, const Limits& limits, SchemaId schema) {
     return fast::decode_document(text, out, limits, schema);
 }
-bool fast_check(std::string_view text, type_tag<CIOutcomeV4> root, const Limits& limits, SchemaId schema) {
-    return fast::check_document(text, root, limits, schema);
+bool fast_check(std::string_view text, type_tag<CIOutcomeV4> root, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::check_document(text, root, limits, schema, padded);
 }
 bool fast_decode(std::string_view text, HarborTrajectory& out, const Limits& limits, SchemaId schema) {
     return fast::decode_document(text, out, limits, schema);
 }
-bool fast_check(std::string_view text, type_tag<HarborTrajectory> root, const Limits& limits, SchemaId schema) {
-    return fast::check_document(text, root, limits, schema);
+bool fast_check(std::string_view text, type_tag<HarborTrajectory> root, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::check_document(text, root, limits, schema, padded);
 }
 
 }  // namespace sediment::rows::detail

@@ -111,53 +111,63 @@ bool read(Decoder& d, const J& j, ReasoningEffort& out);
 /// The fast path of decode() for NemoGymRolloutRow documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, NemoGymRolloutRow& out, const Limits& limits, SchemaId schema);
-/// The same verdict as fast_decode() for NemoGymRolloutRow documents, building no value (check()).
-bool fast_check(std::string_view text, type_tag<NemoGymRolloutRow>, const Limits& limits, SchemaId schema);
+/// The same verdict as fast_decode() for NemoGymRolloutRow documents, building no value (check()); `padded`: kTextPadding
+/// readable bytes follow `text`, which is parsed where it is.
+bool fast_check(std::string_view text, type_tag<NemoGymRolloutRow>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymResponse documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, NemoGymResponse& out, const Limits& limits, SchemaId schema);
-/// The same verdict as fast_decode() for NemoGymResponse documents, building no value (check()).
-bool fast_check(std::string_view text, type_tag<NemoGymResponse>, const Limits& limits, SchemaId schema);
+/// The same verdict as fast_decode() for NemoGymResponse documents, building no value (check()); `padded`: kTextPadding
+/// readable bytes follow `text`, which is parsed where it is.
+bool fast_check(std::string_view text, type_tag<NemoGymResponse>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymResponsesCreateParams documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, NemoGymResponsesCreateParams& out, const Limits& limits, SchemaId schema);
-/// The same verdict as fast_decode() for NemoGymResponsesCreateParams documents, building no value (check()).
-bool fast_check(std::string_view text, type_tag<NemoGymResponsesCreateParams>, const Limits& limits, SchemaId schema);
+/// The same verdict as fast_decode() for NemoGymResponsesCreateParams documents, building no value (check()); `padded`: kTextPadding
+/// readable bytes follow `text`, which is parsed where it is.
+bool fast_check(std::string_view text, type_tag<NemoGymResponsesCreateParams>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for CIOutcome documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, CIOutcome& out, const Limits& limits, SchemaId schema);
-/// The same verdict as fast_decode() for CIOutcome documents, building no value (check()).
-bool fast_check(std::string_view text, type_tag<CIOutcome>, const Limits& limits, SchemaId schema);
+/// The same verdict as fast_decode() for CIOutcome documents, building no value (check()); `padded`: kTextPadding
+/// readable bytes follow `text`, which is parsed where it is.
+bool fast_check(std::string_view text, type_tag<CIOutcome>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for AtifTrajectory documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, AtifTrajectory& out, const Limits& limits, SchemaId schema);
-/// The same verdict as fast_decode() for AtifTrajectory documents, building no value (check()).
-bool fast_check(std::string_view text, type_tag<AtifTrajectory>, const Limits& limits, SchemaId schema);
+/// The same verdict as fast_decode() for AtifTrajectory documents, building no value (check()); `padded`: kTextPadding
+/// readable bytes follow `text`, which is parsed where it is.
+bool fast_check(std::string_view text, type_tag<AtifTrajectory>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymRolloutRowV1 documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, NemoGymRolloutRowV1& out, const Limits& limits, SchemaId schema);
-/// The same verdict as fast_decode() for NemoGymRolloutRowV1 documents, building no value (check()).
-bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV1>, const Limits& limits, SchemaId schema);
+/// The same verdict as fast_decode() for NemoGymRolloutRowV1 documents, building no value (check()); `padded`: kTextPadding
+/// readable bytes follow `text`, which is parsed where it is.
+bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymRolloutRowV3 documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, NemoGymRolloutRowV3& out, const Limits& limits, SchemaId schema);
-/// The same verdict as fast_decode() for NemoGymRolloutRowV3 documents, building no value (check()).
-bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV3>, const Limits& limits, SchemaId schema);
+/// The same verdict as fast_decode() for NemoGymRolloutRowV3 documents, building no value (check()); `padded`: kTextPadding
+/// readable bytes follow `text`, which is parsed where it is.
+bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymRolloutRowV4 documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, NemoGymRolloutRowV4& out, const Limits& limits, SchemaId schema);
-/// The same verdict as fast_decode() for NemoGymRolloutRowV4 documents, building no value (check()).
-bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV4>, const Limits& limits, SchemaId schema);
+/// The same verdict as fast_decode() for NemoGymRolloutRowV4 documents, building no value (check()); `padded`: kTextPadding
+/// readable bytes follow `text`, which is parsed where it is.
+bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV4>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for CIOutcomeV4 documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, CIOutcomeV4& out, const Limits& limits, SchemaId schema);
-/// The same verdict as fast_decode() for CIOutcomeV4 documents, building no value (check()).
-bool fast_check(std::string_view text, type_tag<CIOutcomeV4>, const Limits& limits, SchemaId schema);
+/// The same verdict as fast_decode() for CIOutcomeV4 documents, building no value (check()); `padded`: kTextPadding
+/// readable bytes follow `text`, which is parsed where it is.
+bool fast_check(std::string_view text, type_tag<CIOutcomeV4>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for HarborTrajectory documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
 bool fast_decode(std::string_view text, HarborTrajectory& out, const Limits& limits, SchemaId schema);
-/// The same verdict as fast_decode() for HarborTrajectory documents, building no value (check()).
-bool fast_check(std::string_view text, type_tag<HarborTrajectory>, const Limits& limits, SchemaId schema);
+/// The same verdict as fast_decode() for HarborTrajectory documents, building no value (check()); `padded`: kTextPadding
+/// readable bytes follow `text`, which is parsed where it is.
+bool fast_check(std::string_view text, type_tag<HarborTrajectory>, const Limits& limits, SchemaId schema, bool padded = false);
 
 /// Reads the branch that the value's JSON type selects.
 template <class J>
