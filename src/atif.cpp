@@ -1,13 +1,15 @@
 // The ATIF rules that the JSON Schemas cannot say, or say only in an allOf, each error at the
 // offending value: NeMo Gym's model validators (nemo_gym.atif_v1_7) for the v1.7 subset
 // (AtifStep, AtifTrajectory), and Harbor's (harbor.models.trajectories) for every version
-// (HarborStep, HarborTrajectory). Where the two agree, one template states the rule for both.
+// (HarborStep, HarborTrajectory). Where the two agree, one template states the rule for both; each
+// rule is a template over the model and its view model (generated/views.hpp, what check() reads).
 #include <map>
 #include <set>
 #include <string>
 
 #include "sediment/rows/decode.hpp"
 #include "sediment/rows/detail/isoformat.hpp"
+#include "sediment/rows/generated/views.hpp"
 
 namespace sediment::rows::detail {
 namespace {
@@ -37,7 +39,7 @@ void check_step(Decoder& d, const Step& value) {
     }
     if (given(value.timestamp) && !PythonIsoformat::accepts_atif_timestamp(**value.timestamp)) {
         auto at = d.at("timestamp");
-        d.error("rows.decode.format", "'" + (**value.timestamp).substr(0, 64) +
+        d.error("rows.decode.format", "'" + std::string((**value.timestamp).substr(0, 64)) +
                                           "' is not a timestamp Python's datetime.fromisoformat reads");
     }
 }
@@ -60,9 +62,9 @@ void check_steps(Decoder& d, const Trajectory& value) {
                     "expected step_id " + std::to_string(i + 1) + " (the step's position), got " + step.step_id.to_string());
         }
         if (!given(step.observation)) continue;
-        std::set<std::string> calls;
+        std::set<std::string_view> calls;
         if (given(step.tool_calls))
-            for (const AtifToolCall& call : **step.tool_calls) calls.insert(call.tool_call_id);
+            for (const auto& call : **step.tool_calls) calls.insert(call.tool_call_id);
         const auto& results = (*step.observation)->results;
         auto observation_at = d.at("observation");
         auto results_at = d.at("results");
@@ -71,15 +73,14 @@ void check_steps(Decoder& d, const Trajectory& value) {
             auto result_at = d.at(k);
             auto at = d.at("source_call_id");
             d.error("rows.decode.atif_source_call_id",
-                    "'" + **results[k].source_call_id + "' names no tool call of step " + std::to_string(i + 1));
+                    "'" + std::string(**results[k].source_call_id) + "' names no tool call of step " + std::to_string(i + 1));
         }
     }
 }
 
-}  // namespace
-
 // AtifContentPart.validate_content_type (Harbor's ContentPart says the same)
-bool check_rules(Decoder& d, const AtifContentPart& value) {
+template <class Part>
+bool content_part_rules(Decoder& d, const Part& value) {
     const std::size_t before = d.error_count();
     const bool text = value.type == AtifContentPartType::text;
     if (text && !given(value.text)) d.error("rows.decode.atif_content_part", "a text part needs 'text'");
@@ -97,7 +98,8 @@ bool check_rules(Decoder& d, const AtifContentPart& value) {
 
 // AtifStep.validate_agent_only_fields, validate_zero_llm_call_count and validate_timestamp: without a
 // model call (on any step), no reasoning effort, reasoning or metrics.
-bool check_rules(Decoder& d, const AtifStep& value) {
+template <class Step>
+bool subset_step_rules(Decoder& d, const Step& value) {
     const std::size_t before = d.error_count();
     check_step(d, value);
     if (no_model_call(value)) {
@@ -111,7 +113,8 @@ bool check_rules(Decoder& d, const AtifStep& value) {
 
 // Harbor's Step validators: an agent step without a model call has no reasoning and no metrics
 // (a reasoning effort may stay).
-bool check_rules(Decoder& d, const HarborStep& value) {
+template <class Step>
+bool harbor_step_rules(Decoder& d, const Step& value) {
     const std::size_t before = d.error_count();
     check_step(d, value);
     if (value.source == AtifStepSource::agent && no_model_call(value)) {
@@ -123,7 +126,8 @@ bool check_rules(Decoder& d, const HarborStep& value) {
 }
 
 // AtifTrajectoryV1_7.validate_step_ids_and_tool_references, and final_metrics.total_steps
-bool check_rules(Decoder& d, const AtifTrajectory& value) {
+template <class Trajectory>
+bool subset_trajectory_rules(Decoder& d, const Trajectory& value) {
     const std::size_t before = d.error_count();
     check_steps(d, value);
     if (given(value.final_metrics) && given((*value.final_metrics)->total_steps)) {
@@ -141,11 +145,12 @@ bool check_rules(Decoder& d, const AtifTrajectory& value) {
 // Harbor's Trajectory validators: step ids and tool references; embedded subagent trajectories each
 // with a trajectory_id of their own (each was checked as a trajectory when it was read); and, in an
 // ATIF-v1.7 document (the label, or none), subagent references that say which trajectory they mean.
-bool check_rules(Decoder& d, const HarborTrajectory& value) {
+template <class Trajectory>
+bool harbor_trajectory_rules(Decoder& d, const Trajectory& value) {
     const std::size_t before = d.error_count();
     check_steps(d, value);
     if (given(value.subagent_trajectories)) {
-        std::map<std::string, std::size_t> ids;
+        std::map<std::string_view, std::size_t> ids;
         const auto& subagents = **value.subagent_trajectories;
         auto list_at = d.at("subagent_trajectories");
         for (std::size_t i = 0; i < subagents.size(); ++i) {
@@ -159,14 +164,14 @@ bool check_rules(Decoder& d, const HarborTrajectory& value) {
             if (id->is_null()) {
                 d.error("rows.decode.atif_subagent", "an embedded subagent trajectory needs a trajectory_id, not null");
             } else if (const auto [first, added] = ids.emplace(**id, i); !added) {
-                d.error("rows.decode.atif_subagent", "trajectory_id '" + (**id).substr(0, 64) +
+                d.error("rows.decode.atif_subagent", "trajectory_id '" + std::string((**id).substr(0, 64)) +
                                                          "' is also embedded subagent trajectory " + std::to_string(first->second) + "'s");
             }
         }
     }
     if (!value.schema_version || *value.schema_version == AtifVersion::ATIF_v1_7) {
         for (std::size_t i = 0; i < value.steps.size(); ++i) {
-            const HarborStep& step = value.steps[i];
+            const auto& step = value.steps[i];
             if (!given(step.observation)) continue;
             const auto& results = (*step.observation)->results;
             for (std::size_t k = 0; k < results.size(); ++k) {
@@ -184,5 +189,18 @@ bool check_rules(Decoder& d, const HarborTrajectory& value) {
     }
     return d.error_count() == before;
 }
+
+}  // namespace
+
+bool check_rules(Decoder& d, const AtifContentPart& value) { return content_part_rules(d, value); }
+bool check_rules(Decoder& d, const view::AtifContentPart& value) { return content_part_rules(d, value); }
+bool check_rules(Decoder& d, const AtifStep& value) { return subset_step_rules(d, value); }
+bool check_rules(Decoder& d, const view::AtifStep& value) { return subset_step_rules(d, value); }
+bool check_rules(Decoder& d, const HarborStep& value) { return harbor_step_rules(d, value); }
+bool check_rules(Decoder& d, const view::HarborStep& value) { return harbor_step_rules(d, value); }
+bool check_rules(Decoder& d, const AtifTrajectory& value) { return subset_trajectory_rules(d, value); }
+bool check_rules(Decoder& d, const view::AtifTrajectory& value) { return subset_trajectory_rules(d, value); }
+bool check_rules(Decoder& d, const HarborTrajectory& value) { return harbor_trajectory_rules(d, value); }
+bool check_rules(Decoder& d, const view::HarborTrajectory& value) { return harbor_trajectory_rules(d, value); }
 
 }  // namespace sediment::rows::detail

@@ -732,6 +732,110 @@ $Body$}  // namespace sediment::rows::detail
 // the exact reader (read.hpp) then gives the verdict and the errors. Rules run through the same
 // Decoder checks; any error they record also sends the document to the exact reader.
 
+// ----- views.hpp: the view models --------------------------------------------------------------------
+// The models that hand-written rules read (check_rules), and what they hold, as the check-only fast
+// path reads them: strings as views into the parser's buffer, free-form values left where they are
+// (view::JsonView), everything else as in the model. The same generated fast readers fill them.
+
+// The C++ type of a value in a view model (`in_view`) or in a model.
+std::string value_type(const TypeRef& t, bool in_view) {
+    if (!in_view) return cpp_type(t);
+    switch (t.kind) {
+        case TypeRef::Kind::string: return "std::string_view";
+        case TypeRef::Kind::any:
+        case TypeRef::Kind::object_any: return "JsonView";
+        case TypeRef::Kind::array: return "std::vector<" + value_type(*t.item, true) + ">";
+        case TypeRef::Kind::model:
+        case TypeRef::Kind::variant: return "view::" + t.name;
+        default: return cpp_type(t);
+    }
+}
+
+// The models and unions that have view models: those with hand-written rules and all they hold.
+std::set<std::string> view_types(const Module& module) {
+    std::set<std::string> out;
+    std::vector<std::string> todo;
+    for (const Model& m : module.models)
+        if (!m.checked_by_code.empty()) todo.push_back(m.name);
+    const auto add_type = [&](const TypeRef& t, const auto& self) -> void {
+        if (t.item) self(*t.item, self);
+        if ((t.kind == TypeRef::Kind::model || t.kind == TypeRef::Kind::variant) && !out.count(t.name)) todo.push_back(t.name);
+    };
+    while (!todo.empty()) {
+        const std::string name = todo.back();
+        todo.pop_back();
+        if (!out.insert(name).second) continue;
+        if (const Model* m = module.find_model(name)) {
+            for (const Field& f : m->fields) add_type(f.type, add_type);
+            continue;
+        }
+        for (const Variant& v : module.variants) {
+            if (v.name != name) continue;
+            for (const std::string& model : v.models) todo.push_back(model);
+            for (const TypeRef& t : v.types) add_type(t, add_type);
+        }
+    }
+    return out;
+}
+
+std::string emit_views(const Module& module) {
+    const std::set<std::string> views = view_types(module);
+    std::string body, declarations;
+    in_emission_order(
+        module,
+        [&](const Model& m) {
+            if (!views.count(m.name)) return;
+            std::string members;
+            for (const Field& f : m.fields) {
+                if (f.constant) continue;  // read.hpp's model names it
+                std::string type = value_type(f.type, true);
+                if (f.nullable) type = "Nullable<" + type + ">";
+                if (!f.required) type = "std::optional<" + type + ">";
+                members += fill("    $Type$ $Name${};\n", {{"Type", type}, {"Name", identifier(f.json_name)}});
+            }
+            body += fill("/// $Name$, viewed.\nstruct $Name$ {\n$Members$};\n\n", {{"Name", m.name}, {"Members", members}});
+            if (!m.checked_by_code.empty())
+                declarations += fill("bool check_rules(Decoder& d, const view::$Name$& value);\n", {{"Name", m.name}});
+        },
+        [&](const Variant& v) {
+            if (!views.count(v.name)) return;
+            std::vector<std::string> types;
+            for (const std::string& model : v.models) types.push_back("view::" + model);
+            for (const TypeRef& t : v.types) types.push_back(value_type(t, true));
+            body += fill("using $Name$ = std::variant<$Types$>;\n\n", {{"Name", v.name}, {"Types", join(types, ", ")}});
+        });
+    return fill(R"($Banner$// The check-only fast path's view models (see detail/fast.hpp): the models that hand-written rules
+// read (check_rules), and what they hold, with strings as views into the parser's buffer and free-form
+// values left where they are. Internal: only src/fast.cpp and src/atif.cpp include it.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "sediment/rows/detail/decoder.hpp"
+#include "models.hpp"
+
+namespace sediment::rows::detail::view {
+
+/// A free-form value, checked where it is: only whether it is an object is kept.
+struct JsonView {
+    bool object = false;
+    bool is_object() const noexcept { return object; }
+};
+inline const char* json_type_name(const JsonView& j) noexcept { return j.object ? "an object" : "not an object"; }
+
+$Body$}  // namespace sediment::rows::detail::view
+
+namespace sediment::rows::detail {
+
+$Declarations$
+}  // namespace sediment::rows::detail
+)",
+                {{"Banner", banner(module)}, {"Body", body}, {"Declarations", declarations}});
+}
+
 std::string fast_member(const Model& m, const Field& f) {
     const std::string name = identifier(f.json_name);
     if (f.constant) {
@@ -802,18 +906,27 @@ std::string check_member(const Model& m, const Field& f) {
     return f.nullable ? "if (!value.is_null()) {\n" + indent(text, 4) + "}\n" : text;
 }
 
-enum class FastMode { read, check };
+// read: into the model; read_view: into its view model; check: nothing.
+enum class FastMode { read, read_view, check };
+
+std::string fast_signature(const std::string& name, FastMode mode) {
+    switch (mode) {
+        case FastMode::read: return "read(Reader& r, element e, " + name + "& out)";
+        case FastMode::read_view: return "read(Reader& r, element e, view::" + name + "& out)";
+        default: return "check(Reader& r, element e, type_tag<" + name + ">)";
+    }
+}
 
 std::string emit_fast_model_reader(const Model& m, FastMode mode) {
     if (mode == FastMode::check && !m.checked_by_code.empty())
         return fill(R"(inline bool check(Reader& r, element e, type_tag<$Name$>) {
-    thread_local $Name$ scratch;  // check_rules() reads a model
+    thread_local view::$Name$ scratch;  // check_rules() reads a value
     return read(r, e, scratch);
 }
 
 )",
                     {{"Name", m.name}});
-    const bool read = mode == FastMode::read;
+    const bool read = mode != FastMode::check;
     const KeyChain chain = key_chain(m, "if (is_key(key, $Key$)) {\n    bit = $Bit$;\n",
                                      [&](const Field& f) { return read ? fast_member(m, f) : check_member(m, f); });
     return fill(R"(inline bool $Signature$ {
@@ -834,8 +947,7 @@ $Resets$    return (seen & $Required$) == $Required$ && d.error_count() == 0$Rul
 }
 
 )",
-                {{"Signature", fill(read ? "read(Reader& r, element e, $Name$& out)" : "check(Reader& r, element e, type_tag<$Name$>)",
-                                    {{"Name", m.name}})},
+                {{"Signature", fast_signature(m.name, mode)},
                  {"Resets", read ? indent(absent_resets(m), 4) : ""},
                  {"Rules", m.checked_by_code.empty() ? "" : " && check_rules(d, out)"},
                  {"Members", indent(chain.members, 8)},
@@ -843,19 +955,18 @@ $Resets$    return (seen & $Required$) == $Required$ && d.error_count() == 0$Rul
 }
 
 std::string emit_fast_variant_reader(const Variant& v, FastMode mode) {
-    const bool read = mode == FastMode::read;
-    const std::string signature =
-        fill(read ? "read(Reader& r, element e, $Name$& out)" : "check(Reader& r, element e, type_tag<$Name$>)", {{"Name", v.name}});
-    const char* branch = read ? "return read(r, e, alternative<$Type$>(out));" : "return check(r, e, type_tag<$Type$>{});";
+    const bool view = mode == FastMode::read_view;
+    const std::string signature = fast_signature(v.name, mode);
+    const char* branch = mode == FastMode::check ? "return check(r, e, type_tag<$Type$>{});" : "return read(r, e, alternative<$Type$>(out));";
     std::string branches;
     if (v.tag.empty()) {
         for (const TypeRef& t : v.types)
-            branches += fill("    if ($Test$) " + std::string(branch) + "\n", {{"Test", json_type(t).fast_test}, {"Type", cpp_type(t)}});
+            branches += fill("    if ($Test$) " + std::string(branch) + "\n", {{"Test", json_type(t).fast_test}, {"Type", value_type(t, view)}});
         return fill("inline bool $Signature$ {\n$Branches$    return false;\n}\n\n", {{"Signature", signature}, {"Branches", branches}});
     }
     for (const std::string& model : v.models)
         branches += fill("    if (tag == $Model$::$Tag$) " + std::string(branch) + "\n",
-                         {{"Model", model}, {"Type", model}, {"Tag", identifier(v.tag)}});
+                         {{"Model", model}, {"Type", view ? "view::" + model : model}, {"Tag", identifier(v.tag)}});
     return fill(R"(inline bool $Signature$ {
     simdjson::dom::object object;
     std::string_view tag;
@@ -877,10 +988,15 @@ std::string emit_fast_readers(const Module& module) {
     std::string declarations, body, entries;
     std::set<std::string> variants;  // the unions the fast models hold
     for (const Model& m : module.models) for (const Field& f : m.fields) variants_named(f.type, variants);
-    for (const char* form : {"read(Reader& r, element e, $Name$& out)", "check(Reader& r, element e, type_tag<$Name$>)"}) {
-        for (const Model& m : module.models) declarations += fill("inline bool " + std::string(form) + ";\n", {{"Name", m.name}});
+    const std::set<std::string> views = view_types(module);
+    const auto emitted = [&](const std::string& name, FastMode mode) {
+        return mode != FastMode::read_view || views.count(name);
+    };
+    for (const FastMode mode : {FastMode::read, FastMode::read_view, FastMode::check}) {
+        for (const Model& m : module.models)
+            if (emitted(m.name, mode)) declarations += "inline bool " + fast_signature(m.name, mode) + ";\n";
         for (const Variant& v : module.variants)
-            if (variants.count(v.name)) declarations += fill("inline bool " + std::string(form) + ";\n", {{"Name", v.name}});
+            if (variants.count(v.name) && emitted(v.name, mode)) declarations += "inline bool " + fast_signature(v.name, mode) + ";\n";
     }
     for (const std::string& root : fast_roots(module))
         entries += fill(R"(bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema) {
@@ -891,10 +1007,10 @@ bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limi
 }
 )",
                         {{"Root", root}});
-    for (const FastMode mode : {FastMode::read, FastMode::check})
+    for (const FastMode mode : {FastMode::read, FastMode::read_view, FastMode::check})
         in_emission_order(
-            module, [&](const Model& m) { body += emit_fast_model_reader(m, mode); },
-            [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(v, mode); });
+            module, [&](const Model& m) { if (emitted(m.name, mode)) body += emit_fast_model_reader(m, mode); },
+            [&](const Variant& v) { if (variants.count(v.name) && emitted(v.name, mode)) body += emit_fast_variant_reader(v, mode); });
     return fill(R"($Banner$// The fast path's readers (see read.hpp for the exact ones), and its check-only readers, which
 // accept the same documents and build nothing. Only src/fast.cpp includes this header: simdjson stays
 // out of the library's interface.
@@ -905,6 +1021,7 @@ bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limi
 
 #include "sediment/rows/detail/fast.hpp"
 #include "read.hpp"
+#include "views.hpp"
 
 namespace sediment::rows::detail::fast {
 
@@ -928,6 +1045,7 @@ std::map<std::string, std::string> emit_headers(const Module& module, std::vecto
         {"read.hpp", emit_readers(module)},
         {"write.hpp", emit_writers(module)},
         {"fast_read.hpp", emit_fast_readers(module)},
+        {"views.hpp", emit_views(module)},
     };
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "decoder.hpp"
+#include "sediment/rows/generated/views.hpp"
 
 namespace sediment::rows::detail::fast {
 
@@ -183,21 +184,21 @@ M& alternative(V& v) {
 /// What a check-only reader reads a scalar T as: itself, a string as a view, an Integer as the 64-bit
 /// integer the fast path reads it as.
 template <class T>
-struct view {
+struct viewed {
     using type = T;
 };
 template <>
-struct view<std::string> {
+struct viewed<std::string> {
     using type = std::string_view;
 };
 template <>
-struct view<Integer> {
+struct viewed<Integer> {
     using type = std::int64_t;
 };
 
 template <class T>
 bool check(Reader& r, element e, type_tag<T>) {
-    typename view<T>::type value{};
+    typename viewed<T>::type value{};
     return read(r, e, value);
 }
 
@@ -234,6 +235,12 @@ inline bool check(Reader& r, element e, type_tag<Json> json) {
         }
         default: return true;  // null, a boolean, an integer
     }
+}
+
+/// A free-form value of a view model: checked where it is.
+inline bool read(Reader& r, element e, view::JsonView& out) {
+    out.object = e.is_object();
+    return check(r, e, type_tag<Json>{});
 }
 
 /// Parses `text` and reads a document of `schema` into `out`; false for anything the exact reader

@@ -10,6 +10,7 @@
 
 #include "sediment/rows/detail/fast.hpp"
 #include "read.hpp"
+#include "views.hpp"
 
 namespace sediment::rows::detail::fast {
 
@@ -56,6 +57,23 @@ inline bool read(Reader& r, element e, HarborTrajectory& out);
 inline bool read(Reader& r, element e, Part& out);
 inline bool read(Reader& r, element e, AtifContent& out);
 inline bool read(Reader& r, element e, ReasoningEffort& out);
+inline bool read(Reader& r, element e, view::AtifAgent& out);
+inline bool read(Reader& r, element e, view::AtifImageSource& out);
+inline bool read(Reader& r, element e, view::AtifContentPart& out);
+inline bool read(Reader& r, element e, view::AtifToolCall& out);
+inline bool read(Reader& r, element e, view::AtifObservationResult& out);
+inline bool read(Reader& r, element e, view::AtifObservation& out);
+inline bool read(Reader& r, element e, view::AtifStepMetrics& out);
+inline bool read(Reader& r, element e, view::AtifStep& out);
+inline bool read(Reader& r, element e, view::AtifFinalMetrics& out);
+inline bool read(Reader& r, element e, view::AtifTrajectory& out);
+inline bool read(Reader& r, element e, view::HarborSubagentTrajectoryRef& out);
+inline bool read(Reader& r, element e, view::HarborObservationResult& out);
+inline bool read(Reader& r, element e, view::HarborObservation& out);
+inline bool read(Reader& r, element e, view::HarborStep& out);
+inline bool read(Reader& r, element e, view::HarborTrajectory& out);
+inline bool read(Reader& r, element e, view::AtifContent& out);
+inline bool read(Reader& r, element e, view::ReasoningEffort& out);
 inline bool check(Reader& r, element e, type_tag<TextPart>);
 inline bool check(Reader& r, element e, type_tag<ReasoningPart>);
 inline bool check(Reader& r, element e, type_tag<ToolCallPart>);
@@ -1986,6 +2004,706 @@ inline bool read(Reader& r, element e, HarborTrajectory& out) {
     return (seen & 0x18) == 0x18 && d.error_count() == 0 && check_rules(d, out);
 }
 
+inline bool read(Reader& r, element e, view::ReasoningEffort& out) {
+    if (e.is_string()) return read(r, e, alternative<std::string_view>(out));
+    if (e.is_number()) return read(r, e, alternative<Number>(out));
+    return false;
+}
+
+inline bool read(Reader& r, element e, view::AtifAgent& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "name")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.name)) return false;
+        } else if (is_key(key, "version")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.version)) return false;
+        } else if (is_key(key, "model_name")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.model_name)) return false;
+        } else if (is_key(key, "tool_definitions")) {
+            bit = std::uint64_t{1} << 3;
+            if (!read(r, value, out.tool_definitions)) return false;
+            if (out.tool_definitions && !(*out.tool_definitions).is_null()) {
+                d.check_items(**out.tool_definitions, [&](const auto& item) { d.expect_object(item); });
+            }
+        } else if (is_key(key, "extra")) {
+            bit = std::uint64_t{1} << 4;
+            if (!read(r, value, out.extra)) return false;
+            if (out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.model_name.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.tool_definitions.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.extra.reset();
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, element e, view::AtifImageSource& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "media_type")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.media_type)) return false;
+        } else if (is_key(key, "path")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.path)) return false;
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, element e, view::AtifContentPart& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "type")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.type)) return false;
+        } else if (is_key(key, "text")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.text)) return false;
+        } else if (is_key(key, "source")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.source)) return false;
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 1))) out.text.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.source.reset();
+    return (seen & 0x1) == 0x1 && d.error_count() == 0 && check_rules(d, out);
+}
+
+inline bool read(Reader& r, element e, view::AtifContent& out) {
+    if (e.is_string()) return read(r, e, alternative<std::string_view>(out));
+    if (e.is_array()) return read(r, e, alternative<std::vector<view::AtifContentPart>>(out));
+    return false;
+}
+
+inline bool read(Reader& r, element e, view::AtifToolCall& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "tool_call_id")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.tool_call_id)) return false;
+        } else if (is_key(key, "function_name")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.function_name)) return false;
+        } else if (is_key(key, "arguments")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.arguments)) return false;
+            d.expect_object(out.arguments);
+        } else if (is_key(key, "extra")) {
+            bit = std::uint64_t{1} << 3;
+            if (!read(r, value, out.extra)) return false;
+            if (out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, element e, view::AtifObservationResult& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "source_call_id")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.source_call_id)) return false;
+        } else if (is_key(key, "content")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.content)) return false;
+        } else if (is_key(key, "subagent_trajectory_ref")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.subagent_trajectory_ref)) return false;
+            if (out.subagent_trajectory_ref && !(*out.subagent_trajectory_ref).is_null()) {
+                d.check_items(**out.subagent_trajectory_ref, [&](const auto& item) { d.expect_object(item); });
+            }
+        } else if (is_key(key, "extra")) {
+            bit = std::uint64_t{1} << 3;
+            if (!read(r, value, out.extra)) return false;
+            if (out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 0))) out.source_call_id.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.content.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.subagent_trajectory_ref.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, element e, view::AtifObservation& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "results")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.results)) return false;
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    return (seen & 0x1) == 0x1 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, element e, view::AtifStepMetrics& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "prompt_tokens")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.prompt_tokens)) return false;
+            if (out.prompt_tokens && !(*out.prompt_tokens).is_null()) {
+                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.prompt_tokens, 0);
+            }
+        } else if (is_key(key, "completion_tokens")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.completion_tokens)) return false;
+            if (out.completion_tokens && !(*out.completion_tokens).is_null()) {
+                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.completion_tokens, 0);
+            }
+        } else if (is_key(key, "cached_tokens")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.cached_tokens)) return false;
+            if (out.cached_tokens && !(*out.cached_tokens).is_null()) {
+                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.cached_tokens, 0);
+            }
+        } else if (is_key(key, "cost_usd")) {
+            bit = std::uint64_t{1} << 3;
+            if (!read(r, value, out.cost_usd)) return false;
+            if (out.cost_usd && !(*out.cost_usd).is_null()) {
+                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.cost_usd, 0);
+            }
+        } else if (is_key(key, "prompt_token_ids")) {
+            bit = std::uint64_t{1} << 4;
+            if (!read(r, value, out.prompt_token_ids)) return false;
+            if (out.prompt_token_ids && !(*out.prompt_token_ids).is_null()) {
+                if (d.schema() == SchemaId::atif_v1_7) d.check_items(**out.prompt_token_ids, [&](const auto& item) { d.check_minimum(item, 0); });
+            }
+        } else if (is_key(key, "completion_token_ids")) {
+            bit = std::uint64_t{1} << 5;
+            if (!read(r, value, out.completion_token_ids)) return false;
+            if (out.completion_token_ids && !(*out.completion_token_ids).is_null()) {
+                if (d.schema() == SchemaId::atif_v1_7) d.check_items(**out.completion_token_ids, [&](const auto& item) { d.check_minimum(item, 0); });
+            }
+        } else if (is_key(key, "logprobs")) {
+            bit = std::uint64_t{1} << 6;
+            if (!read(r, value, out.logprobs)) return false;
+        } else if (is_key(key, "extra")) {
+            bit = std::uint64_t{1} << 7;
+            if (!read(r, value, out.extra)) return false;
+            if (out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 0))) out.prompt_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.completion_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.cached_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.cost_usd.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.prompt_token_ids.reset();
+    if (!(seen & (std::uint64_t{1} << 5))) out.completion_token_ids.reset();
+    if (!(seen & (std::uint64_t{1} << 6))) out.logprobs.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.extra.reset();
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, element e, view::AtifStep& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "step_id")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.step_id)) return false;
+            d.check_minimum(out.step_id, 1);
+        } else if (is_key(key, "timestamp")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.timestamp)) return false;
+        } else if (is_key(key, "source")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.source)) return false;
+        } else if (is_key(key, "model_name")) {
+            bit = std::uint64_t{1} << 3;
+            if (!read(r, value, out.model_name)) return false;
+        } else if (is_key(key, "reasoning_effort")) {
+            bit = std::uint64_t{1} << 4;
+            if (!read(r, value, out.reasoning_effort)) return false;
+        } else if (is_key(key, "message")) {
+            bit = std::uint64_t{1} << 5;
+            if (!read(r, value, out.message)) return false;
+        } else if (is_key(key, "reasoning_content")) {
+            bit = std::uint64_t{1} << 6;
+            if (!read(r, value, out.reasoning_content)) return false;
+        } else if (is_key(key, "tool_calls")) {
+            bit = std::uint64_t{1} << 7;
+            if (!read(r, value, out.tool_calls)) return false;
+        } else if (is_key(key, "observation")) {
+            bit = std::uint64_t{1} << 8;
+            if (!read(r, value, out.observation)) return false;
+        } else if (is_key(key, "metrics")) {
+            bit = std::uint64_t{1} << 9;
+            if (!read(r, value, out.metrics)) return false;
+        } else if (is_key(key, "llm_call_count")) {
+            bit = std::uint64_t{1} << 10;
+            if (!read(r, value, out.llm_call_count)) return false;
+            if (out.llm_call_count && !(*out.llm_call_count).is_null()) {
+                d.check_minimum(**out.llm_call_count, 0);
+            }
+        } else if (is_key(key, "is_copied_context")) {
+            bit = std::uint64_t{1} << 11;
+            if (!read(r, value, out.is_copied_context)) return false;
+        } else if (is_key(key, "extra")) {
+            bit = std::uint64_t{1} << 12;
+            if (!read(r, value, out.extra)) return false;
+            if (out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 1))) out.timestamp.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.model_name.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.reasoning_effort.reset();
+    if (!(seen & (std::uint64_t{1} << 6))) out.reasoning_content.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.tool_calls.reset();
+    if (!(seen & (std::uint64_t{1} << 8))) out.observation.reset();
+    if (!(seen & (std::uint64_t{1} << 9))) out.metrics.reset();
+    if (!(seen & (std::uint64_t{1} << 10))) out.llm_call_count.reset();
+    if (!(seen & (std::uint64_t{1} << 11))) out.is_copied_context.reset();
+    if (!(seen & (std::uint64_t{1} << 12))) out.extra.reset();
+    return (seen & 0x25) == 0x25 && d.error_count() == 0 && check_rules(d, out);
+}
+
+inline bool read(Reader& r, element e, view::AtifFinalMetrics& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "total_prompt_tokens")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.total_prompt_tokens)) return false;
+            if (out.total_prompt_tokens && !(*out.total_prompt_tokens).is_null()) {
+                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.total_prompt_tokens, 0);
+            }
+        } else if (is_key(key, "total_completion_tokens")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.total_completion_tokens)) return false;
+            if (out.total_completion_tokens && !(*out.total_completion_tokens).is_null()) {
+                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.total_completion_tokens, 0);
+            }
+        } else if (is_key(key, "total_cached_tokens")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.total_cached_tokens)) return false;
+            if (out.total_cached_tokens && !(*out.total_cached_tokens).is_null()) {
+                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.total_cached_tokens, 0);
+            }
+        } else if (is_key(key, "total_cost_usd")) {
+            bit = std::uint64_t{1} << 3;
+            if (!read(r, value, out.total_cost_usd)) return false;
+            if (out.total_cost_usd && !(*out.total_cost_usd).is_null()) {
+                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.total_cost_usd, 0);
+            }
+        } else if (is_key(key, "total_steps")) {
+            bit = std::uint64_t{1} << 4;
+            if (!read(r, value, out.total_steps)) return false;
+            if (out.total_steps && !(*out.total_steps).is_null()) {
+                d.check_minimum(**out.total_steps, 0);
+            }
+        } else if (is_key(key, "extra")) {
+            bit = std::uint64_t{1} << 5;
+            if (!read(r, value, out.extra)) return false;
+            if (out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 0))) out.total_prompt_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.total_completion_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.total_cached_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.total_cost_usd.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.total_steps.reset();
+    if (!(seen & (std::uint64_t{1} << 5))) out.extra.reset();
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, element e, view::AtifTrajectory& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "schema_version")) {
+            bit = std::uint64_t{1} << 0;
+            std::string_view text;
+            if (value.get(text) || text != AtifTrajectory::schema_version) return false;
+        } else if (is_key(key, "session_id")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.session_id)) return false;
+        } else if (is_key(key, "trajectory_id")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.trajectory_id)) return false;
+        } else if (is_key(key, "agent")) {
+            bit = std::uint64_t{1} << 3;
+            if (!read(r, value, out.agent)) return false;
+        } else if (is_key(key, "steps")) {
+            bit = std::uint64_t{1} << 4;
+            if (!read(r, value, out.steps)) return false;
+            d.check_min_items(out.steps, 1);
+        } else if (is_key(key, "notes")) {
+            bit = std::uint64_t{1} << 5;
+            if (!read(r, value, out.notes)) return false;
+        } else if (is_key(key, "final_metrics")) {
+            bit = std::uint64_t{1} << 6;
+            if (!read(r, value, out.final_metrics)) return false;
+        } else if (is_key(key, "continued_trajectory_ref")) {
+            bit = std::uint64_t{1} << 7;
+            if (!read(r, value, out.continued_trajectory_ref)) return false;
+        } else if (is_key(key, "subagent_trajectories")) {
+            bit = std::uint64_t{1} << 8;
+            if (!read(r, value, out.subagent_trajectories)) return false;
+            if (out.subagent_trajectories && !(*out.subagent_trajectories).is_null()) {
+                d.check_items(**out.subagent_trajectories, [&](const auto& item) { d.expect_object(item); });
+            }
+        } else if (is_key(key, "extra")) {
+            bit = std::uint64_t{1} << 9;
+            if (!read(r, value, out.extra)) return false;
+            if (out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 1))) out.session_id.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.trajectory_id.reset();
+    if (!(seen & (std::uint64_t{1} << 5))) out.notes.reset();
+    if (!(seen & (std::uint64_t{1} << 6))) out.final_metrics.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.continued_trajectory_ref.reset();
+    if (!(seen & (std::uint64_t{1} << 8))) out.subagent_trajectories.reset();
+    if (!(seen & (std::uint64_t{1} << 9))) out.extra.reset();
+    return (seen & 0x19) == 0x19 && d.error_count() == 0 && check_rules(d, out);
+}
+
+inline bool read(Reader& r, element e, view::HarborSubagentTrajectoryRef& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "trajectory_id")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.trajectory_id)) return false;
+        } else if (is_key(key, "session_id")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.session_id)) return false;
+        } else if (is_key(key, "trajectory_path")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.trajectory_path)) return false;
+        } else if (is_key(key, "extra")) {
+            bit = std::uint64_t{1} << 3;
+            if (!read(r, value, out.extra)) return false;
+            if (out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 0))) out.trajectory_id.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.session_id.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.trajectory_path.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, element e, view::HarborObservationResult& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "source_call_id")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.source_call_id)) return false;
+        } else if (is_key(key, "content")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.content)) return false;
+        } else if (is_key(key, "subagent_trajectory_ref")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.subagent_trajectory_ref)) return false;
+        } else if (is_key(key, "extra")) {
+            bit = std::uint64_t{1} << 3;
+            if (!read(r, value, out.extra)) return false;
+            if (out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 0))) out.source_call_id.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.content.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.subagent_trajectory_ref.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, element e, view::HarborObservation& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "results")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.results)) return false;
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    return (seen & 0x1) == 0x1 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, element e, view::HarborStep& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "step_id")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.step_id)) return false;
+            d.check_minimum(out.step_id, 1);
+        } else if (is_key(key, "timestamp")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.timestamp)) return false;
+        } else if (is_key(key, "source")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.source)) return false;
+        } else if (is_key(key, "model_name")) {
+            bit = std::uint64_t{1} << 3;
+            if (!read(r, value, out.model_name)) return false;
+        } else if (is_key(key, "reasoning_effort")) {
+            bit = std::uint64_t{1} << 4;
+            if (!read(r, value, out.reasoning_effort)) return false;
+        } else if (is_key(key, "message")) {
+            bit = std::uint64_t{1} << 5;
+            if (!read(r, value, out.message)) return false;
+        } else if (is_key(key, "reasoning_content")) {
+            bit = std::uint64_t{1} << 6;
+            if (!read(r, value, out.reasoning_content)) return false;
+        } else if (is_key(key, "tool_calls")) {
+            bit = std::uint64_t{1} << 7;
+            if (!read(r, value, out.tool_calls)) return false;
+        } else if (is_key(key, "observation")) {
+            bit = std::uint64_t{1} << 8;
+            if (!read(r, value, out.observation)) return false;
+        } else if (is_key(key, "metrics")) {
+            bit = std::uint64_t{1} << 9;
+            if (!read(r, value, out.metrics)) return false;
+        } else if (is_key(key, "llm_call_count")) {
+            bit = std::uint64_t{1} << 10;
+            if (!read(r, value, out.llm_call_count)) return false;
+            if (out.llm_call_count && !(*out.llm_call_count).is_null()) {
+                d.check_minimum(**out.llm_call_count, 0);
+            }
+        } else if (is_key(key, "is_copied_context")) {
+            bit = std::uint64_t{1} << 11;
+            if (!read(r, value, out.is_copied_context)) return false;
+        } else if (is_key(key, "extra")) {
+            bit = std::uint64_t{1} << 12;
+            if (!read(r, value, out.extra)) return false;
+            if (out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 1))) out.timestamp.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.model_name.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.reasoning_effort.reset();
+    if (!(seen & (std::uint64_t{1} << 6))) out.reasoning_content.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.tool_calls.reset();
+    if (!(seen & (std::uint64_t{1} << 8))) out.observation.reset();
+    if (!(seen & (std::uint64_t{1} << 9))) out.metrics.reset();
+    if (!(seen & (std::uint64_t{1} << 10))) out.llm_call_count.reset();
+    if (!(seen & (std::uint64_t{1} << 11))) out.is_copied_context.reset();
+    if (!(seen & (std::uint64_t{1} << 12))) out.extra.reset();
+    return (seen & 0x25) == 0x25 && d.error_count() == 0 && check_rules(d, out);
+}
+
+inline bool read(Reader& r, element e, view::HarborTrajectory& out) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "schema_version")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.schema_version)) return false;
+        } else if (is_key(key, "session_id")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.session_id)) return false;
+        } else if (is_key(key, "trajectory_id")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.trajectory_id)) return false;
+        } else if (is_key(key, "agent")) {
+            bit = std::uint64_t{1} << 3;
+            if (!read(r, value, out.agent)) return false;
+        } else if (is_key(key, "steps")) {
+            bit = std::uint64_t{1} << 4;
+            if (!read(r, value, out.steps)) return false;
+            d.check_min_items(out.steps, 1);
+        } else if (is_key(key, "notes")) {
+            bit = std::uint64_t{1} << 5;
+            if (!read(r, value, out.notes)) return false;
+        } else if (is_key(key, "final_metrics")) {
+            bit = std::uint64_t{1} << 6;
+            if (!read(r, value, out.final_metrics)) return false;
+        } else if (is_key(key, "continued_trajectory_ref")) {
+            bit = std::uint64_t{1} << 7;
+            if (!read(r, value, out.continued_trajectory_ref)) return false;
+        } else if (is_key(key, "subagent_trajectories")) {
+            bit = std::uint64_t{1} << 8;
+            if (!read(r, value, out.subagent_trajectories)) return false;
+        } else if (is_key(key, "extra")) {
+            bit = std::uint64_t{1} << 9;
+            if (!read(r, value, out.extra)) return false;
+            if (out.extra && !(*out.extra).is_null()) {
+                d.expect_object(**out.extra);
+            }
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 0))) out.schema_version.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.session_id.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.trajectory_id.reset();
+    if (!(seen & (std::uint64_t{1} << 5))) out.notes.reset();
+    if (!(seen & (std::uint64_t{1} << 6))) out.final_metrics.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.continued_trajectory_ref.reset();
+    if (!(seen & (std::uint64_t{1} << 8))) out.subagent_trajectories.reset();
+    if (!(seen & (std::uint64_t{1} << 9))) out.extra.reset();
+    return (seen & 0x18) == 0x18 && d.error_count() == 0 && check_rules(d, out);
+}
+
 inline bool check(Reader& r, element e, type_tag<ReasoningEffort>) {
     if (e.is_string()) return check(r, e, type_tag<std::string>{});
     if (e.is_number()) return check(r, e, type_tag<Number>{});
@@ -2769,7 +3487,7 @@ inline bool check(Reader& r, element e, type_tag<AtifImageSource>) {
 }
 
 inline bool check(Reader& r, element e, type_tag<AtifContentPart>) {
-    thread_local AtifContentPart scratch;  // check_rules() reads a model
+    thread_local view::AtifContentPart scratch;  // check_rules() reads a value
     return read(r, e, scratch);
 }
 
@@ -2958,7 +3676,7 @@ inline bool check(Reader& r, element e, type_tag<AtifStepMetrics>) {
 }
 
 inline bool check(Reader& r, element e, type_tag<AtifStep>) {
-    thread_local AtifStep scratch;  // check_rules() reads a model
+    thread_local view::AtifStep scratch;  // check_rules() reads a value
     return read(r, e, scratch);
 }
 
@@ -3022,7 +3740,7 @@ inline bool check(Reader& r, element e, type_tag<AtifFinalMetrics>) {
 }
 
 inline bool check(Reader& r, element e, type_tag<AtifTrajectory>) {
-    thread_local AtifTrajectory scratch;  // check_rules() reads a model
+    thread_local view::AtifTrajectory scratch;  // check_rules() reads a value
     return read(r, e, scratch);
 }
 
@@ -3725,12 +4443,12 @@ inline bool check(Reader& r, element e, type_tag<HarborObservation>) {
 }
 
 inline bool check(Reader& r, element e, type_tag<HarborStep>) {
-    thread_local HarborStep scratch;  // check_rules() reads a model
+    thread_local view::HarborStep scratch;  // check_rules() reads a value
     return read(r, e, scratch);
 }
 
 inline bool check(Reader& r, element e, type_tag<HarborTrajectory>) {
-    thread_local HarborTrajectory scratch;  // check_rules() reads a model
+    thread_local view::HarborTrajectory scratch;  // check_rules() reads a value
     return read(r, e, scratch);
 }
 
