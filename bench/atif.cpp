@@ -94,6 +94,8 @@ int main(int argc, char** argv) {
         rows::AtifTrajectory fresh;
         sink += rows::decode(d, fresh, errors);
     });
+    report("subset: check() (builds nothing)", subset, repeat,
+           [&](const std::string& d) { sink += rows::check(rows::SchemaId::atif_v1_7, d).size(); });
     report("subset: exact reader alone", subset, repeat, [&](const std::string& d) {
         rows::AtifTrajectory fresh;
         sink += rows::detail::exact_decode(d, fresh, errors, {}, rows::SchemaId::atif_v1_7);
@@ -114,6 +116,8 @@ int main(int argc, char** argv) {
     rows::HarborTrajectory any_version;
     report("Harbor: decode() into one reused model", harbor, repeat,
            [&](const std::string& d) { sink += rows::decode(d, any_version, errors); });
+    report("Harbor: check() (builds nothing)", harbor, repeat,
+           [&](const std::string& d) { sink += rows::check(rows::SchemaId::atif, d).size(); });
     report("Harbor: exact reader alone", harbor, repeat, [&](const std::string& d) {
         rows::HarborTrajectory fresh;
         sink += rows::detail::exact_decode(d, fresh, errors, {}, rows::SchemaId::atif);
