@@ -917,7 +917,13 @@ std::string fast_signature(const std::string& name, FastMode mode) {
     }
 }
 
-std::string emit_fast_model_reader(const Model& m, FastMode mode) {
+// A model with a view model has one reader body for both, a template over what it reads into.
+const char* const kBothReaders = R"(inline bool read(Reader& r, element e, $Name$& out) { return read(r, e, out, type_tag<$Name$>{}); }
+inline bool read(Reader& r, element e, view::$Name$& out) { return read(r, e, out, type_tag<$Name$>{}); }
+
+)";
+
+std::string emit_fast_model_reader(const Model& m, FastMode mode, bool viewed) {
     if (mode == FastMode::check && !m.checked_by_code.empty())
         return fill(R"(inline bool check(Reader& r, element e, type_tag<$Name$>) {
     thread_local view::$Name$ scratch;  // check_rules() reads a value
@@ -929,7 +935,7 @@ std::string emit_fast_model_reader(const Model& m, FastMode mode) {
     const bool read = mode != FastMode::check;
     const KeyChain chain = key_chain(m, "if (is_key(key, $Key$)) {\n    bit = $Bit$;\n",
                                      [&](const Field& f) { return read ? fast_member(m, f) : check_member(m, f); });
-    return fill(R"(inline bool $Signature$ {
+    return fill(R"($Signature$ {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -946,36 +952,43 @@ $Members$            return false;
 $Resets$    return (seen & $Required$) == $Required$ && d.error_count() == 0$Rules$;
 }
 
-)",
-                {{"Signature", fast_signature(m.name, mode)},
+$Both$)",
+                {{"Signature", viewed && read ? fill("/// Reads into $Name$ or view::$Name$.\ntemplate <class Out>\ninline bool read(Reader& r, element e, Out& out, type_tag<$Name$>)", {{"Name", m.name}})
+                                              : "inline bool " + fast_signature(m.name, mode)},
+                 {"Both", viewed && read ? fill(kBothReaders, {{"Name", m.name}}) : ""},
                  {"Resets", read ? indent(absent_resets(m), 4) : ""},
                  {"Rules", m.checked_by_code.empty() ? "" : " && check_rules(d, out)"},
                  {"Members", indent(chain.members, 8)},
                  {"Required", chain.required}});
 }
 
-std::string emit_fast_variant_reader(const Variant& v, FastMode mode) {
-    const bool view = mode == FastMode::read_view;
-    const std::string signature = fast_signature(v.name, mode);
-    const char* branch = mode == FastMode::check ? "return check(r, e, type_tag<$Type$>{});" : "return read(r, e, alternative<$Type$>(out));";
+std::string emit_fast_variant_reader(const Variant& v, FastMode mode, bool viewed) {
+    const bool both = viewed && mode == FastMode::read;  // the branch's alternative by its index
+    const std::string signature = both ? fill("/// Reads into $Name$ or view::$Name$.\ntemplate <class Out>\ninline bool read(Reader& r, element e, Out& out, type_tag<$Name$>)", {{"Name", v.name}})
+                                       : "inline bool " + fast_signature(v.name, mode);
+    const char* branch = mode == FastMode::check ? "return check(r, e, type_tag<$Type$>{});"
+                         : both                  ? "return read(r, e, alternative_at<$Index$>(out));"
+                                                 : "return read(r, e, alternative<$Type$>(out));";
+    const std::string after = both ? fill(kBothReaders, {{"Name", v.name}}) : "";
     std::string branches;
     if (v.tag.empty()) {
-        for (const TypeRef& t : v.types)
-            branches += fill("    if ($Test$) " + std::string(branch) + "\n", {{"Test", json_type(t).fast_test}, {"Type", value_type(t, view)}});
-        return fill("inline bool $Signature$ {\n$Branches$    return false;\n}\n\n", {{"Signature", signature}, {"Branches", branches}});
+        for (std::size_t i = 0; i < v.types.size(); ++i)
+            branches += fill("    if ($Test$) " + std::string(branch) + "\n",
+                             {{"Test", json_type(v.types[i]).fast_test}, {"Type", cpp_type(v.types[i])}, {"Index", std::to_string(i)}});
+        return fill("$Signature$ {\n$Branches$    return false;\n}\n\n$After$", {{"Signature", signature}, {"Branches", branches}, {"After", after}});
     }
-    for (const std::string& model : v.models)
+    for (std::size_t i = 0; i < v.models.size(); ++i)
         branches += fill("    if (tag == $Model$::$Tag$) " + std::string(branch) + "\n",
-                         {{"Model", model}, {"Type", view ? "view::" + model : model}, {"Tag", identifier(v.tag)}});
-    return fill(R"(inline bool $Signature$ {
+                         {{"Model", v.models[i]}, {"Type", v.models[i]}, {"Tag", identifier(v.tag)}, {"Index", std::to_string(i)}});
+    return fill(R"($Signature$ {
     simdjson::dom::object object;
     std::string_view tag;
     if (e.get(object) || object[$TagLiteral$].get(tag)) return false;
 $Branches$    return false;
 }
 
-)",
-                {{"Signature", signature}, {"TagLiteral", string_literal(v.tag)}, {"Branches", branches}});
+$After$)",
+                {{"Signature", signature}, {"TagLiteral", string_literal(v.tag)}, {"Branches", branches}, {"After", after}});
 }
 
 // The unions a type names, through arrays.
@@ -1007,10 +1020,10 @@ bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limi
 }
 )",
                         {{"Root", root}});
-    for (const FastMode mode : {FastMode::read, FastMode::read_view, FastMode::check})
+    for (const FastMode mode : {FastMode::read, FastMode::check})  // read: into models and view models
         in_emission_order(
-            module, [&](const Model& m) { if (emitted(m.name, mode)) body += emit_fast_model_reader(m, mode); },
-            [&](const Variant& v) { if (variants.count(v.name) && emitted(v.name, mode)) body += emit_fast_variant_reader(v, mode); });
+            module, [&](const Model& m) { body += emit_fast_model_reader(m, mode, views.count(m.name)); },
+            [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(v, mode, views.count(v.name)); });
     return fill(R"($Banner$// The fast path's readers (see read.hpp for the exact ones), and its check-only readers, which
 // accept the same documents and build nothing. Only src/fast.cpp includes this header: simdjson stays
 // out of the library's interface.

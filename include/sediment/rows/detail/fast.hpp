@@ -177,6 +177,14 @@ M& alternative(V& v) {
     return v.template emplace<M>();
 }
 
+/// The alternative I of a union, the one it holds when it holds that one (a reader of a model and its
+/// view model, whose alternatives are of different types).
+template <std::size_t I, class V>
+auto& alternative_at(V& v) {
+    if (v.index() == I) return std::get<I>(v);
+    return v.template emplace<I>();
+}
+
 // ----- the check-only readers ----------------------------------------------------------------------
 // check(r, e, type_tag<T>{}) accepts exactly what read(r, e, T&) accepts, and builds nothing (the
 // generated overloads cover the models and unions).

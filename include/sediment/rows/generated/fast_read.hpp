@@ -118,11 +118,16 @@ inline bool check(Reader& r, element e, type_tag<Part>);
 inline bool check(Reader& r, element e, type_tag<AtifContent>);
 inline bool check(Reader& r, element e, type_tag<ReasoningEffort>);
 
-inline bool read(Reader& r, element e, ReasoningEffort& out) {
-    if (e.is_string()) return read(r, e, alternative<std::string>(out));
-    if (e.is_number()) return read(r, e, alternative<Number>(out));
+/// Reads into ReasoningEffort or view::ReasoningEffort.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<ReasoningEffort>) {
+    if (e.is_string()) return read(r, e, alternative_at<0>(out));
+    if (e.is_number()) return read(r, e, alternative_at<1>(out));
     return false;
 }
+
+inline bool read(Reader& r, element e, ReasoningEffort& out) { return read(r, e, out, type_tag<ReasoningEffort>{}); }
+inline bool read(Reader& r, element e, view::ReasoningEffort& out) { return read(r, e, out, type_tag<ReasoningEffort>{}); }
 
 inline bool read(Reader& r, element e, TextPart& out) {
     simdjson::dom::object object;
@@ -768,7 +773,9 @@ inline bool read(Reader& r, element e, NemoGymRolloutRow& out) {
     return (seen & 0xb) == 0xb && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, AtifAgent& out) {
+/// Reads into AtifAgent or view::AtifAgent.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifAgent>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -810,7 +817,12 @@ inline bool read(Reader& r, element e, AtifAgent& out) {
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, AtifImageSource& out) {
+inline bool read(Reader& r, element e, AtifAgent& out) { return read(r, e, out, type_tag<AtifAgent>{}); }
+inline bool read(Reader& r, element e, view::AtifAgent& out) { return read(r, e, out, type_tag<AtifAgent>{}); }
+
+/// Reads into AtifImageSource or view::AtifImageSource.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifImageSource>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -834,7 +846,12 @@ inline bool read(Reader& r, element e, AtifImageSource& out) {
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, AtifContentPart& out) {
+inline bool read(Reader& r, element e, AtifImageSource& out) { return read(r, e, out, type_tag<AtifImageSource>{}); }
+inline bool read(Reader& r, element e, view::AtifImageSource& out) { return read(r, e, out, type_tag<AtifImageSource>{}); }
+
+/// Reads into AtifContentPart or view::AtifContentPart.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifContentPart>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -863,13 +880,23 @@ inline bool read(Reader& r, element e, AtifContentPart& out) {
     return (seen & 0x1) == 0x1 && d.error_count() == 0 && check_rules(d, out);
 }
 
-inline bool read(Reader& r, element e, AtifContent& out) {
-    if (e.is_string()) return read(r, e, alternative<std::string>(out));
-    if (e.is_array()) return read(r, e, alternative<std::vector<AtifContentPart>>(out));
+inline bool read(Reader& r, element e, AtifContentPart& out) { return read(r, e, out, type_tag<AtifContentPart>{}); }
+inline bool read(Reader& r, element e, view::AtifContentPart& out) { return read(r, e, out, type_tag<AtifContentPart>{}); }
+
+/// Reads into AtifContent or view::AtifContent.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifContent>) {
+    if (e.is_string()) return read(r, e, alternative_at<0>(out));
+    if (e.is_array()) return read(r, e, alternative_at<1>(out));
     return false;
 }
 
-inline bool read(Reader& r, element e, AtifToolCall& out) {
+inline bool read(Reader& r, element e, AtifContent& out) { return read(r, e, out, type_tag<AtifContent>{}); }
+inline bool read(Reader& r, element e, view::AtifContent& out) { return read(r, e, out, type_tag<AtifContent>{}); }
+
+/// Reads into AtifToolCall or view::AtifToolCall.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifToolCall>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -904,7 +931,12 @@ inline bool read(Reader& r, element e, AtifToolCall& out) {
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, AtifObservationResult& out) {
+inline bool read(Reader& r, element e, AtifToolCall& out) { return read(r, e, out, type_tag<AtifToolCall>{}); }
+inline bool read(Reader& r, element e, view::AtifToolCall& out) { return read(r, e, out, type_tag<AtifToolCall>{}); }
+
+/// Reads into AtifObservationResult or view::AtifObservationResult.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifObservationResult>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -944,7 +976,12 @@ inline bool read(Reader& r, element e, AtifObservationResult& out) {
     return (seen & 0x0) == 0x0 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, AtifObservation& out) {
+inline bool read(Reader& r, element e, AtifObservationResult& out) { return read(r, e, out, type_tag<AtifObservationResult>{}); }
+inline bool read(Reader& r, element e, view::AtifObservationResult& out) { return read(r, e, out, type_tag<AtifObservationResult>{}); }
+
+/// Reads into AtifObservation or view::AtifObservation.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifObservation>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -965,7 +1002,12 @@ inline bool read(Reader& r, element e, AtifObservation& out) {
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, AtifStepMetrics& out) {
+inline bool read(Reader& r, element e, AtifObservation& out) { return read(r, e, out, type_tag<AtifObservation>{}); }
+inline bool read(Reader& r, element e, view::AtifObservation& out) { return read(r, e, out, type_tag<AtifObservation>{}); }
+
+/// Reads into AtifStepMetrics or view::AtifStepMetrics.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifStepMetrics>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1036,7 +1078,12 @@ inline bool read(Reader& r, element e, AtifStepMetrics& out) {
     return (seen & 0x0) == 0x0 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, AtifStep& out) {
+inline bool read(Reader& r, element e, AtifStepMetrics& out) { return read(r, e, out, type_tag<AtifStepMetrics>{}); }
+inline bool read(Reader& r, element e, view::AtifStepMetrics& out) { return read(r, e, out, type_tag<AtifStepMetrics>{}); }
+
+/// Reads into AtifStep or view::AtifStep.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifStep>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1110,7 +1157,12 @@ inline bool read(Reader& r, element e, AtifStep& out) {
     return (seen & 0x25) == 0x25 && d.error_count() == 0 && check_rules(d, out);
 }
 
-inline bool read(Reader& r, element e, AtifFinalMetrics& out) {
+inline bool read(Reader& r, element e, AtifStep& out) { return read(r, e, out, type_tag<AtifStep>{}); }
+inline bool read(Reader& r, element e, view::AtifStep& out) { return read(r, e, out, type_tag<AtifStep>{}); }
+
+/// Reads into AtifFinalMetrics or view::AtifFinalMetrics.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifFinalMetrics>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1170,7 +1222,12 @@ inline bool read(Reader& r, element e, AtifFinalMetrics& out) {
     return (seen & 0x0) == 0x0 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, AtifTrajectory& out) {
+inline bool read(Reader& r, element e, AtifFinalMetrics& out) { return read(r, e, out, type_tag<AtifFinalMetrics>{}); }
+inline bool read(Reader& r, element e, view::AtifFinalMetrics& out) { return read(r, e, out, type_tag<AtifFinalMetrics>{}); }
+
+/// Reads into AtifTrajectory or view::AtifTrajectory.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifTrajectory>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1232,6 +1289,9 @@ inline bool read(Reader& r, element e, AtifTrajectory& out) {
     if (!(seen & (std::uint64_t{1} << 9))) out.extra.reset();
     return (seen & 0x19) == 0x19 && d.error_count() == 0 && check_rules(d, out);
 }
+
+inline bool read(Reader& r, element e, AtifTrajectory& out) { return read(r, e, out, type_tag<AtifTrajectory>{}); }
+inline bool read(Reader& r, element e, view::AtifTrajectory& out) { return read(r, e, out, type_tag<AtifTrajectory>{}); }
 
 inline bool read(Reader& r, element e, NemoGymMetadataV1& out) {
     simdjson::dom::object object;
@@ -1775,7 +1835,9 @@ inline bool read(Reader& r, element e, NemoGymRolloutRowV4& out) {
     return (seen & 0xb) == 0xb && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, HarborSubagentTrajectoryRef& out) {
+/// Reads into HarborSubagentTrajectoryRef or view::HarborSubagentTrajectoryRef.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<HarborSubagentTrajectoryRef>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1812,7 +1874,12 @@ inline bool read(Reader& r, element e, HarborSubagentTrajectoryRef& out) {
     return (seen & 0x0) == 0x0 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, HarborObservationResult& out) {
+inline bool read(Reader& r, element e, HarborSubagentTrajectoryRef& out) { return read(r, e, out, type_tag<HarborSubagentTrajectoryRef>{}); }
+inline bool read(Reader& r, element e, view::HarborSubagentTrajectoryRef& out) { return read(r, e, out, type_tag<HarborSubagentTrajectoryRef>{}); }
+
+/// Reads into HarborObservationResult or view::HarborObservationResult.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<HarborObservationResult>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1849,7 +1916,12 @@ inline bool read(Reader& r, element e, HarborObservationResult& out) {
     return (seen & 0x0) == 0x0 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, HarborObservation& out) {
+inline bool read(Reader& r, element e, HarborObservationResult& out) { return read(r, e, out, type_tag<HarborObservationResult>{}); }
+inline bool read(Reader& r, element e, view::HarborObservationResult& out) { return read(r, e, out, type_tag<HarborObservationResult>{}); }
+
+/// Reads into HarborObservation or view::HarborObservation.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<HarborObservation>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1870,7 +1942,12 @@ inline bool read(Reader& r, element e, HarborObservation& out) {
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, HarborStep& out) {
+inline bool read(Reader& r, element e, HarborObservation& out) { return read(r, e, out, type_tag<HarborObservation>{}); }
+inline bool read(Reader& r, element e, view::HarborObservation& out) { return read(r, e, out, type_tag<HarborObservation>{}); }
+
+/// Reads into HarborStep or view::HarborStep.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<HarborStep>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1944,7 +2021,12 @@ inline bool read(Reader& r, element e, HarborStep& out) {
     return (seen & 0x25) == 0x25 && d.error_count() == 0 && check_rules(d, out);
 }
 
-inline bool read(Reader& r, element e, HarborTrajectory& out) {
+inline bool read(Reader& r, element e, HarborStep& out) { return read(r, e, out, type_tag<HarborStep>{}); }
+inline bool read(Reader& r, element e, view::HarborStep& out) { return read(r, e, out, type_tag<HarborStep>{}); }
+
+/// Reads into HarborTrajectory or view::HarborTrajectory.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<HarborTrajectory>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -2004,705 +2086,8 @@ inline bool read(Reader& r, element e, HarborTrajectory& out) {
     return (seen & 0x18) == 0x18 && d.error_count() == 0 && check_rules(d, out);
 }
 
-inline bool read(Reader& r, element e, view::ReasoningEffort& out) {
-    if (e.is_string()) return read(r, e, alternative<std::string_view>(out));
-    if (e.is_number()) return read(r, e, alternative<Number>(out));
-    return false;
-}
-
-inline bool read(Reader& r, element e, view::AtifAgent& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "name")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.name)) return false;
-        } else if (is_key(key, "version")) {
-            bit = std::uint64_t{1} << 1;
-            if (!read(r, value, out.version)) return false;
-        } else if (is_key(key, "model_name")) {
-            bit = std::uint64_t{1} << 2;
-            if (!read(r, value, out.model_name)) return false;
-        } else if (is_key(key, "tool_definitions")) {
-            bit = std::uint64_t{1} << 3;
-            if (!read(r, value, out.tool_definitions)) return false;
-            if (out.tool_definitions && !(*out.tool_definitions).is_null()) {
-                d.check_items(**out.tool_definitions, [&](const auto& item) { d.expect_object(item); });
-            }
-        } else if (is_key(key, "extra")) {
-            bit = std::uint64_t{1} << 4;
-            if (!read(r, value, out.extra)) return false;
-            if (out.extra && !(*out.extra).is_null()) {
-                d.expect_object(**out.extra);
-            }
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    if (!(seen & (std::uint64_t{1} << 2))) out.model_name.reset();
-    if (!(seen & (std::uint64_t{1} << 3))) out.tool_definitions.reset();
-    if (!(seen & (std::uint64_t{1} << 4))) out.extra.reset();
-    return (seen & 0x3) == 0x3 && d.error_count() == 0;
-}
-
-inline bool read(Reader& r, element e, view::AtifImageSource& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "media_type")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.media_type)) return false;
-        } else if (is_key(key, "path")) {
-            bit = std::uint64_t{1} << 1;
-            if (!read(r, value, out.path)) return false;
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    return (seen & 0x3) == 0x3 && d.error_count() == 0;
-}
-
-inline bool read(Reader& r, element e, view::AtifContentPart& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "type")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.type)) return false;
-        } else if (is_key(key, "text")) {
-            bit = std::uint64_t{1} << 1;
-            if (!read(r, value, out.text)) return false;
-        } else if (is_key(key, "source")) {
-            bit = std::uint64_t{1} << 2;
-            if (!read(r, value, out.source)) return false;
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    if (!(seen & (std::uint64_t{1} << 1))) out.text.reset();
-    if (!(seen & (std::uint64_t{1} << 2))) out.source.reset();
-    return (seen & 0x1) == 0x1 && d.error_count() == 0 && check_rules(d, out);
-}
-
-inline bool read(Reader& r, element e, view::AtifContent& out) {
-    if (e.is_string()) return read(r, e, alternative<std::string_view>(out));
-    if (e.is_array()) return read(r, e, alternative<std::vector<view::AtifContentPart>>(out));
-    return false;
-}
-
-inline bool read(Reader& r, element e, view::AtifToolCall& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "tool_call_id")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.tool_call_id)) return false;
-        } else if (is_key(key, "function_name")) {
-            bit = std::uint64_t{1} << 1;
-            if (!read(r, value, out.function_name)) return false;
-        } else if (is_key(key, "arguments")) {
-            bit = std::uint64_t{1} << 2;
-            if (!read(r, value, out.arguments)) return false;
-            d.expect_object(out.arguments);
-        } else if (is_key(key, "extra")) {
-            bit = std::uint64_t{1} << 3;
-            if (!read(r, value, out.extra)) return false;
-            if (out.extra && !(*out.extra).is_null()) {
-                d.expect_object(**out.extra);
-            }
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
-    return (seen & 0x7) == 0x7 && d.error_count() == 0;
-}
-
-inline bool read(Reader& r, element e, view::AtifObservationResult& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "source_call_id")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.source_call_id)) return false;
-        } else if (is_key(key, "content")) {
-            bit = std::uint64_t{1} << 1;
-            if (!read(r, value, out.content)) return false;
-        } else if (is_key(key, "subagent_trajectory_ref")) {
-            bit = std::uint64_t{1} << 2;
-            if (!read(r, value, out.subagent_trajectory_ref)) return false;
-            if (out.subagent_trajectory_ref && !(*out.subagent_trajectory_ref).is_null()) {
-                d.check_items(**out.subagent_trajectory_ref, [&](const auto& item) { d.expect_object(item); });
-            }
-        } else if (is_key(key, "extra")) {
-            bit = std::uint64_t{1} << 3;
-            if (!read(r, value, out.extra)) return false;
-            if (out.extra && !(*out.extra).is_null()) {
-                d.expect_object(**out.extra);
-            }
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    if (!(seen & (std::uint64_t{1} << 0))) out.source_call_id.reset();
-    if (!(seen & (std::uint64_t{1} << 1))) out.content.reset();
-    if (!(seen & (std::uint64_t{1} << 2))) out.subagent_trajectory_ref.reset();
-    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
-    return (seen & 0x0) == 0x0 && d.error_count() == 0;
-}
-
-inline bool read(Reader& r, element e, view::AtifObservation& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "results")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.results)) return false;
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    return (seen & 0x1) == 0x1 && d.error_count() == 0;
-}
-
-inline bool read(Reader& r, element e, view::AtifStepMetrics& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "prompt_tokens")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.prompt_tokens)) return false;
-            if (out.prompt_tokens && !(*out.prompt_tokens).is_null()) {
-                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.prompt_tokens, 0);
-            }
-        } else if (is_key(key, "completion_tokens")) {
-            bit = std::uint64_t{1} << 1;
-            if (!read(r, value, out.completion_tokens)) return false;
-            if (out.completion_tokens && !(*out.completion_tokens).is_null()) {
-                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.completion_tokens, 0);
-            }
-        } else if (is_key(key, "cached_tokens")) {
-            bit = std::uint64_t{1} << 2;
-            if (!read(r, value, out.cached_tokens)) return false;
-            if (out.cached_tokens && !(*out.cached_tokens).is_null()) {
-                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.cached_tokens, 0);
-            }
-        } else if (is_key(key, "cost_usd")) {
-            bit = std::uint64_t{1} << 3;
-            if (!read(r, value, out.cost_usd)) return false;
-            if (out.cost_usd && !(*out.cost_usd).is_null()) {
-                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.cost_usd, 0);
-            }
-        } else if (is_key(key, "prompt_token_ids")) {
-            bit = std::uint64_t{1} << 4;
-            if (!read(r, value, out.prompt_token_ids)) return false;
-            if (out.prompt_token_ids && !(*out.prompt_token_ids).is_null()) {
-                if (d.schema() == SchemaId::atif_v1_7) d.check_items(**out.prompt_token_ids, [&](const auto& item) { d.check_minimum(item, 0); });
-            }
-        } else if (is_key(key, "completion_token_ids")) {
-            bit = std::uint64_t{1} << 5;
-            if (!read(r, value, out.completion_token_ids)) return false;
-            if (out.completion_token_ids && !(*out.completion_token_ids).is_null()) {
-                if (d.schema() == SchemaId::atif_v1_7) d.check_items(**out.completion_token_ids, [&](const auto& item) { d.check_minimum(item, 0); });
-            }
-        } else if (is_key(key, "logprobs")) {
-            bit = std::uint64_t{1} << 6;
-            if (!read(r, value, out.logprobs)) return false;
-        } else if (is_key(key, "extra")) {
-            bit = std::uint64_t{1} << 7;
-            if (!read(r, value, out.extra)) return false;
-            if (out.extra && !(*out.extra).is_null()) {
-                d.expect_object(**out.extra);
-            }
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    if (!(seen & (std::uint64_t{1} << 0))) out.prompt_tokens.reset();
-    if (!(seen & (std::uint64_t{1} << 1))) out.completion_tokens.reset();
-    if (!(seen & (std::uint64_t{1} << 2))) out.cached_tokens.reset();
-    if (!(seen & (std::uint64_t{1} << 3))) out.cost_usd.reset();
-    if (!(seen & (std::uint64_t{1} << 4))) out.prompt_token_ids.reset();
-    if (!(seen & (std::uint64_t{1} << 5))) out.completion_token_ids.reset();
-    if (!(seen & (std::uint64_t{1} << 6))) out.logprobs.reset();
-    if (!(seen & (std::uint64_t{1} << 7))) out.extra.reset();
-    return (seen & 0x0) == 0x0 && d.error_count() == 0;
-}
-
-inline bool read(Reader& r, element e, view::AtifStep& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "step_id")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.step_id)) return false;
-            d.check_minimum(out.step_id, 1);
-        } else if (is_key(key, "timestamp")) {
-            bit = std::uint64_t{1} << 1;
-            if (!read(r, value, out.timestamp)) return false;
-        } else if (is_key(key, "source")) {
-            bit = std::uint64_t{1} << 2;
-            if (!read(r, value, out.source)) return false;
-        } else if (is_key(key, "model_name")) {
-            bit = std::uint64_t{1} << 3;
-            if (!read(r, value, out.model_name)) return false;
-        } else if (is_key(key, "reasoning_effort")) {
-            bit = std::uint64_t{1} << 4;
-            if (!read(r, value, out.reasoning_effort)) return false;
-        } else if (is_key(key, "message")) {
-            bit = std::uint64_t{1} << 5;
-            if (!read(r, value, out.message)) return false;
-        } else if (is_key(key, "reasoning_content")) {
-            bit = std::uint64_t{1} << 6;
-            if (!read(r, value, out.reasoning_content)) return false;
-        } else if (is_key(key, "tool_calls")) {
-            bit = std::uint64_t{1} << 7;
-            if (!read(r, value, out.tool_calls)) return false;
-        } else if (is_key(key, "observation")) {
-            bit = std::uint64_t{1} << 8;
-            if (!read(r, value, out.observation)) return false;
-        } else if (is_key(key, "metrics")) {
-            bit = std::uint64_t{1} << 9;
-            if (!read(r, value, out.metrics)) return false;
-        } else if (is_key(key, "llm_call_count")) {
-            bit = std::uint64_t{1} << 10;
-            if (!read(r, value, out.llm_call_count)) return false;
-            if (out.llm_call_count && !(*out.llm_call_count).is_null()) {
-                d.check_minimum(**out.llm_call_count, 0);
-            }
-        } else if (is_key(key, "is_copied_context")) {
-            bit = std::uint64_t{1} << 11;
-            if (!read(r, value, out.is_copied_context)) return false;
-        } else if (is_key(key, "extra")) {
-            bit = std::uint64_t{1} << 12;
-            if (!read(r, value, out.extra)) return false;
-            if (out.extra && !(*out.extra).is_null()) {
-                d.expect_object(**out.extra);
-            }
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    if (!(seen & (std::uint64_t{1} << 1))) out.timestamp.reset();
-    if (!(seen & (std::uint64_t{1} << 3))) out.model_name.reset();
-    if (!(seen & (std::uint64_t{1} << 4))) out.reasoning_effort.reset();
-    if (!(seen & (std::uint64_t{1} << 6))) out.reasoning_content.reset();
-    if (!(seen & (std::uint64_t{1} << 7))) out.tool_calls.reset();
-    if (!(seen & (std::uint64_t{1} << 8))) out.observation.reset();
-    if (!(seen & (std::uint64_t{1} << 9))) out.metrics.reset();
-    if (!(seen & (std::uint64_t{1} << 10))) out.llm_call_count.reset();
-    if (!(seen & (std::uint64_t{1} << 11))) out.is_copied_context.reset();
-    if (!(seen & (std::uint64_t{1} << 12))) out.extra.reset();
-    return (seen & 0x25) == 0x25 && d.error_count() == 0 && check_rules(d, out);
-}
-
-inline bool read(Reader& r, element e, view::AtifFinalMetrics& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "total_prompt_tokens")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.total_prompt_tokens)) return false;
-            if (out.total_prompt_tokens && !(*out.total_prompt_tokens).is_null()) {
-                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.total_prompt_tokens, 0);
-            }
-        } else if (is_key(key, "total_completion_tokens")) {
-            bit = std::uint64_t{1} << 1;
-            if (!read(r, value, out.total_completion_tokens)) return false;
-            if (out.total_completion_tokens && !(*out.total_completion_tokens).is_null()) {
-                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.total_completion_tokens, 0);
-            }
-        } else if (is_key(key, "total_cached_tokens")) {
-            bit = std::uint64_t{1} << 2;
-            if (!read(r, value, out.total_cached_tokens)) return false;
-            if (out.total_cached_tokens && !(*out.total_cached_tokens).is_null()) {
-                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.total_cached_tokens, 0);
-            }
-        } else if (is_key(key, "total_cost_usd")) {
-            bit = std::uint64_t{1} << 3;
-            if (!read(r, value, out.total_cost_usd)) return false;
-            if (out.total_cost_usd && !(*out.total_cost_usd).is_null()) {
-                if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.total_cost_usd, 0);
-            }
-        } else if (is_key(key, "total_steps")) {
-            bit = std::uint64_t{1} << 4;
-            if (!read(r, value, out.total_steps)) return false;
-            if (out.total_steps && !(*out.total_steps).is_null()) {
-                d.check_minimum(**out.total_steps, 0);
-            }
-        } else if (is_key(key, "extra")) {
-            bit = std::uint64_t{1} << 5;
-            if (!read(r, value, out.extra)) return false;
-            if (out.extra && !(*out.extra).is_null()) {
-                d.expect_object(**out.extra);
-            }
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    if (!(seen & (std::uint64_t{1} << 0))) out.total_prompt_tokens.reset();
-    if (!(seen & (std::uint64_t{1} << 1))) out.total_completion_tokens.reset();
-    if (!(seen & (std::uint64_t{1} << 2))) out.total_cached_tokens.reset();
-    if (!(seen & (std::uint64_t{1} << 3))) out.total_cost_usd.reset();
-    if (!(seen & (std::uint64_t{1} << 4))) out.total_steps.reset();
-    if (!(seen & (std::uint64_t{1} << 5))) out.extra.reset();
-    return (seen & 0x0) == 0x0 && d.error_count() == 0;
-}
-
-inline bool read(Reader& r, element e, view::AtifTrajectory& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "schema_version")) {
-            bit = std::uint64_t{1} << 0;
-            std::string_view text;
-            if (value.get(text) || text != AtifTrajectory::schema_version) return false;
-        } else if (is_key(key, "session_id")) {
-            bit = std::uint64_t{1} << 1;
-            if (!read(r, value, out.session_id)) return false;
-        } else if (is_key(key, "trajectory_id")) {
-            bit = std::uint64_t{1} << 2;
-            if (!read(r, value, out.trajectory_id)) return false;
-        } else if (is_key(key, "agent")) {
-            bit = std::uint64_t{1} << 3;
-            if (!read(r, value, out.agent)) return false;
-        } else if (is_key(key, "steps")) {
-            bit = std::uint64_t{1} << 4;
-            if (!read(r, value, out.steps)) return false;
-            d.check_min_items(out.steps, 1);
-        } else if (is_key(key, "notes")) {
-            bit = std::uint64_t{1} << 5;
-            if (!read(r, value, out.notes)) return false;
-        } else if (is_key(key, "final_metrics")) {
-            bit = std::uint64_t{1} << 6;
-            if (!read(r, value, out.final_metrics)) return false;
-        } else if (is_key(key, "continued_trajectory_ref")) {
-            bit = std::uint64_t{1} << 7;
-            if (!read(r, value, out.continued_trajectory_ref)) return false;
-        } else if (is_key(key, "subagent_trajectories")) {
-            bit = std::uint64_t{1} << 8;
-            if (!read(r, value, out.subagent_trajectories)) return false;
-            if (out.subagent_trajectories && !(*out.subagent_trajectories).is_null()) {
-                d.check_items(**out.subagent_trajectories, [&](const auto& item) { d.expect_object(item); });
-            }
-        } else if (is_key(key, "extra")) {
-            bit = std::uint64_t{1} << 9;
-            if (!read(r, value, out.extra)) return false;
-            if (out.extra && !(*out.extra).is_null()) {
-                d.expect_object(**out.extra);
-            }
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    if (!(seen & (std::uint64_t{1} << 1))) out.session_id.reset();
-    if (!(seen & (std::uint64_t{1} << 2))) out.trajectory_id.reset();
-    if (!(seen & (std::uint64_t{1} << 5))) out.notes.reset();
-    if (!(seen & (std::uint64_t{1} << 6))) out.final_metrics.reset();
-    if (!(seen & (std::uint64_t{1} << 7))) out.continued_trajectory_ref.reset();
-    if (!(seen & (std::uint64_t{1} << 8))) out.subagent_trajectories.reset();
-    if (!(seen & (std::uint64_t{1} << 9))) out.extra.reset();
-    return (seen & 0x19) == 0x19 && d.error_count() == 0 && check_rules(d, out);
-}
-
-inline bool read(Reader& r, element e, view::HarborSubagentTrajectoryRef& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "trajectory_id")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.trajectory_id)) return false;
-        } else if (is_key(key, "session_id")) {
-            bit = std::uint64_t{1} << 1;
-            if (!read(r, value, out.session_id)) return false;
-        } else if (is_key(key, "trajectory_path")) {
-            bit = std::uint64_t{1} << 2;
-            if (!read(r, value, out.trajectory_path)) return false;
-        } else if (is_key(key, "extra")) {
-            bit = std::uint64_t{1} << 3;
-            if (!read(r, value, out.extra)) return false;
-            if (out.extra && !(*out.extra).is_null()) {
-                d.expect_object(**out.extra);
-            }
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    if (!(seen & (std::uint64_t{1} << 0))) out.trajectory_id.reset();
-    if (!(seen & (std::uint64_t{1} << 1))) out.session_id.reset();
-    if (!(seen & (std::uint64_t{1} << 2))) out.trajectory_path.reset();
-    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
-    return (seen & 0x0) == 0x0 && d.error_count() == 0;
-}
-
-inline bool read(Reader& r, element e, view::HarborObservationResult& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "source_call_id")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.source_call_id)) return false;
-        } else if (is_key(key, "content")) {
-            bit = std::uint64_t{1} << 1;
-            if (!read(r, value, out.content)) return false;
-        } else if (is_key(key, "subagent_trajectory_ref")) {
-            bit = std::uint64_t{1} << 2;
-            if (!read(r, value, out.subagent_trajectory_ref)) return false;
-        } else if (is_key(key, "extra")) {
-            bit = std::uint64_t{1} << 3;
-            if (!read(r, value, out.extra)) return false;
-            if (out.extra && !(*out.extra).is_null()) {
-                d.expect_object(**out.extra);
-            }
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    if (!(seen & (std::uint64_t{1} << 0))) out.source_call_id.reset();
-    if (!(seen & (std::uint64_t{1} << 1))) out.content.reset();
-    if (!(seen & (std::uint64_t{1} << 2))) out.subagent_trajectory_ref.reset();
-    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
-    return (seen & 0x0) == 0x0 && d.error_count() == 0;
-}
-
-inline bool read(Reader& r, element e, view::HarborObservation& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "results")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.results)) return false;
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    return (seen & 0x1) == 0x1 && d.error_count() == 0;
-}
-
-inline bool read(Reader& r, element e, view::HarborStep& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "step_id")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.step_id)) return false;
-            d.check_minimum(out.step_id, 1);
-        } else if (is_key(key, "timestamp")) {
-            bit = std::uint64_t{1} << 1;
-            if (!read(r, value, out.timestamp)) return false;
-        } else if (is_key(key, "source")) {
-            bit = std::uint64_t{1} << 2;
-            if (!read(r, value, out.source)) return false;
-        } else if (is_key(key, "model_name")) {
-            bit = std::uint64_t{1} << 3;
-            if (!read(r, value, out.model_name)) return false;
-        } else if (is_key(key, "reasoning_effort")) {
-            bit = std::uint64_t{1} << 4;
-            if (!read(r, value, out.reasoning_effort)) return false;
-        } else if (is_key(key, "message")) {
-            bit = std::uint64_t{1} << 5;
-            if (!read(r, value, out.message)) return false;
-        } else if (is_key(key, "reasoning_content")) {
-            bit = std::uint64_t{1} << 6;
-            if (!read(r, value, out.reasoning_content)) return false;
-        } else if (is_key(key, "tool_calls")) {
-            bit = std::uint64_t{1} << 7;
-            if (!read(r, value, out.tool_calls)) return false;
-        } else if (is_key(key, "observation")) {
-            bit = std::uint64_t{1} << 8;
-            if (!read(r, value, out.observation)) return false;
-        } else if (is_key(key, "metrics")) {
-            bit = std::uint64_t{1} << 9;
-            if (!read(r, value, out.metrics)) return false;
-        } else if (is_key(key, "llm_call_count")) {
-            bit = std::uint64_t{1} << 10;
-            if (!read(r, value, out.llm_call_count)) return false;
-            if (out.llm_call_count && !(*out.llm_call_count).is_null()) {
-                d.check_minimum(**out.llm_call_count, 0);
-            }
-        } else if (is_key(key, "is_copied_context")) {
-            bit = std::uint64_t{1} << 11;
-            if (!read(r, value, out.is_copied_context)) return false;
-        } else if (is_key(key, "extra")) {
-            bit = std::uint64_t{1} << 12;
-            if (!read(r, value, out.extra)) return false;
-            if (out.extra && !(*out.extra).is_null()) {
-                d.expect_object(**out.extra);
-            }
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    if (!(seen & (std::uint64_t{1} << 1))) out.timestamp.reset();
-    if (!(seen & (std::uint64_t{1} << 3))) out.model_name.reset();
-    if (!(seen & (std::uint64_t{1} << 4))) out.reasoning_effort.reset();
-    if (!(seen & (std::uint64_t{1} << 6))) out.reasoning_content.reset();
-    if (!(seen & (std::uint64_t{1} << 7))) out.tool_calls.reset();
-    if (!(seen & (std::uint64_t{1} << 8))) out.observation.reset();
-    if (!(seen & (std::uint64_t{1} << 9))) out.metrics.reset();
-    if (!(seen & (std::uint64_t{1} << 10))) out.llm_call_count.reset();
-    if (!(seen & (std::uint64_t{1} << 11))) out.is_copied_context.reset();
-    if (!(seen & (std::uint64_t{1} << 12))) out.extra.reset();
-    return (seen & 0x25) == 0x25 && d.error_count() == 0 && check_rules(d, out);
-}
-
-inline bool read(Reader& r, element e, view::HarborTrajectory& out) {
-    simdjson::dom::object object;
-    if (e.get(object)) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    for (const auto field : object) {
-        const std::string_view key = field.key;
-        [[maybe_unused]] const element value = field.value;
-        std::uint64_t bit = 0;
-        if (is_key(key, "schema_version")) {
-            bit = std::uint64_t{1} << 0;
-            if (!read(r, value, out.schema_version)) return false;
-        } else if (is_key(key, "session_id")) {
-            bit = std::uint64_t{1} << 1;
-            if (!read(r, value, out.session_id)) return false;
-        } else if (is_key(key, "trajectory_id")) {
-            bit = std::uint64_t{1} << 2;
-            if (!read(r, value, out.trajectory_id)) return false;
-        } else if (is_key(key, "agent")) {
-            bit = std::uint64_t{1} << 3;
-            if (!read(r, value, out.agent)) return false;
-        } else if (is_key(key, "steps")) {
-            bit = std::uint64_t{1} << 4;
-            if (!read(r, value, out.steps)) return false;
-            d.check_min_items(out.steps, 1);
-        } else if (is_key(key, "notes")) {
-            bit = std::uint64_t{1} << 5;
-            if (!read(r, value, out.notes)) return false;
-        } else if (is_key(key, "final_metrics")) {
-            bit = std::uint64_t{1} << 6;
-            if (!read(r, value, out.final_metrics)) return false;
-        } else if (is_key(key, "continued_trajectory_ref")) {
-            bit = std::uint64_t{1} << 7;
-            if (!read(r, value, out.continued_trajectory_ref)) return false;
-        } else if (is_key(key, "subagent_trajectories")) {
-            bit = std::uint64_t{1} << 8;
-            if (!read(r, value, out.subagent_trajectories)) return false;
-        } else if (is_key(key, "extra")) {
-            bit = std::uint64_t{1} << 9;
-            if (!read(r, value, out.extra)) return false;
-            if (out.extra && !(*out.extra).is_null()) {
-                d.expect_object(**out.extra);
-            }
-        } else {
-            return false;
-        }
-        if (seen & bit) return false;  // a duplicate key
-        seen |= bit;
-    }
-    if (!(seen & (std::uint64_t{1} << 0))) out.schema_version.reset();
-    if (!(seen & (std::uint64_t{1} << 1))) out.session_id.reset();
-    if (!(seen & (std::uint64_t{1} << 2))) out.trajectory_id.reset();
-    if (!(seen & (std::uint64_t{1} << 5))) out.notes.reset();
-    if (!(seen & (std::uint64_t{1} << 6))) out.final_metrics.reset();
-    if (!(seen & (std::uint64_t{1} << 7))) out.continued_trajectory_ref.reset();
-    if (!(seen & (std::uint64_t{1} << 8))) out.subagent_trajectories.reset();
-    if (!(seen & (std::uint64_t{1} << 9))) out.extra.reset();
-    return (seen & 0x18) == 0x18 && d.error_count() == 0 && check_rules(d, out);
-}
+inline bool read(Reader& r, element e, HarborTrajectory& out) { return read(r, e, out, type_tag<HarborTrajectory>{}); }
+inline bool read(Reader& r, element e, view::HarborTrajectory& out) { return read(r, e, out, type_tag<HarborTrajectory>{}); }
 
 inline bool check(Reader& r, element e, type_tag<ReasoningEffort>) {
     if (e.is_string()) return check(r, e, type_tag<std::string>{});
