@@ -99,7 +99,7 @@ TEST_CASE("cli: -q prints errors only, -v lists valid documents and times the ru
     const auto verbose = cli("validate --verbose --schema nemo-gym-rollout.v2 " + quote(f));
     CHECK(verbose.status == 1);
     CHECK(verbose.out == f + ":1: valid\n" + f + ":2: " + kSplitError + "\n" + f + ":3: valid\n");
-    CHECK(std::regex_match(verbose.err, std::regex(R"(2 valid, 1 invalid in [0-9]+\.[0-9]{2} s \([0-9]+\.[0-9] MB/s\)\n)")));
+    CHECK(std::regex_match(verbose.err, std::regex(R"(2 valid, 1 invalid in [0-9]+\.[0-9]{2} s \([0-9]+\.[0-9] MB/s, peak [0-9]+\.[0-9] MiB resident\)\n)")));
 
     CHECK(cli("validate -q -v --schema nemo-gym-rollout.v2 " + quote(f)).status == 2);
     CHECK(cli("validate -q=1 --schema nemo-gym-rollout.v2 " + quote(f)).status == 2);
@@ -239,7 +239,7 @@ TEST_CASE("cli: format --in-place replaces each file that changes, atomically, a
                                ": left as it was (it holds an invalid document)\n";
     REQUIRE(r.err.rfind(listed, 0) == 0);
     CHECK(std::regex_match(r.err.substr(listed.size()),
-                           std::regex(R"(5 formatted, 1 invalid; 1 of 3 files reformatted in [0-9.]+ s \([0-9.]+ MB/s\)\n)")));
+                           std::regex(R"(5 formatted, 1 invalid; 1 of 3 files reformatted in [0-9.]+ s \([0-9.]+ MB/s, peak [0-9.]+ MiB resident\)\n)")));
     CHECK(names_in(dir.path()) == std::vector<std::string>{"clean.jsonl", "invalid.jsonl", "styled.jsonl"});  // no temporary left
 
     SECTION("a symbolic link keeps pointing at its file, which is rewritten") {

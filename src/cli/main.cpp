@@ -61,7 +61,7 @@ Reporting:
                  github: GitHub Actions annotations (the first 10 errors and 10 warnings, then a
                  count of the rest)
   -q, --quiet    errors only: no summary, no progress line, no dropped values
-  -v, --verbose  also the run's time and speed (validate: and each valid document)
+  -v, --verbose  also the run's time, speed and peak resident memory (validate: and each valid document)
   --fail-fast    stop at the first document that fails
   --max-errors N stop after N errors
 Running:
@@ -369,15 +369,32 @@ struct Tally {
 
 /// The summary on standard error (not with --quiet): `counts`, the time with --verbose, why the run
 /// stopped early.
+/// The process's peak resident memory in MiB (VmHWM, Linux), or a negative number where it cannot be read.
+double peak_resident_mib() {
+    std::FILE* status = std::fopen("/proc/self/status", "r");
+    if (!status) return -1;
+    char line[256];
+    long kib = -1;
+    while (std::fgets(line, sizeof line, status))
+        if (std::sscanf(line, "VmHWM: %ld kB", &kib) == 1) break;
+    std::fclose(status);
+    return kib < 0 ? -1 : static_cast<double>(kib) / 1024;
+}
+
 void summary(const Options& o, const std::string& counts, const RunTotals& t, Reporter& reporter) {
     reporter.finish();
     if (o.quiet) return;
     std::cerr << counts;
     if (o.verbose) {
-        char timing[96];
-        std::snprintf(timing, sizeof timing, " in %.2f s (%.1f MB/s)", t.seconds,
+        char timing[128];
+        std::snprintf(timing, sizeof timing, " in %.2f s (%.1f MB/s", t.seconds,
                       t.seconds > 0 ? static_cast<double>(t.bytes) / t.seconds / 1e6 : 0.0);
         std::cerr << timing;
+        if (const double peak = peak_resident_mib(); peak >= 0) {
+            std::snprintf(timing, sizeof timing, ", peak %.1f MiB resident", peak);
+            std::cerr << timing;
+        }
+        std::cerr << ")";
     }
     std::cerr << "\n";
     if (reporter.stopped()) std::cerr << "sediment-rows: " << reporter.stop_reason() << "\n";
