@@ -7,16 +7,18 @@
 set -eu
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
+# Another apt (an unattended upgrade, a second install) holding the lock is waited for, not a failure.
+APT="apt-get -o DPkg::Lock::Timeout=600"
 
-$SUDO apt-get update -qq
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+$SUDO $APT update -qq
+$SUDO env DEBIAN_FRONTEND=noninteractive $APT install -y -qq --no-install-recommends \
   g++ cmake make python3 python3-jsonschema nlohmann-json3-dev libsimdjson-dev catch2 \
   libgtest-dev libgmock-dev pkg-config zlib1g-dev \
   pybind11-dev python3-dev python3-pytest python3-dask python3-distributed python3-fsspec >/dev/null
 
 if [ ! -f /usr/include/valijson/validator.hpp ] && [ ! -f /usr/local/include/valijson/validator.hpp ]; then
   tmp=$(mktemp -d) && chmod 755 "$tmp"
-  (cd "$tmp" && apt-get download -qq libvalijson-dev >/dev/null && dpkg -x libvalijson-dev_*.deb root)
+  (cd "$tmp" && $APT download -qq libvalijson-dev >/dev/null && dpkg -x libvalijson-dev_*.deb root)
   $SUDO mkdir -p /usr/local/include /usr/local/share/cmake
   $SUDO cp -r "$tmp/root/usr/include/valijson" /usr/local/include/
   $SUDO cp -r "$tmp/root/usr/share/cmake/valijson" /usr/local/share/cmake/
@@ -28,6 +30,6 @@ for option in "$@"; do
     --docs) extra="doxygen" ;;
     *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;
   esac
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $extra >/dev/null
+  $SUDO env DEBIAN_FRONTEND=noninteractive $APT install -y -qq --no-install-recommends $extra >/dev/null
 done
 echo "sediment-rows: dependencies installed"
