@@ -85,25 +85,28 @@ bool decimals_exact(std::string_view text, std::size_t count) {
     return true;
 }
 
-// Reads the parsed `text` as a document of `schema`. The DOM keeps the doubles, not their literals:
-// a schema of exact decimals (the ATIF subset) reads them again from the text.
-template <class T>
-bool read_document(std::string_view text, element root, T& out, const Limits& limits, SchemaId schema) {
+// Runs `reader(r)` over the parsed `text` as a document of `schema`: true when it accepts the document
+// and no rule recorded an error. The DOM keeps the doubles, not their literals: a schema of exact
+// decimals (the ATIF subset) reads them again from the text.
+template <class ReadOrCheck>
+bool accepts(std::string_view text, const Limits& limits, SchemaId schema, ReadOrCheck reader) {
     std::vector<Error> errors;
     Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
     Reader r{d, limits};
-    return read(r, root, out) && errors.empty() &&
+    return reader(r) && errors.empty() &&
            (r.decimals == 0 || !schema_info(schema).exact_decimals || decimals_exact(text, r.decimals));
 }
 
-// The same as read_document(), building nothing.
+// Reads the parsed `text` into `out`.
+template <class T>
+bool read_document(std::string_view text, element root, T& out, const Limits& limits, SchemaId schema) {
+    return accepts(text, limits, schema, [&](Reader& r) { return read(r, root, out); });
+}
+
+// The same verdict as read_document(), building nothing.
 template <class T>
 bool check_read(std::string_view text, element root, type_tag<T> type, const Limits& limits, SchemaId schema) {
-    std::vector<Error> errors;
-    Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
-    Reader r{d, limits};
-    return check(r, root, type) && errors.empty() &&
-           (r.decimals == 0 || !schema_info(schema).exact_decimals || decimals_exact(text, r.decimals));
+    return accepts(text, limits, schema, [&](Reader& r) { return check(r, root, type); });
 }
 
 // The version of a rollout row of kind `held` (the base name of the versions), which `root` names; for
