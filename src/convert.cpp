@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <set>
 #include <string>
 
 #include "sediment/rows/decode.hpp"
+#include "sediment/rows/detail/fast.hpp"
 #include "sediment/rows/encode.hpp"
 
 namespace sediment::rows {
@@ -17,6 +19,8 @@ namespace {
 
 using detail::Decoder;
 using Message = RLVRInferenceMessageRow;
+using simdjson::dom::element;
+using View = detail::view::AtifTrajectory;  // a trajectory read where it is (convert() by name)
 
 // The rules a row's parts are built under from ATIF (the extension is read under them): a row of a
 // version with other rules is checked under its own once built.
@@ -32,6 +36,63 @@ std::string pointer(std::string base, std::string_view token) {
     return base;
 }
 std::string pointer(const std::string& base, std::size_t index) { return base + "/" + std::to_string(index); }
+
+// ----- free-form values: Json in the model, where they are in the view ------------------------------
+
+/// Thrown where a trajectory's view holds what only its model maps: a value the fast readers leave to
+/// the exact reader, or an agent step whose id needs the model's encoding. convert() by name then
+/// decodes the model and maps that.
+struct ViewRefused {};
+
+/// `e`, a value of the view's DOM, as T under the rules of `schema`.
+template <class T>
+T read_view(element e, SchemaId schema = kPartsSchema) {
+    T out{};
+    if (!detail::fast::read_value(e, out, schema)) throw ViewRefused{};
+    return out;
+}
+
+const Json& json_value(const Json& j) { return j; }
+Json json_value(element e) { return read_view<Json>(e); }
+Json json_value(const detail::view::JsonView& j) { return json_value(j.value); }
+
+template <class F>
+void for_each_key(const Json& object, F&& f) {
+    for (auto it = object.begin(); it != object.end(); ++it) f(std::string_view(it.key()));
+}
+template <class F>
+void for_each_key(element object, F&& f) {
+    simdjson::dom::object members;
+    if (object.get(members)) throw ViewRefused{};
+    for (const auto field : members) f(field.key);
+}
+template <class F>
+void for_each_key(const detail::view::JsonView& object, F&& f) { for_each_key(object.value, f); }
+
+/// Member `key` of an `extra` object, when it has one.
+const Json* member_of(const std::optional<Nullable<Json>>& extra, std::string_view key) {
+    if (!given(extra)) return nullptr;
+    const auto it = (*extra)->find(std::string(key));
+    return it == (*extra)->end() ? nullptr : &*it;
+}
+std::optional<element> member_of(const std::optional<Nullable<detail::view::JsonView>>& extra, std::string_view key) {
+    element e;
+    if (!given(extra) || (*extra)->value.at_key(key).get(e)) return std::nullopt;
+    return e;
+}
+
+/// A string member of an object, when it has one.
+std::optional<std::string_view> string_member(const Json& j, const char* key) {
+    if (!j.is_object()) return std::nullopt;
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_string()) return std::nullopt;
+    return std::string_view(it->get_ref<const std::string&>());
+}
+std::optional<std::string_view> string_member(element e, const char* key) {
+    std::string_view s;
+    if (e.at_key(key).get(s)) return std::nullopt;
+    return s;
+}
 
 // ----- the pieces both directions share -------------------------------------------------------------
 
@@ -102,25 +163,28 @@ struct Losses {
         list.push_back(Error{std::string("rows.convert.loss.") + kind, std::move(at), std::move(why)});
     }
     /// Every key of an `extra` object but `keep` (what the mapping reads).
-    void extra(const std::optional<Nullable<Json>>& extra, const std::string& at,
-               std::initializer_list<std::string_view> keep = {}) {
+    template <class J>
+    void extra(const std::optional<Nullable<J>>& extra, const std::string& at, std::initializer_list<std::string_view> keep = {}) {
         if (!given(extra)) return;
-        for (auto it = (*extra)->begin(); it != (*extra)->end(); ++it)
-            if (std::find(keep.begin(), keep.end(), it.key()) == keep.end())
-                add(pointer(pointer(at, "extra"), it.key()), "extra", "a row has no place for ATIF extension data");
+        for_each_key(**extra, [&](std::string_view key) {
+            if (std::find(keep.begin(), keep.end(), key) == keep.end())
+                add(pointer(pointer(at, "extra"), key), "extra", "a row has no place for ATIF extension data");
+        });
     }
 };
 
-/// ATIF content -> its text parts' texts ("" holds none). Image parts are reported to `losses`.
-std::vector<std::string> texts_of(const AtifContent& content, Losses* losses, const std::string& at) {
+/// ATIF content (of the model or the view) -> its text parts' texts ("" holds none). Image parts are
+/// reported to `losses`.
+template <class Content>
+std::vector<std::string> texts_of(const Content& content, Losses* losses, const std::string& at) {
     std::vector<std::string> out;
-    if (const auto* s = std::get_if<std::string>(&content)) {
-        if (!s->empty()) out.push_back(*s);
+    if (const auto* s = std::get_if<0>(&content)) {  // a string
+        if (!s->empty()) out.emplace_back(*s);
         return out;
     }
-    const auto& parts = std::get<std::vector<AtifContentPart>>(content);
+    const auto& parts = std::get<1>(content);
     for (std::size_t i = 0; i < parts.size(); ++i) {
-        if (parts[i].type == AtifContentPartType::text) out.push_back(given(parts[i].text) ? **parts[i].text : std::string());
+        if (parts[i].type == AtifContentPartType::text) out.emplace_back(given(parts[i].text) ? std::string(**parts[i].text) : std::string());
         else if (losses) losses->add(pointer(at, i), "image", "a row message has no images");
     }
     return out;
@@ -132,17 +196,20 @@ std::vector<Part> text_parts(const std::vector<std::string>& texts) {
     return parts;
 }
 
-ToolCallPart tool_call_part(const AtifToolCall& c) { return ToolCallPart{c.tool_call_id, c.function_name, c.arguments}; }
+template <class Call>
+ToolCallPart tool_call_part(const Call& c) {
+    return ToolCallPart{std::string(c.tool_call_id), std::string(c.function_name), json_value(c.arguments)};
+}
 
 /// An agent step's output message: reasoning, text, then tool calls (Gym's ingress order).
-Message output_message(const AtifStep& step, const std::optional<std::string>& finish_reason, Losses* losses,
-                       const std::string& at) {
+template <class Step>
+Message output_message(const Step& step, const std::optional<std::string>& finish_reason, Losses* losses, const std::string& at) {
     Message m;
     m.role = "assistant";
-    if (given(step.reasoning_content)) m.parts.push_back(ReasoningPart{**step.reasoning_content});
+    if (given(step.reasoning_content)) m.parts.push_back(ReasoningPart{std::string(**step.reasoning_content)});
     for (std::string& t : texts_of(step.message, losses, pointer(at, "message"))) m.parts.push_back(TextPart{std::move(t)});
     if (given(step.tool_calls))
-        for (const AtifToolCall& c : **step.tool_calls) m.parts.push_back(tool_call_part(c));
+        for (const auto& c : **step.tool_calls) m.parts.push_back(tool_call_part(c));
     m.finish_reason = finish_reason;
     return m;
 }
@@ -169,6 +236,22 @@ Json json_of(const std::vector<T>& values) {
     return out;
 }
 
+/// A content part the view holds, as the model has it.
+AtifContentPart owned(const detail::view::AtifContentPart& p) {
+    AtifContentPart out;
+    out.type = p.type;
+    if (p.text) out.text = p.text->is_null() ? Nullable<std::string>() : Nullable<std::string>(std::string(**p.text));
+    if (p.source)
+        out.source = p.source->is_null() ? Nullable<AtifImageSource>()
+                                         : Nullable<AtifImageSource>(AtifImageSource{(*p.source)->media_type, std::string((*p.source)->path)});
+    return out;
+}
+Json json_of(const std::vector<detail::view::AtifContentPart>& parts) {
+    Json out = Json::array();
+    for (const auto& p : parts) out.push_back(Json(owned(p)));
+    return out;
+}
+
 // ----- the extension: what ATIF has no field for, under extra.sediment_rows -------------------------
 
 struct StepExtension {
@@ -180,10 +263,11 @@ struct StepExtension {
     std::optional<std::vector<RLVRDecisionRow>> decisions;
 };
 
+template <class J>  // the metadata: Json of the model, or where the view holds it
 struct TrajectoryExtension {
     std::optional<std::vector<Message>> input;
     std::optional<Number> reward;
-    std::optional<Json> metadata;  // read under the version of the row asked for (extension_metadata)
+    std::optional<J> metadata;  // read under the version of the row asked for (extension_metadata)
 };
 
 /// Reads the members of an extension object, each with the row schema's rules; `field(key, value)`
@@ -210,7 +294,7 @@ void read(Decoder& d, const Json& j, StepExtension& out) {
     });
 }
 
-void read(Decoder& d, const Json& j, TrajectoryExtension& out) {
+void read(Decoder& d, const Json& j, TrajectoryExtension<Json>& out) {
     read_extension(d, j, [&](const std::string& key, const Json& v) {
         auto at = d.at(key);
         if (key == "input") detail::read(d, v, out.input);
@@ -221,11 +305,37 @@ void read(Decoder& d, const Json& j, TrajectoryExtension& out) {
     });
 }
 
-/// The extension object of an `extra`, if there is one.
-const Json* extension(const std::optional<Nullable<Json>>& extra) {
-    if (!given(extra)) return nullptr;
-    const auto it = (*extra)->find(std::string(kAtifExtensionKey));
-    return it == (*extra)->end() ? nullptr : &*it;
+// The same where the view holds the extension: anything the fast readers do not accept (an error
+// among them) is the model's to map.
+template <class Field>
+void read_extension(element j, Field&& field) {
+    simdjson::dom::object members;
+    if (j.get(members)) throw ViewRefused{};
+    for (const auto member : members)
+        if (!field(member.key, member.value)) throw ViewRefused{};
+}
+
+void read(Decoder&, element j, StepExtension& out) {
+    read_extension(j, [&](std::string_view key, element v) {
+        if (key == "inference_call_id") out.inference_call_id = read_view<std::string>(v);
+        else if (key == "finish_reason") out.finish_reason = read_view<std::string>(v);
+        else if (key == "completion") out.completion = read_view<std::string>(v);
+        else if (key == "tool_calls") out.tool_calls = read_view<std::vector<ToolCallPart>>(v);
+        else if (key == "new_messages") out.new_messages = read_view<std::vector<Message>>(v);
+        else if (key == "decisions") out.decisions = read_view<std::vector<RLVRDecisionRow>>(v);
+        else return false;
+        return true;
+    });
+}
+
+void read(Decoder&, element j, TrajectoryExtension<element>& out) {
+    read_extension(j, [&](std::string_view key, element v) {
+        if (key == "input") out.input = read_view<std::vector<Message>>(v);
+        else if (key == "reward") out.reward = read_view<Number>(v);
+        else if (key == "metadata") out.metadata = v;
+        else return false;
+        return true;
+    });
 }
 
 std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325ULL) {
@@ -234,12 +344,14 @@ std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325
 }
 
 /// Encodes `value` and checks the text under `schema`: the typed rules a value built in C++ may break.
+/// `edit`, when given, changes the text before the check (build_atif: the metadata put in).
 template <class T>
-std::string checked_text(const T& value, SchemaId schema, const std::string& at) {
+std::string checked_text(const T& value, SchemaId schema, const std::string& at, const std::function<void(std::string&)>& edit = {}) {
     std::vector<Error> errors;
     std::string text;
     try {
         text = encode(value);
+        if (edit) edit(text);
         errors = check<T>(text, schema);  // the check-only fast path, and the exact reader's errors
     } catch (const EncodeError& e) {
         errors.push_back(e.error());
@@ -251,27 +363,36 @@ std::string checked_text(const T& value, SchemaId schema, const std::string& at)
 
 // ----- ATIF -> row ----------------------------------------------------------------------------------
 
+/// The compact text of the trajectory being mapped, which seeds the ids of turns that carry none:
+/// computed when first needed (a trajectory's view has none: ViewRefused).
+using CompactText = std::function<std::string()>;
+
+/// The mapping of a trajectory T: the model (AtifTrajectory) or its view (View).
+template <class T>
 struct FromAtif {
-    const AtifTrajectory& t;
+    using Extra = std::decay_t<decltype(*std::declval<T>().extra)>;  // Nullable<Json> or Nullable<JsonView>
+    using Member = std::decay_t<decltype(*member_of(std::declval<const std::optional<Extra>&>(), ""))>;
+
+    const T& t;
     Losses losses;
     std::vector<Error> errors;  // problems of the extension
-    TrajectoryExtension ext;
+    TrajectoryExtension<Member> ext;
     std::vector<StepExtension> step_ext;
     std::vector<std::size_t> agents;  // indices of the agent steps
 
-    explicit FromAtif(const AtifTrajectory& trajectory) : t(trajectory), step_ext(trajectory.steps.size()) {
+    explicit FromAtif(const T& trajectory) : t(trajectory), step_ext(trajectory.steps.size()) {
         Decoder d(kPartsSchema, errors, Limits{}, Decoder::Source::caller_dom);
-        if (const Json* j = extension(t.extra)) {
+        if (const auto j = member_of(t.extra, kAtifExtensionKey)) {
             auto extra_at = d.at("extra");
             auto key_at = d.at(kAtifExtensionKey);
             read(d, *j, ext);
         }
         auto steps_at = d.at("steps");
         for (std::size_t i = 0; i < t.steps.size(); ++i) {
-            const AtifStep& step = t.steps[i];
+            const auto& step = t.steps[i];
             const bool agent = step.source == AtifStepSource::agent;
             if (agent) agents.push_back(i);
-            const Json* j = extension(step.extra);
+            const auto j = member_of(step.extra, kAtifExtensionKey);
             if (!j) continue;
             auto step_at = d.at(i);
             auto extra_at = d.at("extra");
@@ -294,7 +415,7 @@ struct FromAtif {
     bool echoed(std::size_t k) const { return k + 1 < agents.size() && !step_ext[agents[k + 1]].new_messages; }
 
     Message plain_message(std::size_t i) {
-        const AtifStep& step = t.steps[i];
+        const auto& step = t.steps[i];
         const std::string at = "/steps/" + std::to_string(i);
         if (given(step.observation) && !(*step.observation)->results.empty())
             losses.add(at + "/observation", "unpaired_result", "a system or user step has no tool call for a result to answer");
@@ -303,12 +424,12 @@ struct FromAtif {
 
     /// The tool messages of agent step i's observation, each result paired by source_call_id.
     void tool_messages(std::size_t i, std::vector<Message>& out) {
-        const AtifStep& step = t.steps[i];
+        const auto& step = t.steps[i];
         if (!given(step.observation)) return;
         const std::string at = "/steps/" + std::to_string(i) + "/observation/results";
         const auto& results = (*step.observation)->results;
         for (std::size_t j = 0; j < results.size(); ++j) {
-            const AtifObservationResult& r = results[j];
+            const auto& r = results[j];
             const std::string here = pointer(at, j);
             if (!given(r.source_call_id)) {
                 losses.add(here, "unpaired_result", "a result without source_call_id answers no tool call");
@@ -316,18 +437,14 @@ struct FromAtif {
             }
             if (given(r.subagent_trajectory_ref) && !(*r.subagent_trajectory_ref)->empty())
                 losses.add(here + "/subagent_trajectory_ref", "subagent", "a row has no subagent trajectories");
-            ToolCallResponsePart part{**r.source_call_id, Json()};
-            const Json* tool_result = nullptr;
-            if (given(r.extra)) {
-                const auto it = (*r.extra)->find("tool_result");
-                if (it != (*r.extra)->end()) tool_result = &*it;
-            }
+            ToolCallResponsePart part{std::string(**r.source_call_id), Json()};
+            const auto tool_result = member_of(r.extra, "tool_result");
             if (given(r.content)) {
-                if (const auto* s = std::get_if<std::string>(&**r.content)) part.result = *s;
-                else part.result = json_of(std::get<std::vector<AtifContentPart>>(**r.content));
+                if (const auto* s = std::get_if<0>(&**r.content)) part.result = std::string(*s);
+                else part.result = json_of(std::get<1>(**r.content));
                 losses.extra(r.extra, here);  // tool_result too: content is the result
             } else {
-                if (tool_result) part.result = *tool_result;
+                if (tool_result) part.result = json_value(*tool_result);
                 losses.extra(r.extra, here, {"tool_result"});
             }
             out.push_back(Message{"tool", {std::move(part)}, {}});
@@ -335,7 +452,7 @@ struct FromAtif {
     }
 
     void step_losses(std::size_t i) {
-        const AtifStep& s = t.steps[i];
+        const auto& s = t.steps[i];
         const std::string at = "/steps/" + std::to_string(i);
         const bool agent = s.source == AtifStepSource::agent;
         if (given(s.timestamp)) losses.add(at + "/timestamp", "timestamp", "a row has no timestamps");
@@ -352,8 +469,8 @@ struct FromAtif {
     }
 
     /// `session_id` and `instance_id`: the metadata's, when a row has it.
-    void trajectory_losses(const std::string* session_id, const std::string* instance_id) {
-        const auto differs = [&](const std::optional<Nullable<std::string>>& field, const std::string* expected) {
+    void trajectory_losses(std::optional<std::string_view> session_id, std::optional<std::string_view> instance_id) {
+        const auto differs = [&](const auto& field, std::optional<std::string_view> expected) {
             return given(field) && (!expected || **field != *expected);
         };
         if (differs(t.session_id, session_id))
@@ -376,7 +493,7 @@ struct FromAtif {
         losses.extra(t.extra, "", {kAtifExtensionKey});
     }
 
-    RowParts run(const std::string* session_id, const std::string* instance_id, std::string_view text) {
+    RowParts run(std::optional<std::string_view> session_id, std::optional<std::string_view> instance_id, const CompactText& compact) {
         trajectory_losses(session_id, instance_id);
         RowParts out;
         const std::size_t first_agent = agents.empty() ? t.steps.size() : agents.front();
@@ -388,12 +505,12 @@ struct FromAtif {
         }
         if (ext.input) input = *ext.input;
 
-        const std::uint64_t seed = fnv1a(text);
+        std::optional<std::uint64_t> seed;
         auto& turns = out.response.turns;
         std::vector<Message> next;  // the next turn's new_messages: the echo, tool results, then plain steps
         for (std::size_t k = 0; k < agents.size(); ++k) {
             const std::size_t i = agents[k];
-            const AtifStep& step = t.steps[i];
+            const auto& step = t.steps[i];
             StepExtension& e = step_ext[i];
             const std::string at = "/steps/" + std::to_string(i);
             step_losses(i);
@@ -402,8 +519,9 @@ struct FromAtif {
             if (e.inference_call_id) {
                 turn.inference_call_id = *e.inference_call_id;
             } else {
+                if (!seed) seed = fnv1a(compact());
                 char id[20];
-                const std::uint64_t h = fnv1a("step " + step.step_id.to_string(), seed);
+                const std::uint64_t h = fnv1a("step " + step.step_id.to_string(), *seed);
                 std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(h));
                 turn.inference_call_id = "ic_" + std::string(id);
             }
@@ -455,6 +573,10 @@ M extension_metadata(const Json& j) {
     if (!detail::read(d, j, out)) throw ConvertError(std::move(errors));
     return out;
 }
+template <class M>
+M extension_metadata(element e) {
+    return read_view<M>(e, document_traits<M>::schema);
+}
 
 /// The rollout version the trajectory's own metadata names (ConvertError otherwise, at its place).
 SchemaId extension_version(const Json& metadata) {
@@ -464,10 +586,17 @@ SchemaId extension_version(const Json& metadata) {
     if (!version) throw ConvertError(std::move(errors));
     return *version;
 }
+SchemaId extension_version(element metadata) {
+    const std::optional<std::string_view> uri = string_member(metadata, "schema_id");
+    for (const SchemaId id : versions_of(schema_info(kPartsSchema).base))
+        if (uri && schema_info(id).uri == *uri) return id;
+    throw ViewRefused{};  // the model's path says what is wrong
+}
 
 /// The trajectory's own metadata, when the row's parts are all that is asked for: valid under the
 /// rollout version it names (ConvertError otherwise, at its place).
-void check_extension_metadata(const Json& j) {
+template <class J>
+void check_extension_metadata(const J& j) {
     const SchemaId version = extension_version(j);
     AnyRolloutRow any;
     detail::with_version(any, version, [&](auto& row) {
@@ -476,37 +605,80 @@ void check_extension_metadata(const Json& j) {
     });
 }
 
-/// A string member of an object, or nullptr.
-const std::string* string_member(const Json& j, const char* key) {
-    if (!j.is_object()) return nullptr;
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
-}
-
 /// ATIF -> a row's parts; with `found`, also the metadata the row takes: `metadata`, or else the
-/// trajectory's own (of M's version).
-template <class M>
-Converted<RowParts> convert(const AtifTrajectory& trajectory, const std::optional<BasicRowMetadata<M>>& metadata,
-                            const ConvertOptions& options, std::optional<BasicRowMetadata<M>>* found) {
-    const std::string text = checked_text(trajectory, SchemaId::atif_v1_7, "");
-    FromAtif from(trajectory);
+/// trajectory's own (of M's version). The trajectory is valid (the caller checked it).
+template <class M, class T>
+Converted<RowParts> convert(const T& trajectory, const std::optional<BasicRowMetadata<M>>& metadata, const ConvertOptions& options,
+                            std::optional<BasicRowMetadata<M>>* found, const CompactText& compact) {
+    FromAtif<T> from(trajectory);
     std::optional<BasicRowMetadata<M>> in_use = metadata;
-    const std::string* session_id = metadata ? &metadata->metadata.session_id : nullptr;
-    const std::string* instance_id = metadata ? &metadata->metadata.instance_id : nullptr;
+    std::optional<std::string_view> session_id, instance_id;
+    if (metadata) session_id = metadata->metadata.session_id, instance_id = metadata->metadata.instance_id;
     if (!metadata && from.ext.metadata) {
         if (found) in_use = BasicRowMetadata<M>{extension_metadata<M>(*from.ext.metadata), from.ext.reward};
         else check_extension_metadata(*from.ext.metadata);
         session_id = string_member(*from.ext.metadata, "session_id");
         instance_id = string_member(*from.ext.metadata, "instance_id");
     }
-    if (metadata && from.ext.metadata && *from.ext.metadata != Json(metadata->metadata))
+    if (metadata && from.ext.metadata && json_value(*from.ext.metadata) != Json(metadata->metadata))
         from.losses.add("/extra/sediment_rows/metadata", "metadata", "the metadata argument replaces the trajectory's");
     if (metadata && from.ext.reward && from.ext.reward != metadata->reward)
         from.losses.add("/extra/sediment_rows/reward", "metadata", "the metadata argument's reward replaces the trajectory's");
-    Converted<RowParts> out{from.run(session_id, instance_id, text), std::move(from.losses.list)};
+    Converted<RowParts> out{from.run(session_id, instance_id, compact), std::move(from.losses.list)};
     if (!options.lossy && !out.losses.empty()) throw ConvertError(std::move(out.losses));
     if (found) *found = std::move(in_use);
     return out;
+}
+
+/// A trajectory built in C++ may break a rule: checked (ConvertError), then converted.
+template <class M>
+Converted<RowParts> convert_unchecked(const AtifTrajectory& trajectory, const std::optional<BasicRowMetadata<M>>& metadata,
+                                      const ConvertOptions& options, std::optional<BasicRowMetadata<M>>* found) {
+    const std::string text = checked_text(trajectory, SchemaId::atif_v1_7, "");
+    return convert(trajectory, metadata, options, found, [&] { return text; });
+}
+
+/// ATIF -> a rollout row of type Row (the trajectory valid); `text`, when given, gets the row's compact
+/// text when it was encoded to be checked under Row's own rules, and is left empty otherwise.
+template <class Row, class T>
+Converted<Row> rollout_row(const T& trajectory, const std::optional<RowMetadataOf<Row>>& metadata, const ConvertOptions& options,
+                           const CompactText& compact, std::string* text = nullptr) {
+    std::optional<RowMetadataOf<Row>> found;
+    Converted<RowParts> parts = convert(trajectory, metadata, options, &found, compact);
+    if (!found)
+        throw ConvertError({Error{"rows.convert.metadata", "",
+                                  "a rollout row needs metadata: pass it, or convert to the row's parts"}});
+    Converted<Row> out;
+    out.value.responses_create_params = std::move(parts.value.responses_create_params);
+    out.value.response = std::move(parts.value.response);
+    out.value.reward = found->reward;
+    out.value.metadata = std::move(found->metadata);
+    out.losses = std::move(parts.losses);
+    // what another version's rules refuse in the parts (from version 3 on, a U+0000 in an id), at its
+    // place in the row
+    if (document_traits<Row>::schema != kPartsSchema) {
+        std::string checked = checked_text(out.value, document_traits<Row>::schema, "");
+        if (text) *text = std::move(checked);
+    }
+    return out;
+}
+
+/// The `metadata` member of the extension object, when it has one.
+const Json* metadata_of(const Json& ext) { return ext.is_object() && ext.contains("metadata") ? &ext.at("metadata") : nullptr; }
+std::optional<element> metadata_of(element ext) {
+    element e;
+    if (ext.at_key("metadata").get(e)) return std::nullopt;
+    return e;
+}
+
+/// The rollout version the trajectory's own metadata names (ConvertError when it has none).
+template <class T>
+SchemaId own_version(const T& trajectory) {
+    const auto ext = member_of(trajectory.extra, kAtifExtensionKey);
+    const auto metadata = ext ? metadata_of(*ext) : decltype(metadata_of(*ext))();
+    if (!metadata)
+        throw ConvertError({Error{"rows.convert.metadata", "", "a rollout row needs metadata, and the trajectory has none of its own"}});
+    return extension_version(*metadata);
 }
 
 // ----- row -> ATIF ----------------------------------------------------------------------------------
@@ -586,11 +758,25 @@ AtifObservationResult observation_result(const ToolCallResponsePart& r) {
 struct RowSide {
     const std::string& session_id;
     const std::string& instance_id;
-    Json metadata;
+    Json metadata;                     ///< null when `metadata_text` holds it
     const std::optional<Number>& reward;
+    std::string metadata_text;         ///< the metadata's compact text, put in the trajectory's text only
 };
 
+/// `text`, the compact text of a trajectory whose extension ends with a null `metadata` (its last
+/// member, in the trajectory's last member `extra`), with `metadata` in place of the null: the text
+/// of the trajectory holding it, without building its value. False when the text does not end so.
+bool put_metadata(std::string& text, std::string_view metadata) {
+    constexpr std::string_view tail = R"("metadata":null}}})";
+    if (text.size() < tail.size() || std::string_view(text).substr(text.size() - tail.size()) != tail) return false;
+    text.resize(text.size() - std::string_view("null}}}").size());
+    text += metadata;
+    text += "}}}";
+    return true;
+}
+
 /// The trajectory of a row's parts (and its metadata); `text`, when given, gets its compact text.
+/// With `metadata->metadata_text`, only that text holds the metadata.
 AtifTrajectory build_atif(const NemoGymResponsesCreateParams& params, const NemoGymResponse& response, RowSide* metadata,
                           std::string* text = nullptr) {
     const auto& input = params.input;
@@ -659,7 +845,14 @@ AtifTrajectory build_atif(const NemoGymResponsesCreateParams& params, const Nemo
         throw ConvertError({Error{"rows.convert.empty", "",
                                   "a row with no turn and no plain system or user input has no ATIF form (ATIF needs a step)"}});
     for (std::size_t i = 0; i < t.steps.size(); ++i) t.steps[i].step_id = static_cast<std::int64_t>(i + 1);
-    std::string checked = checked_text(t, SchemaId::atif_v1_7, "");
+    std::string checked;
+    if (metadata && !metadata->metadata_text.empty()) {
+        checked = checked_text(t, SchemaId::atif_v1_7, "", [&](std::string& encoded) {
+            if (!put_metadata(encoded, metadata->metadata_text)) throw std::logic_error("build_atif: the extension's metadata is not last");
+        });
+    } else {
+        checked = checked_text(t, SchemaId::atif_v1_7, "");
+    }
     if (text) *text = std::move(checked);
     return t;
 }
@@ -702,27 +895,14 @@ bool decode(std::string_view text, BasicRowMetadata<M>& out, std::vector<Error>&
 bool decode(std::string_view text, RowMetadata& out, std::vector<Error>& errors) { return decode<NemoGymMetadata>(text, out, errors); }
 
 Converted<RowParts> to_row_parts(const AtifTrajectory& trajectory, const ConvertOptions& options) {
-    return convert<NemoGymMetadata>(trajectory, std::nullopt, options, nullptr);
+    return convert_unchecked<NemoGymMetadata>(trajectory, std::nullopt, options, nullptr);
 }
 
 template <class Row>
 Converted<Row> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadataOf<Row>>& metadata,
                               const ConvertOptions& options) {
-    std::optional<RowMetadataOf<Row>> found;
-    Converted<RowParts> parts = convert(trajectory, metadata, options, &found);
-    if (!found)
-        throw ConvertError({Error{"rows.convert.metadata", "",
-                                  "a rollout row needs metadata: pass it, or convert to the row's parts"}});
-    Converted<Row> out;
-    out.value.responses_create_params = std::move(parts.value.responses_create_params);
-    out.value.response = std::move(parts.value.response);
-    out.value.reward = found->reward;
-    out.value.metadata = std::move(found->metadata);
-    out.losses = std::move(parts.losses);
-    // what another version's rules refuse in the parts (from version 3 on, a U+0000 in an id), at its
-    // place in the row
-    if (document_traits<Row>::schema != kPartsSchema) checked_text(out.value, document_traits<Row>::schema, "");
-    return out;
+    const std::string text = checked_text(trajectory, SchemaId::atif_v1_7, "");
+    return rollout_row<Row>(trajectory, metadata, options, [&] { return text; });
 }
 
 Converted<NemoGymRolloutRow> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadata>& metadata,
@@ -743,10 +923,7 @@ Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, Sc
 }
 
 Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, const ConvertOptions& options) {
-    const Json* ext = extension(trajectory.extra);
-    if (!ext || !ext->is_object() || !ext->contains("metadata"))
-        throw ConvertError({Error{"rows.convert.metadata", "", "a rollout row needs metadata, and the trajectory has none of its own"}});
-    return to_any_rollout_row(trajectory, extension_version(ext->at("metadata")), options);
+    return to_any_rollout_row(trajectory, own_version(trajectory), options);
 }
 
 AtifTrajectory to_atif(const RowParts& parts) {
@@ -755,12 +932,21 @@ AtifTrajectory to_atif(const RowParts& parts) {
     return build_atif(parts.responses_create_params, parts.response, nullptr);
 }
 
-/// The trajectory of a row, and its compact text; `checked`: the row is known valid (decoded).
+/// The trajectory of a row; `checked`: the row is known valid (decoded).
 template <class Row>
-AtifTrajectory to_atif_of(const Row& row, bool checked, std::string* text = nullptr) {
+AtifTrajectory to_atif_of(const Row& row, bool checked) {
     if (!checked) checked_text(row, document_traits<Row>::schema, "");
-    RowSide side{row.metadata.session_id, row.metadata.instance_id, Json(row.metadata), row.reward};
-    return build_atif(row.responses_create_params, row.response, &side, text);
+    RowSide side{row.metadata.session_id, row.metadata.instance_id, Json(row.metadata), row.reward, {}};
+    return build_atif(row.responses_create_params, row.response, &side);
+}
+
+/// The compact text of the trajectory of a row known valid; the metadata goes in as text.
+template <class Row>
+std::string to_atif_compact(const Row& row) {
+    RowSide side{row.metadata.session_id, row.metadata.instance_id, Json(), row.reward, encode(row.metadata)};
+    std::string text;
+    build_atif(row.responses_create_params, row.response, &side, &text);
+    return text;
 }
 
 AtifTrajectory to_atif(const NemoGymRolloutRow& row) { return to_atif_of(row, false); }
@@ -771,10 +957,56 @@ AtifTrajectory to_atif(const AnyRolloutRow& row) {
 namespace detail {
 
 void to_atif_text(const AnyRolloutRow& row, Style style, std::string& out) {
-    std::string compact;
-    const AtifTrajectory t = std::visit([&](const auto& r) { return to_atif_of(r, true, &compact); }, row);
-    if (style == Style::compact) out += compact;
-    else encode(t, out, style);
+    if (style == Style::compact) out += std::visit([](const auto& r) { return to_atif_compact(r); }, row);
+    else encode(std::visit([](const auto& r) { return to_atif_of(r, true); }, row), out, style);
+}
+
+void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedText& out, std::vector<Error>& found, Style style,
+                    const ConvertOptions& options, const Limits& limits) {
+    // The rollout version of the row made, when the target or the metadata document names it.
+    std::optional<SchemaId> version = target.version;
+    if (target.kind == AtifTarget::Kind::row && !version && target.metadata) {
+        Json document;
+        out.metadata_fault = !rows::parse(*target.metadata, document, found) ||
+                             !(version = version_named("nemo-gym-rollout", document, found));
+        if (out.metadata_fault) return;
+    }
+    // `t`, the view or the model, converted; false when the metadata document is not one (its errors in `found`).
+    const auto convert_it = [&](const auto& t, const CompactText& compact) {
+        if (target.kind != AtifTarget::Kind::row) {
+            auto parts = convert<NemoGymMetadata>(t, std::nullopt, options, nullptr, compact);
+            if (target.kind == AtifTarget::Kind::response) rows::encode(parts.value.response, out.text, style);
+            else rows::encode(parts.value.responses_create_params, out.text, style);
+            out.losses = std::move(parts.losses);
+            found = rows::check(*version, out.text);  // the rules of that version (tool-call id patterns)
+            return true;
+        }
+        AnyRolloutRow row;
+        return with_version(row, version ? *version : own_version(t), [&](auto& r) {
+            using Row = std::decay_t<decltype(r)>;
+            std::optional<RowMetadataOf<Row>> given;
+            if (target.metadata && !rows::decode(*target.metadata, given.emplace(), found)) return false;
+            std::string checked;  // the row's compact text, when it was checked under its version's rules
+            auto made = rollout_row<Row>(t, given, options, compact, &checked);
+            if (!checked.empty() && style == Style::compact) out.text += checked;
+            else rows::encode(made.value, out.text, style);
+            out.losses = std::move(made.losses);
+            return true;
+        });
+    };
+    // The trajectory's view, where the fast path reads it and every value it maps (the text is then
+    // valid, and read once); the model otherwise, decoded (so valid too: it is not checked again).
+    thread_local View view;
+    if (fast::view_document(text, limits, view)) {
+        try {
+            out.metadata_fault = !convert_it(view, []() -> std::string { throw ViewRefused{}; });
+            return;
+        } catch (const ViewRefused&) {
+            out = ConvertedText();
+        }
+    }
+    const AtifTrajectory trajectory = rows::decode<AtifTrajectory>(text, limits);
+    out.metadata_fault = !convert_it(trajectory, [&] { return rows::encode(trajectory); });
 }
 
 }  // namespace detail

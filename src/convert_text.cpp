@@ -33,13 +33,6 @@ Conversion conversion(std::string_view from, std::string_view to) {
     return c;
 }
 
-/// The rollout version a metadata document names (its /metadata/schema_id); errors are its own.
-std::optional<SchemaId> metadata_version(std::string_view metadata, std::vector<Error>& errors) {
-    Json document;
-    if (!parse(metadata, document, errors)) return std::nullopt;
-    return version_named("nemo-gym-rollout", document, errors);
-}
-
 }  // namespace
 
 void check_conversion(std::string_view from, std::string_view to) { conversion(from, to); }
@@ -51,11 +44,6 @@ bool convert(std::string_view text, std::string_view from, std::string_view to, 
     if (metadata && !c.to_row()) throw std::invalid_argument("metadata goes with a rollout row as the target");
     out = ConvertedText();
     std::vector<Error> found;
-    // A trajectory of the subset; from `atif`, one of any version upgraded to it first.
-    const auto read_trajectory = [&] {
-        if (c.from.id == SchemaId::atif_v1_7) return decode<AtifTrajectory>(text, limits);
-        return decode<AtifTrajectory>(upgrade(text, "atif", SchemaId::atif_v1_7, Style::compact, {}, limits).text);
-    };
     try {
         if (!c.from_atif()) {
             AnyRolloutRow row;  // of the version `from` names, or of its own
@@ -63,34 +51,17 @@ bool convert(std::string_view text, std::string_view from, std::string_view to, 
                                   ? detail::with_version(row, c.from.id, [&](auto& r) { return decode(text, r, found, limits); })
                                   : decode(text, row, found, limits);
             if (read) detail::to_atif_text(row, style, out.text);
-        } else if (c.to_row()) {
-            const AtifTrajectory trajectory = read_trajectory();
-            if (!c.to_versioned && !metadata) {  // of the version the trajectory's own metadata names
-                auto converted = to_any_rollout_row(trajectory, options);
-                std::visit([&](const auto& r) { encode(r, out.text, style); }, converted.value);
-                out.losses = std::move(converted.losses);
-            } else {  // of the version `to` names, or else the metadata's
-                const std::optional<SchemaId> version = c.to_versioned ? std::optional<SchemaId>(c.to.id)
-                                                                       : metadata_version(*metadata, found);
-                AnyRolloutRow row;
-                const bool converted = version && detail::with_version(row, *version, [&](auto& r) {
-                    using Row = std::decay_t<decltype(r)>;
-                    std::optional<RowMetadataOf<Row>> given;
-                    if (metadata && !decode(*metadata, given.emplace(), found)) return false;
-                    auto made = to_rollout_row<Row>(trajectory, given, options);
-                    encode(made.value, out.text, style);
-                    out.losses = std::move(made.losses);
-                    return true;
-                });
-                out.metadata_fault = !converted && metadata && !found.empty();
-            }
         } else {
-            const AtifTrajectory trajectory = read_trajectory();
-            auto parts = to_row_parts(trajectory, options);
-            if (c.to_response()) encode(parts.value.response, out.text, style);
-            else encode(parts.value.responses_create_params, out.text, style);
-            out.losses = std::move(parts.losses);
-            found = check(c.to.id, out.text);  // the rules of that version (tool-call id patterns)
+            using Kind = detail::AtifTarget::Kind;
+            const detail::AtifTarget target{c.to_row() ? Kind::row : c.to_response() ? Kind::response : Kind::create_params,
+                                            c.to_versioned ? std::optional<SchemaId>(c.to.id) : std::nullopt, metadata};
+            // A trajectory of the subset; from `atif`, one of any version upgraded to it first.
+            if (c.from.id == SchemaId::atif_v1_7) {
+                detail::from_atif_text(text, target, out, found, style, options, limits);
+            } else {
+                const std::string upgraded = upgrade(text, "atif", SchemaId::atif_v1_7, Style::compact, {}, limits).text;
+                detail::from_atif_text(upgraded, target, out, found, style, options, Limits{});
+            }
         }
     } catch (const DecodeError& e) {
         found = e.errors();

@@ -19,13 +19,18 @@ constexpr std::size_t kMaxParserDepth = 1 << 16;
 
 static_assert(kTextPadding >= simdjson::SIMDJSON_PADDING);
 
-// Parses `text` into the thread's simdjson DOM; false for anything the exact reader must judge. A
-// `padded` text (kTextPadding readable bytes follow it) is parsed where it is.
-bool parse_dom(std::string_view text, const Limits& limits, element& root, bool padded = false) {
+/// A simdjson parser and a padded copy of the text, each kept at the largest size read.
+struct Parser {
+    simdjson::dom::parser parser;
+    std::vector<char> buffer;
+};
+
+// Parses `text` into the DOM of `p`; false for anything the exact reader must judge. A `padded` text
+// (kTextPadding readable bytes follow it) is parsed where it is.
+bool parse_dom(Parser& p, std::string_view text, const Limits& limits, element& root, bool padded = false) {
     if (text.size() > limits.max_document_bytes || limits.max_depth == 0) return false;
-    // One parser and one padded copy of the text per thread, each kept at the largest size read.
-    thread_local simdjson::dom::parser parser;
-    thread_local std::vector<char> buffer;
+    simdjson::dom::parser& parser = p.parser;
+    std::vector<char>& buffer = p.buffer;
     // The parser refuses what nests deeper than the exact reader allows (simdjson's depth N admits
     // N - 1 levels). Past kMaxParserDepth levels the exact reader judges.
     const std::size_t depth = std::min(limits.max_depth, kMaxParserDepth) + 1;
@@ -34,6 +39,12 @@ bool parse_dom(std::string_view text, const Limits& limits, element& root, bool 
     if (buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
     std::copy(text.begin(), text.end(), buffer.begin());
     return !parser.parse(buffer.data(), text.size(), false).get(root);
+}
+
+// The same into the thread's DOM, which every document the fast path reads goes through.
+bool parse_dom(std::string_view text, const Limits& limits, element& root, bool padded = false) {
+    thread_local Parser parser;
+    return parse_dom(parser, text, limits, root, padded);
 }
 
 // A decimal literal the subset's loader accepts: exactly the double it reads as (see
@@ -132,6 +143,33 @@ bool decode_document(std::string_view text, T& out, const Limits& limits, Schema
     element root;
     return parse_dom(text, limits, root) && read_document(text, root, out, limits, schema);
 }
+
+bool view_document(std::string_view text, const Limits& limits, view::AtifTrajectory& out) {
+    thread_local Parser parser;  // its own: a view outlives the documents read while it is mapped
+    element root;
+    return parse_dom(parser, text, limits, root) && read_document(text, root, out, limits, SchemaId::atif_v1_7);
+}
+
+template <class T>
+bool read_value(element e, T& out, SchemaId schema) {
+    std::vector<Error> errors;
+    const Limits limits;  // the exact reader's, for a DOM of the caller's
+    Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
+    Reader r{d, limits};
+    return read(r, e, out) && errors.empty();
+}
+
+// What a trajectory's extension holds (src/convert.cpp).
+template bool read_value(element, std::string&, SchemaId);
+template bool read_value(element, Json&, SchemaId);
+template bool read_value(element, Number&, SchemaId);
+template bool read_value(element, std::vector<ToolCallPart>&, SchemaId);
+template bool read_value(element, std::vector<RLVRInferenceMessageRow>&, SchemaId);
+template bool read_value(element, std::vector<RLVRDecisionRow>&, SchemaId);
+template bool read_value(element, NemoGymMetadataV1&, SchemaId);
+template bool read_value(element, NemoGymMetadata&, SchemaId);
+template bool read_value(element, NemoGymMetadataV3&, SchemaId);
+template bool read_value(element, NemoGymMetadataV4&, SchemaId);
 
 }  // namespace sediment::rows::detail::fast
 

@@ -144,6 +144,26 @@ struct ConvertedText {
     bool metadata_fault = false; ///< the errors are the metadata document's, not the source's
 };
 
+namespace detail {
+
+/// What convert() by name makes of a trajectory: a rollout row (of `version`; without one, of the
+/// version the metadata document or else the trajectory's own metadata names) or one of its parts.
+struct AtifTarget {
+    enum class Kind { row, response, create_params } kind;
+    std::optional<SchemaId> version;            ///< the row's or the part's schema
+    std::optional<std::string_view> metadata;   ///< a row's metadata and reward (decode(RowMetadata))
+};
+
+/// convert() by name of a trajectory of the subset (`text`) to `target`, appended to `out.text` in
+/// `style`: reads the text once, into a view model where the fast path can, and does not check the
+/// trajectory again. Appends the metadata document's errors to `found` (then `out.metadata_fault`);
+/// a part's errors under its version's rules replace `found`; throws DecodeError, ConvertError and
+/// EncodeError for the rest.
+void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedText& out, std::vector<Error>& found, Style style,
+                    const ConvertOptions& options, const Limits& limits);
+
+}  // namespace detail
+
 /// Throws std::invalid_argument, naming the conversions there are, unless convert() goes from the
 /// schema `from` names to the one `to` names: from "atif" (any ATIF version, upgraded first) or
 /// "atif-v1.7" to "nemo-gym-rollout[.vN]", "nemo-gym-response.vN" or "nemo-gym-responses-create-params.vN";

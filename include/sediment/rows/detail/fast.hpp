@@ -247,9 +247,21 @@ inline bool check(Reader& r, element e, type_tag<Json> json) {
 
 /// A free-form value of a view model: checked where it is.
 inline bool read(Reader& r, element e, view::JsonView& out) {
-    out.object = e.is_object();
+    out.value = e;
     return check(r, e, type_tag<Json>{});
 }
+
+/// Parses `text` and reads it into the view model of a trajectory of the ATIF subset, every rule
+/// checked: true only for a valid trajectory (check()'s fast verdict). The view points into a DOM of
+/// this thread's that only the next view_document() on it overwrites (src/convert.cpp maps the view
+/// to a row, reading other documents meanwhile).
+bool view_document(std::string_view text, const Limits& limits, view::AtifTrajectory& out);
+
+/// Reads `e`, a value of the DOM view_document() parsed, as T under the rules of `schema` (a
+/// trajectory's extension, which holds row values); false for what the exact reader must judge. Its
+/// decimals are not read again: the trajectory's own check read every decimal of the document.
+template <class T>
+bool read_value(element e, T& out, SchemaId schema);
 
 /// Parses `text` and reads a document of `schema` into `out`; false for anything the exact reader
 /// must judge.

@@ -2,8 +2,11 @@
 // Do not edit: change the generator or the schemas, then run `cmake --build build --target regenerate`.
 // The check-only fast path's view models (see detail/fast.hpp): the models that hand-written rules
 // read (check_rules), and what they hold, with strings as views into the parser's buffer and free-form
-// values left where they are. Internal: only src/fast.cpp and src/atif.cpp include it.
+// values left where they are. Internal: src/fast.cpp, src/atif.cpp and src/convert.cpp (which maps a
+// trajectory's view to a row) include it.
 #pragma once
+
+#include <simdjson.h>
 
 #include <optional>
 #include <string_view>
@@ -15,12 +18,12 @@
 
 namespace sediment::rows::detail::view {
 
-/// A free-form value, checked where it is: only whether it is an object is kept.
+/// A free-form value, checked where it is, in the parser's DOM.
 struct JsonView {
-    bool object = false;
-    bool is_object() const noexcept { return object; }
+    simdjson::dom::element value{};
+    bool is_object() const noexcept { return value.is_object(); }
 };
-inline const char* json_type_name(const JsonView& j) noexcept { return j.object ? "an object" : "not an object"; }
+inline const char* json_type_name(const JsonView& j) noexcept { return j.is_object() ? "an object" : "not an object"; }
 
 using ReasoningEffort = std::variant<std::string_view, Number>;
 
