@@ -112,6 +112,11 @@ int main(int argc, char** argv) {
         rows::encode(parts.value.response, out, rows::Style::sediment);
         sink += out.size();
     });
+    // The same by name (what `sediment-rows convert` and Python's convert() do): the text read once.
+    rows::ConvertedText converted;
+    report("subset: convert() ATIF text -> response text", subset, repeat, [&](const std::string& d) {
+        sink += rows::convert(d, "atif-v1.7", "nemo-gym-response.v2", converted, errors, rows::Style::sediment, lossy);
+    });
     if (harbor.documents.empty()) return sink == 42;
     rows::HarborTrajectory any_version;
     report("Harbor: decode() into one reused model", harbor, repeat,

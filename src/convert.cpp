@@ -139,13 +139,13 @@ std::string text_before_arguments(const std::string& completion, const std::vect
 }
 
 /// Row text -> ATIF content: "" for no part, the string for one non-empty part, else the parts.
-AtifContent content_of(const std::vector<std::string>& texts) {
+AtifContent content_of(std::vector<std::string> texts) {
     if (texts.empty()) return std::string();
-    if (texts.size() == 1 && !texts[0].empty()) return texts[0];
+    if (texts.size() == 1 && !texts[0].empty()) return std::move(texts[0]);
     std::vector<AtifContentPart> parts(texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i) {
         parts[i].type = AtifContentPartType::text;
-        parts[i].text = Nullable<std::string>(texts[i]);
+        parts[i].text = Nullable<std::string>(std::move(texts[i]));
     }
     return parts;
 }
@@ -219,6 +219,16 @@ std::vector<ToolCallPart> tool_calls_of(const Message& m) {
     for (const Part& p : m.parts)
         if (const auto* c = std::get_if<ToolCallPart>(&p)) out.push_back(*c);
     return out;
+}
+
+/// tool_calls_of(m) == calls, without the copies.
+bool has_calls(const Message& m, const std::vector<ToolCallPart>& calls) {
+    std::size_t i = 0;
+    for (const Part& p : m.parts) {
+        const auto* c = std::get_if<ToolCallPart>(&p);
+        if (c && (i == calls.size() || !(*c == calls[i++]))) return false;
+    }
+    return i == calls.size();
 }
 
 Json json_of(const Number& n) {
@@ -551,7 +561,7 @@ struct FromAtif {
                     losses.add(at + "/observation", "last_output", "the results of a turn whose output is not echoed have no turn to go in");
                 const std::vector<std::string> kept = texts_of(text_content(text_before_arguments(turn.completion, turn.tool_calls)), nullptr, "");
                 if (texts_of(step.message, nullptr, "") != kept) losses.add(at + "/message", "last_output", why);
-                if (tool_calls_of(output) != turn.tool_calls) losses.add(at + "/tool_calls", "last_output", why);
+                if (!has_calls(output, turn.tool_calls)) losses.add(at + "/tool_calls", "last_output", why);
             }
             turns.push_back(std::move(turn));
         }
@@ -746,10 +756,14 @@ AtifObservationResult observation_result(const ToolCallResponsePart& r) {
     AtifObservationResult out;
     out.source_call_id = Nullable<std::string>(r.id);
     if (r.result.is_string()) {
-        out.content = Nullable<AtifContent>(AtifContent(r.result.get<std::string>()));
+        out.content = Nullable<AtifContent>(AtifContent(r.result.get_ref<const std::string&>()));
     } else {
         out.content = Nullable<AtifContent>();
-        if (!r.result.is_null()) out.extra = Nullable<Json>(Json::object({{"tool_result", r.result}}));
+        if (!r.result.is_null()) {
+            Json extra = Json::object();
+            extra["tool_result"] = r.result;  // one copy (an initializer list makes two)
+            out.extra = Nullable<Json>(std::move(extra));
+        }
     }
     return out;
 }
@@ -826,13 +840,15 @@ AtifTrajectory build_atif(const NemoGymResponsesCreateParams& params, const Nemo
         }
         if (!calls.empty()) {
             std::vector<AtifToolCall> atif_calls;
-            for (const ToolCallPart& c : calls) atif_calls.push_back(AtifToolCall{c.id, c.name, c.arguments, std::nullopt});
+            atif_calls.reserve(calls.size());
+            for (ToolCallPart& c : calls)
+                atif_calls.push_back(AtifToolCall{std::move(c.id), std::move(c.name), std::move(c.arguments), std::nullopt});
             s.tool_calls = Nullable<std::vector<AtifToolCall>>(std::move(atif_calls));
         }
         // What the steps give back is compared with the turn; what differs travels in the extension.
         const Message rebuilt = output_message(s, std::nullopt, nullptr, "");
         if (scoring_text(rebuilt) != turn.completion) e["completion"] = turn.completion;
-        if (tool_calls_of(rebuilt) != turn.tool_calls) e["tool_calls"] = json_of(turn.tool_calls);
+        if (!has_calls(rebuilt, turn.tool_calls)) e["tool_calls"] = json_of(turn.tool_calls);
         const bool shadowed = k == 0 ? turn.new_messages != input : !echoes[k];
         if (shadowed) e["new_messages"] = json_of(turn.new_messages);
         if (!turn.decisions.empty()) e["decisions"] = json_of(turn.decisions);
@@ -996,8 +1012,11 @@ void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedTe
     };
     // The trajectory's view, where the fast path reads it and every value it maps (the text is then
     // valid, and read once); the model otherwise, decoded (so valid too: it is not checked again).
+    // Without the extension (as ATIF from elsewhere comes), no agent step has its id, and the ids
+    // seeded by the model's encoding need the model: it is read straight away.
     thread_local View view;
-    if (fast::view_document(text, limits, view)) {
+    const bool extended = text.find("\"sediment_rows\"") != std::string_view::npos;
+    if (extended && fast::view_document(text, limits, view)) {
         try {
             out.metadata_fault = !convert_it(view, []() -> std::string { throw ViewRefused{}; });
             return;

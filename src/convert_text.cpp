@@ -46,7 +46,8 @@ bool convert(std::string_view text, std::string_view from, std::string_view to, 
     std::vector<Error> found;
     try {
         if (!c.from_atif()) {
-            AnyRolloutRow row;  // of the version `from` names, or of its own
+            // of the version `from` names, or of its own; one per thread, whose memory the next row reuses
+            thread_local AnyRolloutRow row;
             const bool read = c.from_versioned
                                   ? detail::with_version(row, c.from.id, [&](auto& r) { return decode(text, r, found, limits); })
                                   : decode(text, row, found, limits);
