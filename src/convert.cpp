@@ -373,9 +373,9 @@ std::string checked_text(const T& value, SchemaId schema, const std::string& at,
 
 // ----- ATIF -> row ----------------------------------------------------------------------------------
 
-/// The compact text of the trajectory being mapped, which seeds the ids of turns that carry none:
-/// computed when first needed (a trajectory's view has none: ViewRefused).
-using CompactText = std::function<std::string()>;
+/// The seed of the ids of turns that carry none: the FNV-1a hash of the compact text of the trajectory
+/// being mapped, asked for when first needed (a trajectory's view has no such text: ViewRefused).
+using Seed = std::function<std::uint64_t()>;
 
 /// The mapping of a trajectory T: the model (AtifTrajectory) or its view (View).
 template <class T>
@@ -503,7 +503,7 @@ struct FromAtif {
         losses.extra(t.extra, "", {kAtifExtensionKey});
     }
 
-    RowParts run(std::optional<std::string_view> session_id, std::optional<std::string_view> instance_id, const CompactText& compact) {
+    RowParts run(std::optional<std::string_view> session_id, std::optional<std::string_view> instance_id, const Seed& seed_of) {
         trajectory_losses(session_id, instance_id);
         RowParts out;
         const std::size_t first_agent = agents.empty() ? t.steps.size() : agents.front();
@@ -529,7 +529,7 @@ struct FromAtif {
             if (e.inference_call_id) {
                 turn.inference_call_id = *e.inference_call_id;
             } else {
-                if (!seed) seed = fnv1a(compact());
+                if (!seed) seed = seed_of();
                 char id[20];
                 const std::uint64_t h = fnv1a("step " + step.step_id.to_string(), *seed);
                 std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(h));
@@ -619,7 +619,7 @@ void check_extension_metadata(const J& j) {
 /// trajectory's own (of M's version). The trajectory is valid (the caller checked it).
 template <class M, class T>
 Converted<RowParts> convert(const T& trajectory, const std::optional<BasicRowMetadata<M>>& metadata, const ConvertOptions& options,
-                            std::optional<BasicRowMetadata<M>>* found, const CompactText& compact) {
+                            std::optional<BasicRowMetadata<M>>* found, const Seed& seed_of) {
     FromAtif<T> from(trajectory);
     std::optional<BasicRowMetadata<M>> in_use = metadata;
     std::optional<std::string_view> session_id, instance_id;
@@ -634,7 +634,7 @@ Converted<RowParts> convert(const T& trajectory, const std::optional<BasicRowMet
         from.losses.add("/extra/sediment_rows/metadata", "metadata", "the metadata argument replaces the trajectory's");
     if (metadata && from.ext.reward && from.ext.reward != metadata->reward)
         from.losses.add("/extra/sediment_rows/reward", "metadata", "the metadata argument's reward replaces the trajectory's");
-    Converted<RowParts> out{from.run(session_id, instance_id, compact), std::move(from.losses.list)};
+    Converted<RowParts> out{from.run(session_id, instance_id, seed_of), std::move(from.losses.list)};
     if (!options.lossy && !out.losses.empty()) throw ConvertError(std::move(out.losses));
     if (found) *found = std::move(in_use);
     return out;
@@ -645,16 +645,16 @@ template <class M>
 Converted<RowParts> convert_unchecked(const AtifTrajectory& trajectory, const std::optional<BasicRowMetadata<M>>& metadata,
                                       const ConvertOptions& options, std::optional<BasicRowMetadata<M>>* found) {
     const std::string text = checked_text(trajectory, SchemaId::atif_v1_7, "");
-    return convert(trajectory, metadata, options, found, [&] { return text; });
+    return convert(trajectory, metadata, options, found, [&] { return fnv1a(text); });
 }
 
 /// ATIF -> a rollout row of type Row (the trajectory valid); `text`, when given, gets the row's compact
 /// text when it was encoded to be checked under Row's own rules, and is left empty otherwise.
 template <class Row, class T>
 Converted<Row> rollout_row(const T& trajectory, const std::optional<RowMetadataOf<Row>>& metadata, const ConvertOptions& options,
-                           const CompactText& compact, std::string* text = nullptr) {
+                           const Seed& seed_of, std::string* text = nullptr) {
     std::optional<RowMetadataOf<Row>> found;
-    Converted<RowParts> parts = convert(trajectory, metadata, options, &found, compact);
+    Converted<RowParts> parts = convert(trajectory, metadata, options, &found, seed_of);
     if (!found)
         throw ConvertError({Error{"rows.convert.metadata", "",
                                   "a rollout row needs metadata: pass it, or convert to the row's parts"}});
@@ -918,7 +918,7 @@ template <class Row>
 Converted<Row> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadataOf<Row>>& metadata,
                               const ConvertOptions& options) {
     const std::string text = checked_text(trajectory, SchemaId::atif_v1_7, "");
-    return rollout_row<Row>(trajectory, metadata, options, [&] { return text; });
+    return rollout_row<Row>(trajectory, metadata, options, [&] { return fnv1a(text); });
 }
 
 Converted<NemoGymRolloutRow> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadata>& metadata,
@@ -988,9 +988,9 @@ void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedTe
         if (out.metadata_fault) return;
     }
     // `t`, the view or the model, converted; false when the metadata document is not one (its errors in `found`).
-    const auto convert_it = [&](const auto& t, const CompactText& compact) {
+    const auto convert_it = [&](const auto& t, const Seed& seed_of) {
         if (target.kind != AtifTarget::Kind::row) {
-            auto parts = convert<NemoGymMetadata>(t, std::nullopt, options, nullptr, compact);
+            auto parts = convert<NemoGymMetadata>(t, std::nullopt, options, nullptr, seed_of);
             if (target.kind == AtifTarget::Kind::response) rows::encode(parts.value.response, out.text, style);
             else rows::encode(parts.value.responses_create_params, out.text, style);
             out.losses = std::move(parts.losses);
@@ -1003,7 +1003,7 @@ void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedTe
             std::optional<RowMetadataOf<Row>> given;
             if (target.metadata && !rows::decode(*target.metadata, given.emplace(), found)) return false;
             std::string checked;  // the row's compact text, when it was checked under its version's rules
-            auto made = rollout_row<Row>(t, given, options, compact, &checked);
+            auto made = rollout_row<Row>(t, given, options, seed_of, &checked);
             if (!checked.empty() && style == Style::compact) out.text += checked;
             else rows::encode(made.value, out.text, style);
             out.losses = std::move(made.losses);
@@ -1018,14 +1018,14 @@ void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedTe
     const bool extended = text.find("\"sediment_rows\"") != std::string_view::npos;
     if (extended && fast::view_document(text, limits, view)) {
         try {
-            out.metadata_fault = !convert_it(view, []() -> std::string { throw ViewRefused{}; });
+            out.metadata_fault = !convert_it(view, []() -> std::uint64_t { throw ViewRefused{}; });
             return;
         } catch (const ViewRefused&) {
             out = ConvertedText();
         }
     }
     const AtifTrajectory trajectory = rows::decode<AtifTrajectory>(text, limits);
-    out.metadata_fault = !convert_it(trajectory, [&] { return rows::encode(trajectory); });
+    out.metadata_fault = !convert_it(trajectory, [&] { return fnv1a(rows::encode(trajectory)); });
 }
 
 }  // namespace detail
