@@ -1,7 +1,8 @@
 // libFuzzer target: conversion both ways on arbitrary bytes read as an ATIF trajectory and as a
 // rollout row. Whatever decodes converts without crashing; a row comes back from ATIF exactly; a
 // trajectory's lossy conversion gives parts that come back from ATIF exactly, and strict mode fails
-// with exactly the lossy list.
+// with exactly the lossy list; convert() by name (the trajectory's view, read once) gives the API's
+// text, losses and errors, both ways.
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -18,14 +19,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     std::vector<rows::Error> errors;
     rows::AtifTrajectory trajectory;
+    rows::ConvertedText by_name;
     if (rows::decode(text, trajectory, errors)) {
         std::optional<rows::Converted<rows::RowParts>> lossy;
+        std::vector<rows::Error> refused;
         try {
             lossy = rows::to_row_parts(trajectory, rows::ConvertOptions{true});
         } catch (const rows::ConvertError& e) {
             // only an invalid sediment_rows extension stops a lossy conversion, with its place
             SEDIMENT_CHECK(!e.errors().empty());
             for (const rows::Error& error : e.errors()) SEDIMENT_CHECK(error.id.rfind("rows.convert.loss", 0) != 0);
+            refused = e.errors();
+        }
+        std::vector<rows::Error> by_name_errors;
+        const bool converted = rows::convert(text, "atif-v1.7", "nemo-gym-response.v2", by_name, by_name_errors,
+                                             rows::Style::compact, rows::ConvertOptions{true});
+        SEDIMENT_CHECK(converted == lossy.has_value());
+        if (lossy) {
+            SEDIMENT_CHECK(by_name.text == rows::encode(lossy->value.response));
+            SEDIMENT_CHECK(by_name.losses == lossy->losses);
+        } else {
+            SEDIMENT_CHECK(by_name_errors == refused);
         }
         if (lossy) {
             std::vector<rows::Error> strict;
@@ -42,11 +56,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     errors.clear();
     rows::NemoGymRolloutRow row;
     if (rows::decode(text, row, errors)) {
+        std::optional<rows::AtifTrajectory> atif;
         try {
-            SEDIMENT_CHECK(rows::to_rollout_row(rows::to_atif(row)).value == row);
+            atif = rows::to_atif(row);
+            SEDIMENT_CHECK(rows::to_rollout_row(*atif).value == row);
         } catch (const rows::ConvertError& e) {
             SEDIMENT_CHECK(e.errors().at(0).id == "rows.convert.empty");
         }
+        std::vector<rows::Error> by_name_errors;
+        const bool converted = rows::convert(text, "nemo-gym-rollout.v2", "atif-v1.7", by_name, by_name_errors);
+        SEDIMENT_CHECK(converted == atif.has_value());
+        if (atif) SEDIMENT_CHECK(by_name.text == rows::encode(*atif));
     }
     return 0;
 }
