@@ -597,9 +597,9 @@ SchemaId extension_version(const Json& metadata) {
     return *version;
 }
 SchemaId extension_version(element metadata) {
-    const std::optional<std::string_view> uri = string_member(metadata, "schema_id");
-    for (const SchemaId id : versions_of(schema_info(kPartsSchema).base))
-        if (uri && schema_info(id).uri == *uri) return id;
+    if (const std::optional<std::string_view> uri = string_member(metadata, "schema_id"))
+        for (const SchemaId id : versions_of(schema_info(kPartsSchema).base))
+            if (schema_info(id).uri == *uri) return id;
     throw ViewRefused{};  // the model's path says what is wrong
 }
 
@@ -640,12 +640,11 @@ Converted<RowParts> convert(const T& trajectory, const std::optional<BasicRowMet
     return out;
 }
 
-/// A trajectory built in C++ may break a rule: checked (ConvertError), then converted.
-template <class M>
-Converted<RowParts> convert_unchecked(const AtifTrajectory& trajectory, const std::optional<BasicRowMetadata<M>>& metadata,
-                                      const ConvertOptions& options, std::optional<BasicRowMetadata<M>>* found) {
-    const std::string text = checked_text(trajectory, SchemaId::atif_v1_7, "");
-    return convert(trajectory, metadata, options, found, [&] { return fnv1a(text); });
+/// A trajectory built in C++ may break a rule: checked (ConvertError), and the seed of its ids, from
+/// the compact text the check read.
+Seed checked_seed(const AtifTrajectory& trajectory) {
+    const std::uint64_t seed = fnv1a(checked_text(trajectory, SchemaId::atif_v1_7, ""));
+    return [seed] { return seed; };
 }
 
 /// ATIF -> a rollout row of type Row (the trajectory valid); `text`, when given, gets the row's compact
@@ -861,14 +860,12 @@ AtifTrajectory build_atif(const NemoGymResponsesCreateParams& params, const Nemo
         throw ConvertError({Error{"rows.convert.empty", "",
                                   "a row with no turn and no plain system or user input has no ATIF form (ATIF needs a step)"}});
     for (std::size_t i = 0; i < t.steps.size(); ++i) t.steps[i].step_id = static_cast<std::int64_t>(i + 1);
-    std::string checked;
-    if (metadata && !metadata->metadata_text.empty()) {
-        checked = checked_text(t, SchemaId::atif_v1_7, "", [&](std::string& encoded) {
+    std::function<void(std::string&)> put;  // the metadata's text, when only the text holds it
+    if (metadata && !metadata->metadata_text.empty())
+        put = [&](std::string& encoded) {
             if (!put_metadata(encoded, metadata->metadata_text)) throw std::logic_error("build_atif: the extension's metadata is not last");
-        });
-    } else {
-        checked = checked_text(t, SchemaId::atif_v1_7, "");
-    }
+        };
+    std::string checked = checked_text(t, SchemaId::atif_v1_7, "", put);
     if (text) *text = std::move(checked);
     return t;
 }
@@ -911,14 +908,13 @@ bool decode(std::string_view text, BasicRowMetadata<M>& out, std::vector<Error>&
 bool decode(std::string_view text, RowMetadata& out, std::vector<Error>& errors) { return decode<NemoGymMetadata>(text, out, errors); }
 
 Converted<RowParts> to_row_parts(const AtifTrajectory& trajectory, const ConvertOptions& options) {
-    return convert_unchecked<NemoGymMetadata>(trajectory, std::nullopt, options, nullptr);
+    return convert<NemoGymMetadata>(trajectory, std::nullopt, options, nullptr, checked_seed(trajectory));
 }
 
 template <class Row>
 Converted<Row> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadataOf<Row>>& metadata,
                               const ConvertOptions& options) {
-    const std::string text = checked_text(trajectory, SchemaId::atif_v1_7, "");
-    return rollout_row<Row>(trajectory, metadata, options, [&] { return fnv1a(text); });
+    return rollout_row<Row>(trajectory, metadata, options, checked_seed(trajectory));
 }
 
 Converted<NemoGymRolloutRow> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadata>& metadata,

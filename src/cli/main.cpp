@@ -367,8 +367,6 @@ struct Tally {
     }
 };
 
-/// The summary on standard error (not with --quiet): `counts`, the time with --verbose, why the run
-/// stopped early.
 /// The process's peak resident memory in MiB (VmHWM, Linux), or a negative number where it cannot be read.
 double peak_resident_mib() {
     std::FILE* status = std::fopen("/proc/self/status", "r");
@@ -381,6 +379,8 @@ double peak_resident_mib() {
     return kib < 0 ? -1 : static_cast<double>(kib) / 1024;
 }
 
+/// The summary on standard error (not with --quiet): `counts`, the time, speed and peak memory with
+/// --verbose, why the run stopped early.
 void summary(const Options& o, const std::string& counts, const RunTotals& t, Reporter& reporter) {
     reporter.finish();
     if (o.quiet) return;
