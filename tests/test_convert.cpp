@@ -493,10 +493,10 @@ struct Outcome {
 };
 
 Outcome by_name(const std::string& text, const std::string& from, const std::string& to, const ConvertOptions& options,
-                Style style = Style::compact, std::optional<std::string> metadata = std::nullopt) {
+                Style style = Style::compact, std::optional<std::string> metadata = std::nullopt, const Limits& limits = {}) {
     Outcome o;
     ConvertedText out;
-    if (!convert(text, from, to, out, o.errors, style, options, metadata)) return o;
+    if (!convert(text, from, to, out, o.errors, style, options, metadata, limits)) return o;
     o.text = out.text;
     o.losses = out.losses;
     return o;
@@ -597,6 +597,14 @@ TEST_CASE("convert: by name, a trajectory read once as a view converts exactly a
                         CHECK(g2.text == e2.text);
                         CHECK(g2.losses == e2.losses);
                         CHECK(g2.errors == e2.errors);
+                        // the row of the version the metadata document names; limits of its own, under which
+                        // the thread's parser is set up anew for each document the conversion reads besides
+                        Limits deeper;
+                        deeper.max_depth = 200;
+                        const Outcome g3 = by_name(text, "atif-v1.7", "nemo-gym-rollout", {lossy}, Style::compact, metadata, deeper);
+                        CHECK(g3.text == e2.text);
+                        CHECK(g3.losses == e2.losses);
+                        CHECK(g3.errors == e2.errors);
                     }
                 }
             }
