@@ -353,22 +353,36 @@ std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325
     return h;
 }
 
-/// Encodes `value` and checks the text under `schema`: the typed rules a value built in C++ may break.
-/// `edit`, when given, changes the text before the check (build_atif: the metadata put in).
+/// Encodes `value` at the end of `text` and checks what it wrote under `schema`: the typed rules a value
+/// built in C++ may break. `edit`, when given, changes the text before the check (build_atif: the
+/// metadata put in; it sees `text` whole, and edits only its end).
 template <class T>
-std::string checked_text(const T& value, SchemaId schema, const std::string& at, const std::function<void(std::string&)>& edit = {}) {
+void checked_text(const T& value, SchemaId schema, const std::string& at, std::string& text,
+                  const std::function<void(std::string&)>& edit = {}) {
+    const std::size_t from = text.size();
     std::vector<Error> errors;
-    std::string text;
     try {
-        text = encode(value);
+        encode(value, text, Style::compact);
         if (edit) edit(text);
-        errors = check<T>(text, schema);  // the check-only fast path, and the exact reader's errors
+        errors = check<T>(std::string_view(text).substr(from), schema);  // the check-only fast path, and the exact reader's errors
     } catch (const EncodeError& e) {
         errors.push_back(e.error());
     }
-    if (errors.empty()) return text;
+    if (errors.empty()) return;
+    text.resize(from);
     for (Error& e : errors) e.pointer = at + e.pointer;
     throw ConvertError(std::move(errors));
+}
+
+/// checked_text() into a buffer of this thread's, whose memory the next call reuses (a huge
+/// document's is given back); `use` reads the text.
+template <class T, class Use = void (*)(std::string_view)>
+void checked(const T& value, SchemaId schema, const std::string& at, Use use = [](std::string_view) {}) {
+    thread_local std::string scratch;
+    scratch.clear();
+    checked_text(value, schema, at, scratch);
+    use(std::string_view(scratch));
+    if (scratch.capacity() > (std::size_t{1} << 20)) std::string().swap(scratch);
 }
 
 // ----- ATIF -> row ----------------------------------------------------------------------------------
@@ -643,12 +657,13 @@ Converted<RowParts> convert(const T& trajectory, const std::optional<BasicRowMet
 /// A trajectory built in C++ may break a rule: checked (ConvertError), and the seed of its ids, from
 /// the compact text the check read.
 Seed checked_seed(const AtifTrajectory& trajectory) {
-    const std::uint64_t seed = fnv1a(checked_text(trajectory, SchemaId::atif_v1_7, ""));
+    std::uint64_t seed = 0;
+    checked(trajectory, SchemaId::atif_v1_7, "", [&](std::string_view text) { seed = fnv1a(text); });
     return [seed] { return seed; };
 }
 
 /// ATIF -> a rollout row of type Row (the trajectory valid); `text`, when given, gets the row's compact
-/// text when it was encoded to be checked under Row's own rules, and is left empty otherwise.
+/// text appended when it was encoded to be checked under Row's own rules, and is left as it was otherwise.
 template <class Row, class T>
 Converted<Row> rollout_row(const T& trajectory, const std::optional<RowMetadataOf<Row>>& metadata, const ConvertOptions& options,
                            const Seed& seed_of, std::string* text = nullptr) {
@@ -666,8 +681,8 @@ Converted<Row> rollout_row(const T& trajectory, const std::optional<RowMetadataO
     // what another version's rules refuse in the parts (from version 3 on, a U+0000 in an id), at its
     // place in the row
     if (document_traits<Row>::schema != kPartsSchema) {
-        std::string checked = checked_text(out.value, document_traits<Row>::schema, "");
-        if (text) *text = std::move(checked);
+        if (text) checked_text(out.value, document_traits<Row>::schema, "", *text);
+        else checked(out.value, document_traits<Row>::schema, "");
     }
     return out;
 }
@@ -788,7 +803,7 @@ bool put_metadata(std::string& text, std::string_view metadata) {
     return true;
 }
 
-/// The trajectory of a row's parts (and its metadata); `text`, when given, gets its compact text.
+/// The trajectory of a row's parts (and its metadata); `text`, when given, gets its compact text appended.
 /// With `metadata->metadata_text`, only that text holds the metadata.
 AtifTrajectory build_atif(const NemoGymResponsesCreateParams& params, const NemoGymResponse& response, RowSide* metadata,
                           std::string* text = nullptr) {
@@ -865,8 +880,8 @@ AtifTrajectory build_atif(const NemoGymResponsesCreateParams& params, const Nemo
         put = [&](std::string& encoded) {
             if (!put_metadata(encoded, metadata->metadata_text)) throw std::logic_error("build_atif: the extension's metadata is not last");
         };
-    std::string checked = checked_text(t, SchemaId::atif_v1_7, "", put);
-    if (text) *text = std::move(checked);
+    if (text) checked_text(t, SchemaId::atif_v1_7, "", *text, put);
+    else checked(t, SchemaId::atif_v1_7, "");
     return t;
 }
 
@@ -939,26 +954,24 @@ Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, co
 }
 
 AtifTrajectory to_atif(const RowParts& parts) {
-    checked_text(parts.responses_create_params, SchemaId::nemo_gym_rollout_v2, "/responses_create_params");
-    checked_text(parts.response, SchemaId::nemo_gym_rollout_v2, "/response");
+    checked(parts.responses_create_params, SchemaId::nemo_gym_rollout_v2, "/responses_create_params");
+    checked(parts.response, SchemaId::nemo_gym_rollout_v2, "/response");
     return build_atif(parts.responses_create_params, parts.response, nullptr);
 }
 
-/// The trajectory of a row; `checked`: the row is known valid (decoded).
+/// The trajectory of a row; `valid`: the row is known valid (decoded).
 template <class Row>
-AtifTrajectory to_atif_of(const Row& row, bool checked) {
-    if (!checked) checked_text(row, document_traits<Row>::schema, "");
+AtifTrajectory to_atif_of(const Row& row, bool valid) {
+    if (!valid) checked(row, document_traits<Row>::schema, "");
     RowSide side{row.metadata.session_id, row.metadata.instance_id, Json(row.metadata), row.reward, {}};
     return build_atif(row.responses_create_params, row.response, &side);
 }
 
-/// The compact text of the trajectory of a row known valid; the metadata goes in as text.
+/// The compact text of the trajectory of a row known valid, appended to `out`; the metadata goes in as text.
 template <class Row>
-std::string to_atif_compact(const Row& row) {
+void to_atif_compact(const Row& row, std::string& out) {
     RowSide side{row.metadata.session_id, row.metadata.instance_id, Json(), row.reward, encode(row.metadata)};
-    std::string text;
-    build_atif(row.responses_create_params, row.response, &side, &text);
-    return text;
+    build_atif(row.responses_create_params, row.response, &side, &out);
 }
 
 AtifTrajectory to_atif(const NemoGymRolloutRow& row) { return to_atif_of(row, false); }
@@ -969,7 +982,7 @@ AtifTrajectory to_atif(const AnyRolloutRow& row) {
 namespace detail {
 
 void to_atif_text(const AnyRolloutRow& row, Style style, std::string& out) {
-    if (style == Style::compact) out += std::visit([](const auto& r) { return to_atif_compact(r); }, row);
+    if (style == Style::compact) std::visit([&](const auto& r) { to_atif_compact(r, out); }, row);
     else encode(std::visit([](const auto& r) { return to_atif_of(r, true); }, row), out, style);
 }
 
@@ -998,10 +1011,10 @@ void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedTe
             using Row = std::decay_t<decltype(r)>;
             std::optional<RowMetadataOf<Row>> given;
             if (target.metadata && !rows::decode(*target.metadata, given.emplace(), found)) return false;
-            std::string checked;  // the row's compact text, when it was checked under its version's rules
-            auto made = rollout_row<Row>(t, given, options, seed_of, &checked);
-            if (!checked.empty() && style == Style::compact) out.text += checked;
-            else rows::encode(made.value, out.text, style);
+            // the row's compact text is written where it was checked under its version's rules
+            const std::size_t from = out.text.size();
+            auto made = rollout_row<Row>(t, given, options, seed_of, style == Style::compact ? &out.text : nullptr);
+            if (out.text.size() == from) rows::encode(made.value, out.text, style);
             out.losses = std::move(made.losses);
             return true;
         });
@@ -1017,7 +1030,7 @@ void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedTe
             out.metadata_fault = !convert_it(view, []() -> std::uint64_t { throw ViewRefused{}; });
             return;
         } catch (const ViewRefused&) {
-            out = ConvertedText();
+            out.clear();
         }
     }
     const AtifTrajectory trajectory = rows::decode<AtifTrajectory>(text, limits);

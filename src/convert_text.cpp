@@ -42,7 +42,7 @@ bool convert(std::string_view text, std::string_view from, std::string_view to, 
              std::optional<std::string_view> metadata, const Limits& limits) {
     const Conversion c = conversion(from, to);
     if (metadata && !c.to_row()) throw std::invalid_argument("metadata goes with a rollout row as the target");
-    out = ConvertedText();
+    out.clear();  // its memory kept for this document
     std::vector<Error> found;
     try {
         if (!c.from_atif()) {

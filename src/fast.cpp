@@ -25,26 +25,35 @@ struct Parser {
     std::vector<char> buffer;
 };
 
+/// A text simdjson parsed: its DOM's root, and the parser, whose structural indexes say where each
+/// value starts in the text (decimals_exact() reads them).
+struct Document {
+    std::string_view text;
+    element root;
+    const simdjson::dom::parser* parser = nullptr;
+};
+
 // Parses `text` into the DOM of `p`; false for anything the exact reader must judge. A `padded` text
 // (kTextPadding readable bytes follow it) is parsed where it is.
-bool parse_dom(Parser& p, std::string_view text, const Limits& limits, element& root, bool padded = false) {
+bool parse_dom(Parser& p, std::string_view text, const Limits& limits, Document& out, bool padded = false) {
     if (text.size() > limits.max_document_bytes || limits.max_depth == 0) return false;
     simdjson::dom::parser& parser = p.parser;
     std::vector<char>& buffer = p.buffer;
+    out = Document{text, {}, &parser};
     // The parser refuses what nests deeper than the exact reader allows (simdjson's depth N admits
     // N - 1 levels). Past kMaxParserDepth levels the exact reader judges.
     const std::size_t depth = std::min(limits.max_depth, kMaxParserDepth) + 1;
     if (parser.max_depth() != depth && parser.allocate(std::max(parser.capacity(), text.size()), depth)) return false;
-    if (padded) return !parser.parse(text.data(), text.size(), false).get(root);
+    if (padded) return !parser.parse(text.data(), text.size(), false).get(out.root);
     if (buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
     std::copy(text.begin(), text.end(), buffer.begin());
-    return !parser.parse(buffer.data(), text.size(), false).get(root);
+    return !parser.parse(buffer.data(), text.size(), false).get(out.root);
 }
 
 // The same into the thread's DOM, which every document the fast path reads goes through.
-bool parse_dom(std::string_view text, const Limits& limits, element& root, bool padded = false) {
+bool parse_dom(std::string_view text, const Limits& limits, Document& out, bool padded = false) {
     thread_local Parser parser;
-    return parse_dom(parser, text, limits, root, padded);
+    return parse_dom(parser, text, limits, out, padded);
 }
 
 // A decimal literal the subset's loader accepts: exactly the double it reads as (see
@@ -65,59 +74,49 @@ bool decimal_is_exact(std::string_view literal) {
     return detail::decimal_is_exact(literal, v);
 }
 
-// True when the first `count` decimal literals of `text` are each exactly a double: `text` is valid
-// JSON (simdjson parsed it) holding `count` decimals, which keeps the scan simple: strings are
-// skipped (detail::string_end), and a number is a run of its characters.
-bool decimals_exact(std::string_view text, std::size_t count) {
-    static constexpr auto kinds = [] {  // 1: a string opens, 2: a number starts, 0: anything else
-        std::array<unsigned char, 256> k{};
-        k['"'] = 1;
-        k['-'] = 2;
-        for (char c = '0'; c <= '9'; ++c) k[static_cast<unsigned char>(c)] = 2;
-        return k;
-    }();
+// True when the `count` decimal literals of the parsed document are each exactly a double. Every
+// value's first byte is one of the parser's structural indexes, in the text's order: a number starts
+// with '-' or a digit there, and is the run of its characters.
+bool decimals_exact(const Document& doc, std::size_t count) {
     const auto in_number = [](char c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; };
-    const char* p = text.data();
-    const char* const end = p + text.size();
-    while (count > 0) {
-        while (p < end && kinds[static_cast<unsigned char>(*p)] == 0) ++p;
-        if (p == end) return false;  // fewer literals than the DOM held: never for valid JSON
-        if (*p == '"') {
-            p = text.data() + string_end(text, static_cast<std::size_t>(p - text.data()));
-            continue;
-        }
-        const char* start = p;
+    const auto& stage1 = doc.parser->implementation;
+    if (!stage1) return false;
+    const std::string_view text = doc.text;
+    for (std::uint32_t i = 0; i < stage1->n_structural_indexes && count > 0; ++i) {
+        const std::size_t at = stage1->structural_indexes[i];
+        if (at >= text.size() || !(text[at] == '-' || (text[at] >= '0' && text[at] <= '9'))) continue;
+        std::size_t end = at;
         bool decimal = false;
-        for (; p < end && in_number(*p); ++p) decimal = decimal || *p == '.' || *p == 'e' || *p == 'E';
+        for (; end < text.size() && in_number(text[end]); ++end) decimal = decimal || text[end] == '.' || text[end] == 'e' || text[end] == 'E';
         if (!decimal) continue;
-        if (!decimal_is_exact(std::string_view(start, static_cast<std::size_t>(p - start)))) return false;
+        if (!decimal_is_exact(text.substr(at, end - at))) return false;
         --count;
     }
-    return true;
+    return count == 0;  // fewer literals than the DOM held: never for valid JSON
 }
 
 // Runs `reader(r)` over the parsed `text` as a document of `schema`: true when it accepts the document
 // and no rule recorded an error. The DOM keeps the doubles, not their literals: a schema of exact
 // decimals (the ATIF subset) reads them again from the text.
 template <class ReadOrCheck>
-bool accepts(std::string_view text, const Limits& limits, SchemaId schema, ReadOrCheck reader) {
+bool accepts(const Document& doc, const Limits& limits, SchemaId schema, ReadOrCheck reader) {
     std::vector<Error> errors;
     Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
     Reader r{d, limits};
     return reader(r) && errors.empty() &&
-           (r.decimals == 0 || !schema_info(schema).exact_decimals || decimals_exact(text, r.decimals));
+           (r.decimals == 0 || !schema_info(schema).exact_decimals || decimals_exact(doc, r.decimals));
 }
 
-// Reads the parsed `text` into `out`.
+// Reads the parsed document into `out`.
 template <class T>
-bool read_document(std::string_view text, element root, T& out, const Limits& limits, SchemaId schema) {
-    return accepts(text, limits, schema, [&](Reader& r) { return read(r, root, out); });
+bool read_document(const Document& doc, T& out, const Limits& limits, SchemaId schema) {
+    return accepts(doc, limits, schema, [&](Reader& r) { return read(r, doc.root, out); });
 }
 
 // The same verdict as read_document(), building nothing.
 template <class T>
-bool check_read(std::string_view text, element root, type_tag<T> type, const Limits& limits, SchemaId schema) {
-    return accepts(text, limits, schema, [&](Reader& r) { return check(r, root, type); });
+bool check_read(const Document& doc, type_tag<T> type, const Limits& limits, SchemaId schema) {
+    return accepts(doc, limits, schema, [&](Reader& r) { return check(r, doc.root, type); });
 }
 
 // The version of a rollout row of kind `held` (the base name of the versions), which `root` names; for
@@ -134,20 +133,20 @@ const SchemaInfo* version_named(element root, const SchemaInfo& held) {
 
 template <class T>
 bool check_document(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema, bool padded) {
-    element dom;
-    return parse_dom(text, limits, dom, padded) && check_read(text, dom, root, limits, schema);
+    Document doc;
+    return parse_dom(text, limits, doc, padded) && check_read(doc, root, limits, schema);
 }
 
 template <class T>
 bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema) {
-    element root;
-    return parse_dom(text, limits, root) && read_document(text, root, out, limits, schema);
+    Document doc;
+    return parse_dom(text, limits, doc) && read_document(doc, out, limits, schema);
 }
 
 bool view_document(std::string_view text, const Limits& limits, view::AtifTrajectory& out) {
     thread_local Parser parser;  // its own: a view outlives the documents read while it is mapped
-    element root;
-    return parse_dom(parser, text, limits, root) && read_document(text, root, out, limits, SchemaId::atif_v1_7);
+    Document doc;
+    return parse_dom(parser, text, limits, doc) && read_document(doc, out, limits, SchemaId::atif_v1_7);
 }
 
 template <class T>
@@ -176,27 +175,27 @@ template bool read_value(element, NemoGymMetadataV4&, SchemaId);
 namespace sediment::rows::detail {
 
 bool fast_decode(std::string_view text, AnyRolloutRow& out, const Limits& limits) {
-    fast::element root;
-    if (!fast::parse_dom(text, limits, root)) return false;
-    const SchemaInfo* version = fast::version_named(root, schema_info(schema_of(out)));
-    return version && with_version(out, version->id, [&](auto& row) { return fast::read_document(text, root, row, limits, version->id); });
+    fast::Document doc;
+    if (!fast::parse_dom(text, limits, doc)) return false;
+    const SchemaInfo* version = fast::version_named(doc.root, schema_info(schema_of(out)));
+    return version && with_version(out, version->id, [&](auto& row) { return fast::read_document(doc, row, limits, version->id); });
 }
 
 bool fast_parse(std::string_view text, Json& out) {
-    fast::element root;
+    fast::Document doc;
     const Limits limits;
-    if (!fast::parse_dom(text, limits, root)) return false;
+    if (!fast::parse_dom(text, limits, doc)) return false;
     std::vector<Error> errors;
     Decoder d(SchemaId::nemo_gym_rollout_v2, errors, limits, Decoder::Source::owned_parse);  // no rule reads the schema
     fast::Reader r{d, limits};
-    return fast::read(r, root, out);
+    return fast::read(r, doc.root, out);
 }
 
 std::optional<SchemaId> fast_check_row(std::string_view text, const Limits& limits, bool padded) {
-    fast::element root;
-    if (!fast::parse_dom(text, limits, root, padded)) return std::nullopt;
-    const SchemaInfo* version = fast::version_named(root, schema_info(document_traits<std::variant_alternative_t<0, AnyRolloutRow>>::schema));
-    if (!version || !visit_schema(version->id, [&](auto row) { return fast::check_read(text, root, row, limits, version->id); }))
+    fast::Document doc;
+    if (!fast::parse_dom(text, limits, doc, padded)) return std::nullopt;
+    const SchemaInfo* version = fast::version_named(doc.root, schema_info(document_traits<std::variant_alternative_t<0, AnyRolloutRow>>::schema));
+    if (!version || !visit_schema(version->id, [&](auto row) { return fast::check_read(doc, row, limits, version->id); }))
         return std::nullopt;
     return version->id;
 }

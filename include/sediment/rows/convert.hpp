@@ -142,6 +142,13 @@ struct ConvertedText {
     std::string text;            ///< the converted document, in the style asked for
     std::vector<Error> losses;   ///< lossy mode: the source values dropped (their pointers in the source)
     bool metadata_fault = false; ///< the errors are the metadata document's, not the source's
+
+    /// Empties it and keeps its memory: convert() into one ConvertedText per thread reuses it.
+    void clear() {
+        text.clear();
+        losses.clear();
+        metadata_fault = false;
+    }
 };
 
 namespace detail {
