@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <set>
 #include <string>
 
@@ -357,14 +358,14 @@ std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325
 /// built in C++ may break. `edit`, when given, changes the text before the check (build_atif: the
 /// metadata put in; it sees `text` whole, and edits only its end).
 template <class T>
-void checked_text(const T& value, SchemaId schema, const std::string& at, std::string& text,
+void checked_text(const T& value, SchemaId schema, const std::string& at, const Limits& limits, std::string& text,
                   const std::function<void(std::string&)>& edit = {}) {
     const std::size_t from = text.size();
     std::vector<Error> errors;
     try {
         encode(value, text, Style::compact);
         if (edit) edit(text);
-        errors = check<T>(std::string_view(text).substr(from), schema);  // the check-only fast path, and the exact reader's errors
+        errors = check<T>(std::string_view(text).substr(from), schema, limits);  // the check-only fast path, and the exact reader's errors
     } catch (const EncodeError& e) {
         errors.push_back(e.error());
     }
@@ -377,10 +378,10 @@ void checked_text(const T& value, SchemaId schema, const std::string& at, std::s
 /// checked_text() into a buffer of this thread's, whose memory the next call reuses (a huge
 /// document's is given back); `use` reads the text.
 template <class T, class Use = void (*)(std::string_view)>
-void checked(const T& value, SchemaId schema, const std::string& at, Use use = [](std::string_view) {}) {
+void checked(const T& value, SchemaId schema, const std::string& at, const Limits& limits, Use use = [](std::string_view) {}) {
     thread_local std::string scratch;
     scratch.clear();
-    checked_text(value, schema, at, scratch);
+    checked_text(value, schema, at, limits, scratch);
     use(std::string_view(scratch));
     if (scratch.capacity() > (std::size_t{1} << 20)) std::string().swap(scratch);
 }
@@ -658,7 +659,7 @@ Converted<RowParts> convert(const T& trajectory, const std::optional<BasicRowMet
 /// the compact text the check read.
 Seed checked_seed(const AtifTrajectory& trajectory) {
     std::uint64_t seed = 0;
-    checked(trajectory, SchemaId::atif_v1_7, "", [&](std::string_view text) { seed = fnv1a(text); });
+    checked(trajectory, SchemaId::atif_v1_7, "", detail::written_limits(), [&](std::string_view text) { seed = fnv1a(text); });
     return [seed] { return seed; };
 }
 
@@ -666,7 +667,7 @@ Seed checked_seed(const AtifTrajectory& trajectory) {
 /// text appended when it was encoded to be checked under Row's own rules, and is left as it was otherwise.
 template <class Row, class T>
 Converted<Row> rollout_row(const T& trajectory, const std::optional<RowMetadataOf<Row>>& metadata, const ConvertOptions& options,
-                           const Seed& seed_of, std::string* text = nullptr) {
+                           const Seed& seed_of, const Limits& limits, std::string* text = nullptr) {
     std::optional<RowMetadataOf<Row>> found;
     Converted<RowParts> parts = convert(trajectory, metadata, options, &found, seed_of);
     if (!found)
@@ -681,8 +682,8 @@ Converted<Row> rollout_row(const T& trajectory, const std::optional<RowMetadataO
     // what another version's rules refuse in the parts (from version 3 on, a U+0000 in an id), at its
     // place in the row
     if (document_traits<Row>::schema != kPartsSchema) {
-        if (text) checked_text(out.value, document_traits<Row>::schema, "", *text);
-        else checked(out.value, document_traits<Row>::schema, "");
+        if (text) checked_text(out.value, document_traits<Row>::schema, "", limits, *text);
+        else checked(out.value, document_traits<Row>::schema, "", limits);
     }
     return out;
 }
@@ -806,7 +807,7 @@ bool put_metadata(std::string& text, std::string_view metadata) {
 /// The trajectory of a row's parts (and its metadata); `text`, when given, gets its compact text appended.
 /// With `metadata->metadata_text`, only that text holds the metadata.
 AtifTrajectory build_atif(const NemoGymResponsesCreateParams& params, const NemoGymResponse& response, RowSide* metadata,
-                          std::string* text = nullptr) {
+                          const Limits& limits, std::string* text = nullptr) {
     const auto& input = params.input;
     const auto& turns = response.turns;
     AtifTrajectory t;
@@ -880,8 +881,8 @@ AtifTrajectory build_atif(const NemoGymResponsesCreateParams& params, const Nemo
         put = [&](std::string& encoded) {
             if (!put_metadata(encoded, metadata->metadata_text)) throw std::logic_error("build_atif: the extension's metadata is not last");
         };
-    if (text) checked_text(t, SchemaId::atif_v1_7, "", *text, put);
-    else checked(t, SchemaId::atif_v1_7, "");
+    if (text) checked_text(t, SchemaId::atif_v1_7, "", limits, *text, put);
+    else checked(t, SchemaId::atif_v1_7, "", limits);
     return t;
 }
 
@@ -929,7 +930,7 @@ Converted<RowParts> to_row_parts(const AtifTrajectory& trajectory, const Convert
 template <class Row>
 Converted<Row> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadataOf<Row>>& metadata,
                               const ConvertOptions& options) {
-    return rollout_row<Row>(trajectory, metadata, options, checked_seed(trajectory));
+    return rollout_row<Row>(trajectory, metadata, options, checked_seed(trajectory), detail::written_limits());
 }
 
 Converted<NemoGymRolloutRow> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadata>& metadata,
@@ -954,24 +955,25 @@ Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, co
 }
 
 AtifTrajectory to_atif(const RowParts& parts) {
-    checked(parts.responses_create_params, SchemaId::nemo_gym_rollout_v2, "/responses_create_params");
-    checked(parts.response, SchemaId::nemo_gym_rollout_v2, "/response");
-    return build_atif(parts.responses_create_params, parts.response, nullptr);
+    const Limits limits = detail::written_limits();
+    checked(parts.responses_create_params, SchemaId::nemo_gym_rollout_v2, "/responses_create_params", limits);
+    checked(parts.response, SchemaId::nemo_gym_rollout_v2, "/response", limits);
+    return build_atif(parts.responses_create_params, parts.response, nullptr, limits);
 }
 
 /// The trajectory of a row; `valid`: the row is known valid (decoded).
 template <class Row>
-AtifTrajectory to_atif_of(const Row& row, bool valid) {
-    if (!valid) checked(row, document_traits<Row>::schema, "");
+AtifTrajectory to_atif_of(const Row& row, bool valid, const Limits& limits = detail::written_limits()) {
+    if (!valid) checked(row, document_traits<Row>::schema, "", limits);
     RowSide side{row.metadata.session_id, row.metadata.instance_id, Json(row.metadata), row.reward, {}};
-    return build_atif(row.responses_create_params, row.response, &side);
+    return build_atif(row.responses_create_params, row.response, &side, limits);
 }
 
 /// The compact text of the trajectory of a row known valid, appended to `out`; the metadata goes in as text.
 template <class Row>
-void to_atif_compact(const Row& row, std::string& out) {
+void to_atif_compact(const Row& row, std::string& out, const Limits& limits) {
     RowSide side{row.metadata.session_id, row.metadata.instance_id, Json(), row.reward, encode(row.metadata)};
-    build_atif(row.responses_create_params, row.response, &side, &out);
+    build_atif(row.responses_create_params, row.response, &side, limits, &out);
 }
 
 AtifTrajectory to_atif(const NemoGymRolloutRow& row) { return to_atif_of(row, false); }
@@ -981,9 +983,17 @@ AtifTrajectory to_atif(const AnyRolloutRow& row) {
 
 namespace detail {
 
-void to_atif_text(const AnyRolloutRow& row, Style style, std::string& out) {
-    if (style == Style::compact) std::visit([&](const auto& r) { to_atif_compact(r, out); }, row);
-    else encode(std::visit([](const auto& r) { return to_atif_of(r, true); }, row), out, style);
+Limits written_limits(const Limits& read) {
+    Limits out = read;
+    out.max_document_bytes = out.max_string_bytes = std::numeric_limits<std::size_t>::max();
+    out.max_depth = std::max(read.max_depth, Limits{}.max_depth);
+    return out;
+}
+
+void to_atif_text(const AnyRolloutRow& row, Style style, std::string& out, const Limits& limits) {
+    const Limits written = written_limits(limits);
+    if (style == Style::compact) std::visit([&](const auto& r) { to_atif_compact(r, out, written); }, row);
+    else encode(std::visit([&](const auto& r) { return to_atif_of(r, true, written); }, row), out, style);
 }
 
 void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedText& out, std::vector<Error>& found, Style style,
@@ -1003,7 +1013,7 @@ void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedTe
             if (target.kind == AtifTarget::Kind::response) rows::encode(parts.value.response, out.text, style);
             else rows::encode(parts.value.responses_create_params, out.text, style);
             out.losses = std::move(parts.losses);
-            found = rows::check(*version, out.text);  // the rules of that version (tool-call id patterns)
+            found = rows::check(*version, out.text, written_limits(limits));  // the rules of that version (tool-call id patterns)
             return true;
         }
         AnyRolloutRow row;
@@ -1013,7 +1023,7 @@ void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedTe
             if (target.metadata && !rows::decode(*target.metadata, given.emplace(), found)) return false;
             // the row's compact text is written where it was checked under its version's rules
             const std::size_t from = out.text.size();
-            auto made = rollout_row<Row>(t, given, options, seed_of, style == Style::compact ? &out.text : nullptr);
+            auto made = rollout_row<Row>(t, given, options, seed_of, written_limits(limits), style == Style::compact ? &out.text : nullptr);
             if (out.text.size() == from) rows::encode(made.value, out.text, style);
             out.losses = std::move(made.losses);
             return true;

@@ -51,7 +51,7 @@ bool convert(std::string_view text, std::string_view from, std::string_view to, 
             const bool read = c.from_versioned
                                   ? detail::with_version(row, c.from.id, [&](auto& r) { return decode(text, r, found, limits); })
                                   : decode(text, row, found, limits);
-            if (read) detail::to_atif_text(row, style, out.text);
+            if (read) detail::to_atif_text(row, style, out.text, limits);
         } else {
             using Kind = detail::AtifTarget::Kind;
             const detail::AtifTarget target{c.to_row() ? Kind::row : c.to_response() ? Kind::response : Kind::create_params,
@@ -61,7 +61,7 @@ bool convert(std::string_view text, std::string_view from, std::string_view to, 
                 detail::from_atif_text(text, target, out, found, style, options, limits);
             } else {
                 const std::string upgraded = upgrade(text, "atif", SchemaId::atif_v1_7, Style::compact, {}, limits).text;
-                detail::from_atif_text(upgraded, target, out, found, style, options, Limits{});
+                detail::from_atif_text(upgraded, target, out, found, style, options, detail::written_limits(limits));
             }
         }
     } catch (const DecodeError& e) {

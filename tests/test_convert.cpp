@@ -495,8 +495,15 @@ struct Outcome {
 Outcome by_name(const std::string& text, const std::string& from, const std::string& to, const ConvertOptions& options,
                 Style style = Style::compact, std::optional<std::string> metadata = std::nullopt, const Limits& limits = {}) {
     Outcome o;
-    ConvertedText out;
-    if (!convert(text, from, to, out, o.errors, style, options, metadata, limits)) return o;
+    // One ConvertedText for every call, as a caller converting many documents keeps one: what an
+    // earlier document left in it (text, losses, a metadata fault) must not show.
+    static ConvertedText out;
+    if (!convert(text, from, to, out, o.errors, style, options, metadata, limits)) {
+        CHECK(out.text.empty());
+        CHECK(out.losses.empty());
+        return o;
+    }
+    CHECK_FALSE(out.metadata_fault);
     o.text = out.text;
     o.losses = out.losses;
     return o;
@@ -625,5 +632,62 @@ TEST_CASE("convert: by name, a row's trajectory text is its model's, in every st
             CHECK(got.errors.empty());
             CHECK(got.text == encode(t, style));
         }
+    }
+}
+
+TEST_CASE("convert: by name, a metadata document that is not one is the fault, and leaves nothing for the next document") {
+    AnyRolloutRow row;
+    std::vector<Error> errors;
+    REQUIRE(decode(dump(test::row_of_version(2)), row, errors));
+    const std::string text = encode(to_atif(row));
+    ConvertedText out;
+    CHECK_FALSE(convert(text, "atif-v1.7", "nemo-gym-rollout.v2", out, errors, Style::compact, {}, std::string(R"({"reward": 1})")));
+    CHECK(out.metadata_fault);
+    CHECK(out.text.empty());
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].id == "rows.decode.missing_key");
+    CHECK(errors[0].pointer == "");
+    errors.clear();
+    REQUIRE(convert(text, "atif-v1.7", "nemo-gym-rollout.v2", out, errors));
+    CHECK_FALSE(out.metadata_fault);
+    CHECK(out.text == by_model(text, "nemo-gym-rollout.v2", {}).text);
+}
+
+TEST_CASE("convert: by name, a row read under raised limits converts both ways under them") {
+    // The texts a conversion writes and checks are read under no size limit, and at least the depth
+    // the caller allows: a trajectory nests a little deeper than its row, and holds the same strings.
+    Json deep = "leaf";
+    for (int i = 0; i < 995; ++i) deep = Json{{"a", deep}};
+    Json row = test::row_of_version(2);
+    row["response"]["turns"][0]["tool_calls"][0]["arguments"]["deep"] = deep;  // past the default depth of 1000
+    Json wide = test::row_of_version(4);
+    wide["response"]["turns"][1]["completion"] = std::string((64u << 20) + 1, 'x');  // past the default max_string_bytes
+    Limits deeper;
+    deeper.max_depth = 1200;
+    Limits longer;
+    longer.max_string_bytes = 65u << 20;
+    struct Case {
+        const Json& doc;
+        Limits limits;
+        const char* refused_by_default;
+    };
+    for (const Case& c : {Case{row, deeper, "rows.parse.depth"}, Case{wide, longer, "rows.parse.size"}}) {
+        INFO(c.refused_by_default);
+        const std::string text = dump(c.doc);
+        std::vector<Error> errors;
+        ConvertedText refused, trajectory, back;
+        CHECK_FALSE(convert(text, "nemo-gym-rollout", "atif-v1.7", refused, errors));
+        REQUIRE(errors.size() == 1);
+        CHECK(errors[0].id == c.refused_by_default);
+        errors.clear();
+        REQUIRE(convert(text, "nemo-gym-rollout", "atif-v1.7", trajectory, errors, Style::compact, {}, std::nullopt, c.limits));
+        REQUIRE(convert(trajectory.text, "atif-v1.7", "nemo-gym-rollout", back, errors, Style::compact, {}, std::nullopt, c.limits));
+        CHECK(back.text == text);
+        CHECK(errors.empty());
+        // Harbor's model, upgraded first, and a part
+        REQUIRE(convert(trajectory.text, "atif", "nemo-gym-rollout", back, errors, Style::compact, {}, std::nullopt, c.limits));
+        CHECK(back.text == text);
+        REQUIRE(convert(trajectory.text, "atif-v1.7", "nemo-gym-response.v3", back, errors, Style::compact, {}, std::nullopt, c.limits));
+        CHECK(back.text == dump(c.doc["response"]));
     }
 }

@@ -122,9 +122,14 @@ AtifTrajectory to_atif(const AnyRolloutRow& row);
 
 namespace detail {
 
-/// to_atif() of a row known valid (decoded: it is not checked again), appended to `out` as text in
-/// `style` (convert() by name).
-void to_atif_text(const AnyRolloutRow& row, Style style, std::string& out);
+/// to_atif() of a row known valid (decoded under `limits`: it is not checked again), appended to `out`
+/// as text in `style` (convert() by name).
+void to_atif_text(const AnyRolloutRow& row, Style style, std::string& out, const Limits& limits = {});
+
+/// The limits a text the library wrote from values it holds is read under (to check it, or to read
+/// it again): no size limit, since sizes guard reading and those values were read already (a row
+/// decoded with a raised max_string_bytes converts), and the depth `read` or else the default allows.
+Limits written_limits(const Limits& read = {});
 
 }  // namespace detail
 
