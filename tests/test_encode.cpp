@@ -74,6 +74,90 @@ TEST_CASE("encode: sediment style is Python's json.dumps with ensure_ascii") {
     CHECK(encode(part) == "{\"type\":\"text\",\"content\":\"\xC3\xA9\xF0\x9F\x98\x80\x7F\\u0001\\t\\\"\\\\/\xE2\x80\xA8\"}");
 }
 
+namespace {
+
+/// A string as JSON text, one code point at a time: what each style writes, spelled out.
+std::string reference_literal(const std::u32string& code_points, bool ascii) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    const auto unit = [](std::string& out, unsigned u) {
+        out += "\\u";
+        for (int k = 12; k >= 0; k -= 4) out += kHex[(u >> k) & 15];
+    };
+    std::string out = "\"";
+    for (const char32_t c : code_points) {
+        switch (c) {
+            case '"': out += "\\\""; continue;
+            case '\\': out += "\\\\"; continue;
+            case '\n': out += "\\n"; continue;
+            case '\r': out += "\\r"; continue;
+            case '\t': out += "\\t"; continue;
+            case '\b': out += "\\b"; continue;
+            case '\f': out += "\\f"; continue;
+            default: break;
+        }
+        if (c < 0x20 || (ascii && c == 0x7F)) {
+            unit(out, c);
+        } else if (c < 0x80) {
+            out += static_cast<char>(c);
+        } else if (ascii && c >= 0x10000) {
+            unit(out, 0xD800 + ((c - 0x10000) >> 10));
+            unit(out, 0xDC00 + ((c - 0x10000) & 0x3FF));
+        } else if (ascii) {
+            unit(out, c);
+        } else {
+            std::string utf8;
+            if (c < 0x800) utf8 = {char(0xC0 | (c >> 6)), char(0x80 | (c & 0x3F))};
+            else if (c < 0x10000) utf8 = {char(0xE0 | (c >> 12)), char(0x80 | ((c >> 6) & 0x3F)), char(0x80 | (c & 0x3F))};
+            else utf8 = {char(0xF0 | (c >> 18)), char(0x80 | ((c >> 12) & 0x3F)), char(0x80 | ((c >> 6) & 0x3F)), char(0x80 | (c & 0x3F))};
+            out += utf8;
+        }
+    }
+    return out + "\"";
+}
+
+}  // namespace
+
+TEST_CASE("encode: long strings with every kind of character at every offset, in both styles") {
+    // Pieces placed at random (a fixed seed) in strings longer than the writer's blocks and chunks.
+    const std::vector<std::pair<std::string, std::u32string>> pieces = {
+        {"a", U"a"}, {"plain text, ", U"plain text, "}, {"\xC3\xA9", U"\u00e9"}, {"\xE2\x80\xA8", U"\u2028"},
+        {"\xF0\x9F\x98\x80", U"\U0001F600"}, {"\x7F", U"\x7F"}, {std::string(1, '\0'), std::u32string(1, 0)},
+        {"\x01", U"\x01"}, {"\x1F", U"\x1F"}, {"\t", U"\t"}, {"\n", U"\n"}, {"\"", U"\""}, {"\\", U"\\"}, {"/", U"/"}};
+    std::srand(16);
+    for (const std::size_t size : {std::size_t{15}, std::size_t{17}, std::size_t{4095}, std::size_t{4097}, std::size_t{9000}}) {
+        std::string text;
+        std::u32string code_points;
+        while (text.size() < size) {
+            const auto& piece = pieces[static_cast<std::size_t>(std::rand()) % pieces.size()];
+            text += piece.first;
+            code_points += piece.second;
+        }
+        TextPart part;
+        part.content = text;
+        for (const Style style : {Style::compact, Style::sediment}) {
+            INFO(text.size() << " bytes, style " << static_cast<int>(style));
+            const std::string sep = style == Style::sediment ? ": " : ":";
+            const std::string comma = style == Style::sediment ? ", " : ",";
+            CHECK(encode(part, style) ==
+                  "{\"type\"" + sep + "\"text\"" + comma + "\"content\"" + sep + reference_literal(code_points, style == Style::sediment) + "}");
+        }
+    }
+    // an ill-formed byte at the edges of a block and of a chunk
+    for (const std::size_t at : {std::size_t{0}, std::size_t{15}, std::size_t{16}, std::size_t{4095}, std::size_t{4096}, std::size_t{5000}}) {
+        TextPart part;
+        part.content = std::string(5001, 'x');
+        part.content[at] = '\xC3';  // a lead byte without its continuation
+        for (const Style style : {Style::compact, Style::sediment}) {
+            try {
+                encode(part, style);
+                FAIL("no exception");
+            } catch (const EncodeError& e) {
+                CHECK(to_string(e.error()) == "[rows.encode.utf8] (/content) invalid UTF-8 at byte " + std::to_string(at) + " of a string");
+            }
+        }
+    }
+}
+
 TEST_CASE("encode: numbers in Python's shortest round-trip layout") {
     const std::pair<double, const char*> cases[] = {
         {1.0, "1.0"},         {0.0001, "0.0001"},         {1e-07, "1e-07"},

@@ -179,49 +179,67 @@ private:
         if (!path_.empty() && path_.back().is_array) ++path_.back().index;
     }
 
+    /// `s` as a JSON string. The bytes are copied as they are scanned, a block at a time, into room
+    /// made for the worst case of a chunk of them (6 bytes out for each byte in, and a block's store
+    /// past the end); a byte that needs care (see needs_care) is written escaped, or checked as UTF-8.
     void string_literal(std::string_view s) {
         static constexpr char kHex[] = "0123456789abcdef";
+        constexpr std::ptrdiff_t kChunk = 4096;  // input bytes per room made: a huge string's room grows with it
         put('"');
         const char* p = s.data();
         const char* const end = p + s.size();
-        const char* run = p;  // start of the pending run of bytes written as they are
         while (p < end) {
-            p = next_care(p, end);
-            if (p == end) break;
-            const auto c = static_cast<unsigned char>(*p);
-            if (c >= 0x80) {
-                const std::size_t n = utf8_sequence(s, static_cast<std::size_t>(p - s.data()));
-                if (n == 0) invalid_utf8(static_cast<std::size_t>(p - s.data()));
-                if (!ascii_) {  // UTF-8 as it is
+            const char* const stop = p + std::min(end - p, kChunk);
+            char* o = room(static_cast<std::size_t>(6 * (stop - p) + kBlock));
+            while (p < stop) {
+                if (stop - p >= kBlock) {
+                    std::memcpy(o, p, kBlock);  // stored whole; the suspects' bytes are written over
+                    const unsigned mask = suspects(p);
+                    const int clean = mask == 0 ? static_cast<int>(kBlock) : __builtin_ctz(mask);
+                    p += clean;
+                    o += clean;
+                    if (mask == 0) continue;
+                } else {
+                    while (p < stop && !needs_care(static_cast<unsigned char>(*p))) *o++ = *p++;
+                    if (p == stop) break;
+                }
+                const auto c = static_cast<unsigned char>(*p);
+                if (!needs_care(c)) {  // DEL, which the compact style writes as it is
+                    *o++ = *p++;
+                    continue;
+                }
+                if (c >= 0x80) {
+                    std::size_t at = static_cast<std::size_t>(p - s.data());
+                    const std::size_t n = utf8_sequence(s, at);  // may end past `stop`: room was made for it
+                    if (n == 0) invalid_utf8(at);
+                    if (ascii_) {  // a non-ASCII character as \uXXXX, an astral one as a surrogate pair
+                        o += unicode_escape(next_code_point(s, at), o);
+                    } else {       // UTF-8 as it is
+                        std::memcpy(o, p, n);
+                        o += n;
+                    }
                     p += n;
                     continue;
                 }
-                // a non-ASCII character as \uXXXX, an astral one as a surrogate pair
-                put(run, static_cast<std::size_t>(p - run));
-                std::size_t at = static_cast<std::size_t>(p - s.data());
-                char buf[12];
-                put(buf, unicode_escape(next_code_point(s, at), buf));
-                p += n;
-                run = p;
-                continue;
-            }
-            put(run, static_cast<std::size_t>(p - run));
-            switch (c) {
-                case '"': put("\\\"", 2); break;
-                case '\\': put("\\\\", 2); break;
-                case '\n': put("\\n", 2); break;
-                case '\r': put("\\r", 2); break;
-                case '\t': put("\\t", 2); break;
-                case '\b': put("\\b", 2); break;
-                case '\f': put("\\f", 2); break;
-                default: {  // other control characters, and DEL in the sediment style
-                    const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-                    put(esc, 6);
+                *o++ = '\\';
+                switch (c) {
+                    case '"': *o++ = '"'; break;
+                    case '\\': *o++ = '\\'; break;
+                    case '\n': *o++ = 'n'; break;
+                    case '\r': *o++ = 'r'; break;
+                    case '\t': *o++ = 't'; break;
+                    case '\b': *o++ = 'b'; break;
+                    case '\f': *o++ = 'f'; break;
+                    default: {  // other control characters, and DEL in the sediment style
+                        const char esc[5] = {'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+                        std::memcpy(o, esc, 5);
+                        o += 5;
+                    }
                 }
+                ++p;
             }
-            run = ++p;
+            len_ = static_cast<std::size_t>(o - out_.data());
         }
-        put(run, static_cast<std::size_t>(end - run));
         put('"');
     }
 
