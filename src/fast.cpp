@@ -97,7 +97,7 @@ bool decimals_exact(const Document& doc, std::size_t count) {
 
 // Runs `reader(r)` over the parsed `text` as a document of `schema`: true when it accepts the document
 // and no rule recorded an error. The DOM keeps the doubles, not their literals: a schema of exact
-// decimals (the ATIF subset) reads them again from the text.
+// decimals (the ATIF subset) reads them again from the text, where the parser found them.
 template <class ReadOrCheck>
 bool accepts(const Document& doc, const Limits& limits, SchemaId schema, ReadOrCheck reader) {
     std::vector<Error> errors;

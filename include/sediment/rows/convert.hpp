@@ -187,7 +187,10 @@ void check_conversion(std::string_view from, std::string_view to);
 /// made from a trajectory takes its metadata and reward from `metadata` (a JSON object of the two, see
 /// decode(RowMetadata)) when given, else from the trajectory's extension, and is of the version `to`
 /// names, else of the metadata's own. A response or create-params is checked under the rules of the
-/// version `to` names. Returns false and appends every error: the source's, or the metadata's (then
+/// version `to` names. `limits` are the source's: the texts the conversion writes are checked under
+/// no size limit and at least the default depth (detail::written_limits), so that a document read
+/// under raised limits converts. `out` is cleared first and keeps its memory (one per thread serves a
+/// stream). Returns false and appends every error: the source's, or the metadata's (then
 /// `out.metadata_fault`), or every value the conversion would lose (strict mode).
 bool convert(std::string_view text, std::string_view from, std::string_view to, ConvertedText& out,
              std::vector<Error>& errors, Style style = Style::compact, const ConvertOptions& options = {},
