@@ -183,7 +183,6 @@ private:
     /// made for the worst case of a chunk of them (6 bytes out for each byte in, and a block's store
     /// past the end); a byte that needs care (see needs_care) is written escaped, or checked as UTF-8.
     void string_literal(std::string_view s) {
-        static constexpr char kHex[] = "0123456789abcdef";
         constexpr std::ptrdiff_t kChunk = 4096;  // input bytes per room made: a huge string's room grows with it
         put('"');
         const char* p = s.data();
@@ -221,20 +220,21 @@ private:
                     p += n;
                     continue;
                 }
-                *o++ = '\\';
+                char named = 0;  // the letter of the escapes JSON names
                 switch (c) {
-                    case '"': *o++ = '"'; break;
-                    case '\\': *o++ = '\\'; break;
-                    case '\n': *o++ = 'n'; break;
-                    case '\r': *o++ = 'r'; break;
-                    case '\t': *o++ = 't'; break;
-                    case '\b': *o++ = 'b'; break;
-                    case '\f': *o++ = 'f'; break;
-                    default: {  // other control characters, and DEL in the sediment style
-                        const char esc[5] = {'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-                        std::memcpy(o, esc, 5);
-                        o += 5;
-                    }
+                    case '"': named = '"'; break;
+                    case '\\': named = '\\'; break;
+                    case '\n': named = 'n'; break;
+                    case '\r': named = 'r'; break;
+                    case '\t': named = 't'; break;
+                    case '\b': named = 'b'; break;
+                    case '\f': named = 'f'; break;
+                }
+                if (named) {
+                    o[0] = '\\', o[1] = named;
+                    o += 2;
+                } else {  // other control characters, and DEL in the sediment style
+                    o += unicode_escape(c, o);
                 }
                 ++p;
             }
