@@ -10,6 +10,7 @@
 #include "rows/encode.hpp"
 #include "rows/error.hpp"
 #include "rows/json.hpp"
+#include "rows/lint.hpp"
 #include "rows/print.hpp"
 #include "rows/schema.hpp"
 #include "rows/upgrade.hpp"

@@ -38,6 +38,7 @@ Commands:
   format     re-encode documents strictly, to standard output or in place, or check that they are
   convert    convert ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF
   upgrade    rewrite documents of an older published version as a newer one
+  lint       check that rollout rows are what Sediment's derivation rules produce
   schema     list the bundled schemas, or print one
   help       'sediment-rows help COMMAND' (or 'sediment-rows COMMAND --help') explains one
 
@@ -172,6 +173,31 @@ Exit status:
   2  usage error, or a file that cannot be read
 )";
 
+const char* const kLint = R"(usage: sediment-rows lint --schema nemo-gym-rollout[.vN] [--eval-fraction F]
+                          [--sessions-complete] [OPTIONS] FILE...
+
+Checks what a schema cannot say: that each rollout row is what Sediment's derivation rules produce
+(docs/lint.md lists every rule). A row that is not schema-valid gets its schema errors and no lint.
+Each finding names its rule: 'FILE:LINE: POINTER: message [rule]' (jsonl: "id" in each error).
+  Within a row: reward, reward_source and the CI verdict agree; instance_id; split; verifier_results
+  sorted and of the row's org; ci_resolution recomputed from verifier_results; the turns (input,
+  echoes, tool calls and results, completions); the version 3 and 4 fields.
+  Across rows (state per session, never per row): the rows of a session agree on everything but their
+  turns; segment indexes and instance ids are unique.
+Findings go to standard output, the summary to standard error.
+
+  --schema NAME          nemo-gym-rollout.vN, or nemo-gym-rollout: each row as the version it names
+  --eval-fraction F      the eval fraction the split was derived with, 0.0 to 0.5 (default 0.1)
+  --sessions-complete    the files hold whole sessions: each session's segments are 0..k-1
+)";
+
+const char* const kLintExit = R"(
+Exit status:
+  0  no finding
+  1  a finding, or a row that is not schema-valid
+  2  usage error, or a file that cannot be read
+)";
+
 const char* const kSchema = R"(usage: sediment-rows schema list
        sediment-rows schema show NAME
 
@@ -187,6 +213,7 @@ std::string help(const std::string& command) {
     if (command == "format") return std::string(kFormat) + kCommonOptions + kFiles + kFormatExit;
     if (command == "convert") return std::string(kConvert) + kCommonOptions + kFiles + kConvertExit;
     if (command == "upgrade") return std::string(kUpgrade) + kCommonOptions + kFiles + kUpgradeExit;
+    if (command == "lint") return std::string(kLint) + kCommonOptions + kFiles + kLintExit;
     if (command == "schema") return kSchema;
     return kOverview;
 }
@@ -211,6 +238,7 @@ struct Options {
     std::string metadata;
     bool lossy = false, check = false, in_place = false, check_image_files = false;
     bool quiet = false, verbose = false, fail_fast = false;
+    rows::LintOptions lint;
     std::size_t max_errors = 0;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     rows::Limits limits;
@@ -224,7 +252,7 @@ struct Options {
     Reporter::Options reporting() const {
         Reporter::Options r;
         r.format = format, r.every_document = verbose && command == "validate", r.quiet = quiet;
-        r.fail_fast = fail_fast, r.max_errors = max_errors;
+        r.fail_fast = fail_fast, r.max_errors = max_errors, r.ids = command == "lint";
         return r;
     }
 };
@@ -288,6 +316,13 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
             if (!flag(o.lossy)) return "--lossy takes no value";
         } else if (a == "--check-image-files" && c == "validate") {
             if (!flag(o.check_image_files)) return "--check-image-files takes no value";
+        } else if (a == "--eval-fraction" && c == "lint") {
+            char* end = nullptr;
+            const double f = value() && !v.empty() && v.find_first_not_of("0123456789.") == std::string::npos ? std::strtod(v.c_str(), &end) : -1;
+            if ((end && *end) || !(f >= 0.0 && f <= 0.5)) return "--eval-fraction is a number from 0.0 to 0.5";
+            o.lint.eval_fraction = f;
+        } else if (a == "--sessions-complete" && c == "lint") {
+            if (!flag(o.lint.sessions_complete)) return "--sessions-complete takes no value";
         } else if (a == "--engine" && c == "validate") {
             if (!value() || (v != "typed" && v != "schema")) return "--engine is typed or schema";
             o.schema_engine = v == "schema";
@@ -335,6 +370,9 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
         o.schema_name = std::string(o.to->base);
     }
     if (o.schema_name.empty()) return c + " needs --schema NAME";
+    if (c == "lint" && (rows::schemas_named(o.schema_name).empty() ||
+                        rows::schema_info(rows::schemas_named(o.schema_name).front()).base != "nemo-gym-rollout"))
+        return "lint reads rollout rows: --schema nemo-gym-rollout[.vN]";
     if (o.check_image_files && o.schema_name != "atif" && o.schema_name != "atif-v1.7")
         return "--check-image-files goes with --schema atif or atif-v1.7";
     if (o.files.empty()) return c + " needs at least one FILE (- for standard input)";
@@ -453,6 +491,53 @@ int run_validate(const Options& o) {
         return std::cout.good() && !reporter.stopped();
     });
     summary(o, std::to_string(tally.ok) + " valid, " + std::to_string(tally.failed) + " invalid" + versions.summary(), t, reporter);
+    return tally.status();
+}
+
+// ----- lint --------------------------------------------------------------------------------------
+
+int run_lint(const Options& o) {
+    Reporter reporter(std::cout, o.reporting());
+    Tally tally;
+    Versions versions{o.schema == nullptr, {}};
+    rows::Linter linter(o.lint);
+    std::vector<std::string> names;  // the file of each begin_file, as reported
+    const std::string* current = nullptr;
+    std::size_t invalid = 0, findings = 0;
+    const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
+        thread_local rows::AnyRolloutRow row;
+        if (!rows::lint(o.schema_name, d.text, row, out.finding.errors, o.lint, o.limits)) return;
+        out.facts = rows::session_facts(row);
+        out.facts->line = d.line;
+        if (versions.any) out.finding.read_as = rows::schema_info(rows::schema_of(row)).name;
+    }, [&](Outcome& out) {
+        if (out.kind != Document::document) return tally.io(out), true;
+        if (out.facts) {
+            if (out.finding.path != current) linter.begin_file(display_name(*(current = out.finding.path)));
+            linter.add(std::move(*out.facts), out.finding.errors);
+        } else {
+            ++invalid;
+        }
+        findings += out.facts ? out.finding.errors.size() : 0;
+        tally.count(out.finding);
+        reporter.report(out.finding, versions.take(out));
+        return std::cout.good() && !reporter.stopped();
+    });
+    if (!reporter.stopped()) {
+        for (rows::LintFinding& f : linter.finish()) {
+            Finding finding;
+            finding.path = &f.file;
+            finding.line = f.line;
+            finding.errors = {std::move(f.error)};
+            ++findings;
+            ++tally.failed;
+            reporter.report(finding);
+            if (reporter.stopped()) break;
+        }
+    }
+    summary(o, std::to_string(tally.ok + tally.failed) + " rows: " + std::to_string(findings) + " findings, " +
+                   std::to_string(invalid) + " not schema-valid" + versions.summary(),
+            t, reporter);
     return tally.status();
 }
 
@@ -725,7 +810,7 @@ int run(const std::vector<std::string>& args) {
     const std::string& command = args[0];
     if (is_help(command) || command == "help") {
         if (args.size() > 2 || (args.size() == 2 && help(args[1]) == kOverview))
-            return usage_error("help takes one command: validate, format, convert, upgrade or schema");
+            return usage_error("help takes one command: validate, format, convert, upgrade, lint or schema");
         std::cout << help(args.size() == 2 ? args[1] : "");
         return kExitOk;
     }
@@ -733,7 +818,8 @@ int run(const std::vector<std::string>& args) {
         std::cout << "sediment-rows " << rows::library_version() << "\n";
         return kExitOk;
     }
-    if (command != "validate" && command != "format" && command != "convert" && command != "upgrade" && command != "schema")
+    if (command != "validate" && command != "format" && command != "convert" && command != "upgrade" && command != "lint" &&
+        command != "schema")
         return usage_error("unknown command '" + command + "'");
     for (std::size_t i = 1; i < args.size() && args[i] != "--"; ++i) {
         if (is_help(args[i])) {
@@ -749,6 +835,7 @@ int run(const std::vector<std::string>& args) {
     if (!problem.empty()) return usage_error(problem, command);
     if (command == "convert") return run_convert(o);
     if (command == "upgrade") return run_upgrade(o);
+    if (command == "lint") return run_lint(o);
     return command == "validate" ? run_validate(o) : run_format(o);
 }
 

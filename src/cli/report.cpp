@@ -69,10 +69,10 @@ std::string json_string(std::string_view s) {
     return w.finish();
 }
 
-std::string json_errors(const std::vector<rows::Error>& errors, std::size_t count) {
+std::string json_errors(const std::vector<rows::Error>& errors, std::size_t count, bool ids) {
     std::string out = "[";
     for (std::size_t i = 0; i < count && i < errors.size(); ++i)
-        out += std::string(i ? ", " : "") + "{\"pointer\": " + json_string(errors[i].pointer) +
+        out += std::string(i ? ", " : "") + "{" + (ids ? "\"id\": " + json_string(errors[i].id) + ", " : "") + "\"pointer\": " + json_string(errors[i].pointer) +
                ", \"message\": " + json_string(errors[i].message) + "}";
     return out + "]";
 }
@@ -89,8 +89,9 @@ bool Reporter::take_error() {
 }
 
 void Reporter::write(const std::string& name, std::size_t line, const std::string* pointer, const std::string& message,
-                     bool warning) {
-    const std::string text = one_line((pointer ? pointer_name(*pointer) + ": " : std::string()) + message);
+                     bool warning, const std::string* id) {
+    const std::string text = one_line((pointer ? pointer_name(*pointer) + ": " : std::string()) + message +
+                                      (id && o_.ids ? " [" + *id + "]" : std::string()));
     if (o_.format == Format::text) {
         out_ << one_line(name) << ":" << line << ": " << text << "\n";
         return;
@@ -115,9 +116,9 @@ void Reporter::report(const Finding& f, std::string_view fields) {
         const std::string problem_field = f.problem.empty() ? "" : "\"problem\": " + json_string(f.problem) + ", ";
         out_ << "{\"file\": " << json_string(name) << ", \"line\": " << f.line << ", \"valid\": "
              << (f.errors.empty() ? "true" : "false") << ", " << fields << problem_field
-             << "\"errors\": " << json_errors(f.errors, shown) << "}\n";
+             << "\"errors\": " << json_errors(f.errors, shown, o_.ids) << "}\n";
     } else {
-        for (std::size_t i = 0; i < shown; ++i) write(name, f.line, &f.errors[i].pointer, f.errors[i].message, false);
+        for (std::size_t i = 0; i < shown; ++i) write(name, f.line, &f.errors[i].pointer, f.errors[i].message, false, &f.errors[i].id);
         if (problem) write(name, f.line, nullptr, f.problem, false);
         if (!o_.quiet)
             for (const rows::Error& e : f.dropped) write(name, f.line, &e.pointer, "dropped: " + e.message, true);

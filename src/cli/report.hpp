@@ -34,6 +34,7 @@ public:
         bool quiet = false;           ///< errors only: no dropped values
         bool fail_fast = false;
         std::size_t max_errors = 0;   ///< 0: no limit
+        bool ids = false;             ///< each error with its id (lint: the rule), text " [id]", jsonl "id"
     };
     Reporter(std::ostream& out, const Options& options) : out_(out), o_(options) {}
 
@@ -48,7 +49,7 @@ public:
 
 private:
     void write(const std::string& name, std::size_t line, const std::string* pointer, const std::string& message,
-               bool warning);
+               bool warning, const std::string* id = nullptr);
     bool take_error();
 
     std::ostream& out_;
@@ -61,8 +62,8 @@ private:
 /// `s` as a JSON string literal; bytes that are not UTF-8 become U+FFFD.
 std::string json_string(std::string_view s);
 
-/// `errors` as a JSON array of {"pointer", "message"} objects.
-std::string json_errors(const std::vector<sediment::rows::Error>& errors, std::size_t count);
+/// `errors` as a JSON array of {"pointer", "message"} objects ({"id", "pointer", "message"} with `ids`).
+std::string json_errors(const std::vector<sediment::rows::Error>& errors, std::size_t count, bool ids = false);
 
 /// The name under which `path` is reported: "<stdin>" for "-".
 std::string display_name(const std::string& path);

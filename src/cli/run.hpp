@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "input.hpp"
 #include "report.hpp"
 #include "sediment/rows/json.hpp"
+#include "sediment/rows/lint.hpp"
 
 namespace sediment_rows_cli {
 
@@ -39,6 +41,7 @@ struct Outcome {
     std::string message;          ///< io_error: why
     std::size_t layout_line = 0;  ///< end_of_file: as in Document
     bool compressed = false;      ///< end_of_file: as in Document
+    std::optional<sediment::rows::SessionFacts> facts;  ///< lint: what the rules across rows need
 };
 
 /// Processes one document (kind `document`); runs on a worker thread.

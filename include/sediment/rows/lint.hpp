@@ -1,0 +1,165 @@
+// Lint: what a schema cannot say of a rollout row, that it is what Sediment's derivation rules
+// produce (docs/lint.md lists every rule). A schema-valid row can still hold a reward of 1.0 beside a
+// failed CI verdict, a CI resolution that does not follow from its own CI outcomes, or a session split
+// across train and eval; lint finds them, each with a stable rule id, the JSON Pointer of the value
+// that breaks the rule, and what was expected:
+//
+//   [rows.lint.reward] (/reward) expected 0.0 for verdict "failed", got 1.0
+//
+// The rules within one row are lint_row(); the rules across rows (one session's rows agree, ids are
+// unique) need a Linter, which keeps a few facts per session and never a row:
+//
+//   rows::Linter linter;
+//   for (const std::string& line : lines) {
+//       std::vector<rows::Error> findings;
+//       if (rows::decode(line, row, findings)) linter.add(row, findings);  // schema errors, else lint
+//       report(findings);
+//   }
+//   for (const rows::LintFinding& f : linter.finish()) report(f);  // --sessions-complete
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "error.hpp"
+#include "versions.hpp"
+
+namespace sediment::rows {
+
+/// What lint takes from its caller.
+struct LintOptions {
+    /// The eval fraction the rows' split was derived with: 0.0 to 0.5 (Sediment's default 0.1).
+    double eval_fraction = 0.1;
+    /// Linter::finish(): every session's segment indexes are 0..k-1 (the file holds whole sessions).
+    bool sessions_complete = false;
+};
+
+/// Throws std::invalid_argument for an eval fraction outside 0.0-0.5 (or NaN).
+void check_lint_options(const LintOptions& options);
+
+/// SHA-256 (FIPS 180-4) of `bytes`.
+std::array<unsigned char, 32> sha256(std::string_view bytes);
+
+/// A session's split score: the first 8 bytes of SHA-256(session_id), big-endian, over 2^64.
+double split_score(std::string_view session_id);
+
+/// The split Sediment derives for `session_id`: eval when its score is below `eval_fraction`.
+Split split_of(std::string_view session_id, double eval_fraction = 0.1);
+
+/// What the resolution algorithm gives for one commit's CI outcomes: every field of a CIResolution that
+/// derives from them (docs/lint.md, "The resolution algorithm").
+struct CommitResolution {
+    Nullable<Verdict> verdict;    ///< null when the lineages disagree, or none has a verdict
+    Nullable<Number> reliability; ///< null with the verdict
+    bool suspected_flake = false;
+    std::vector<CIWorkflowResolution> workflow_resolutions;
+    std::vector<std::string> source_outcome_ids, verdict_outcome_ids, non_verdict_outcome_ids;
+};
+
+/// The resolution of one commit's outcomes (row versions 1 to 3 and version 4 CI outcomes): lineages
+/// (org, CI provider, repository qualification, run_id), attempts in (run_attempt or 0, outcome_id)
+/// order, verdicts, reliabilities and flakes across lineages, sorted id lists and workflow resolutions.
+CommitResolution resolve_commit(const std::vector<CIOutcome>& outcomes);
+CommitResolution resolve_commit(const std::vector<CIOutcomeV4>& outcomes);
+
+/// Appends the findings of the rules within one schema-valid row (ids `rows.lint.*`, docs/lint.md).
+void lint_row(const v1::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
+void lint_row(const v2::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
+void lint_row(const v3::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
+void lint_row(const v4::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
+void lint_row(const AnyRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
+
+/// What the rules across rows keep of one row: its session, its ids, and a 64-bit digest of each value
+/// that every row of a session repeats (made on any thread, taken by Linter::add in input order).
+struct SessionFacts {
+    /// The values a session's rows share, in the order findings name them.
+    enum Field { verifier_results, ci_resolution, reward, split, attribution_source, verification, provenance,
+                 session_commit_observation_ids, repository_identity, kFields };
+    std::string org_id, session_id, instance_id;
+    std::int64_t segment_index = 0;
+    std::array<std::uint64_t, kFields> digests{};  ///< of each value's compact encoding, absent and null apart
+    std::size_t line = 0;  ///< where the row is, for findings that name it (0: the Linter counts rows)
+};
+
+SessionFacts session_facts(const AnyRolloutRow& row);
+
+/// A finding of Linter::finish(): at the first row of the session it is about.
+struct LintFinding {
+    std::string file;  ///< as given to Linter::begin_file ("" when none was)
+    std::size_t line = 0;
+    Error error;
+};
+
+/// The rules across rows, over rows in input order: the rows of one session (org_id, session_id) agree
+/// on every value of SessionFacts::Field, a session's segment indexes and every instance_id are unique,
+/// and (LintOptions::sessions_complete) a session's segments are 0..k-1. Memory: one entry per session,
+/// and a segment index and line per row of it; never a row.
+class Linter {
+public:
+    /// Throws std::invalid_argument for options check_lint_options() refuses.
+    explicit Linter(LintOptions options = {});
+
+    /// The rows that follow are in the file `name`: findings about an earlier row name it "FILE:LINE"
+    /// when it is in another file, "line N" otherwise.
+    void begin_file(std::string name);
+
+    /// Lints a schema-valid row: its own rules (lint_row), then the rules across rows against the rows
+    /// added before it. Appends the findings.
+    void add(const AnyRolloutRow& row, std::vector<Error>& findings);
+
+    /// The rules across rows only, for a row whose own rules ran elsewhere (on another thread).
+    void add(SessionFacts facts, std::vector<Error>& findings);
+
+    /// After the last row: the findings about whole sessions (LintOptions::sessions_complete), in the
+    /// order the sessions began.
+    std::vector<LintFinding> finish();
+
+    const LintOptions& options() const noexcept { return options_; }
+
+private:
+    struct Where {
+        std::uint32_t file;
+        std::size_t line;
+    };
+    struct Segment {
+        std::int64_t index;
+        Where where;
+        bool derived;  // its instance_id is "{org_id}-{session_id}-seg{index}"
+    };
+    struct Session {
+        std::string org_id, session_id;
+        Where first;
+        std::array<std::uint64_t, SessionFacts::kFields> digests;
+        std::vector<Segment> segments;  // in arrival order
+        std::size_t order;
+    };
+    std::string describe(const Where& w) const;
+
+    LintOptions options_;
+    std::vector<std::string> files_;
+    std::size_t rows_ = 0;
+    std::unordered_map<std::string, Session> sessions_;  // by org_id '\0' session_id
+    // instance ids "{org_id}-{session_id}-seg{k}" are unique when (org, session, k) is and no two
+    // sessions spell the same "{org_id}-{session_id}": the first session of each spelling
+    std::unordered_map<std::string, std::string> spellings_;
+    std::unordered_map<std::string, Where> other_ids_;  // instance ids that are not the derived one
+};
+
+/// Decodes `text` as a row of `name` (nemo-gym-rollout with or without its version) into `row`,
+/// reused from call to call, and lints it: false, with its schema errors appended, when it is not
+/// schema-valid; else true, with its findings under the rules within a row appended. Throws
+/// std::invalid_argument for a name that stands for no rollout version.
+bool lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std::vector<Error>& findings,
+          const LintOptions& options = {}, const Limits& limits = {});
+
+/// A row's verdict: its schema errors when it is not schema-valid (of `name`, with or without its
+/// version), else its findings under the rules within a row. Throws std::invalid_argument for a name
+/// that stands for no rollout version.
+Checked lint(std::string_view name, std::string_view text, const LintOptions& options = {}, const Limits& limits = {});
+
+}  // namespace sediment::rows

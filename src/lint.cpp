@@ -1,0 +1,789 @@
+// Lint: the derivation rules of ../docs/lint.md, within a row and across rows.
+#include "sediment/rows/lint.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+#include "sediment/rows/encode.hpp"
+
+namespace sediment::rows {
+
+// ----- SHA-256 and the split -------------------------------------------------------------------
+
+namespace {
+
+constexpr std::uint32_t kRound[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+    0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+    0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+    0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+    0xc67178f2};
+
+constexpr std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+
+void sha256_block(std::uint32_t h[8], const unsigned char* p) {
+    std::uint32_t w[64];
+    for (int i = 0; i < 16; ++i)
+        w[i] = std::uint32_t(p[4 * i]) << 24 | std::uint32_t(p[4 * i + 1]) << 16 | std::uint32_t(p[4 * i + 2]) << 8 | p[4 * i + 3];
+    for (int i = 16; i < 64; ++i) {
+        const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
+    for (int i = 0; i < 64; ++i) {
+        const std::uint32_t t1 = k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
+        const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        k = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+    }
+    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
+}
+
+}  // namespace
+
+std::array<unsigned char, 32> sha256(std::string_view bytes) {
+    std::uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+    std::size_t n = bytes.size();
+    for (; n >= 64; n -= 64, p += 64) sha256_block(h, p);
+    unsigned char tail[128] = {};
+    std::memcpy(tail, p, n);
+    tail[n] = 0x80;
+    const std::size_t blocks = n < 56 ? 1 : 2;
+    const std::uint64_t bits = static_cast<std::uint64_t>(bytes.size()) * 8;
+    for (int i = 0; i < 8; ++i) tail[blocks * 64 - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
+    for (std::size_t b = 0; b < blocks; ++b) sha256_block(h, tail + 64 * b);
+    std::array<unsigned char, 32> out{};
+    for (int i = 0; i < 32; ++i) out[i] = static_cast<unsigned char>(h[i / 4] >> (24 - 8 * (i % 4)));
+    return out;
+}
+
+double split_score(std::string_view session_id) {
+    const auto digest = sha256(session_id);
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v = v << 8 | digest[i];
+    return static_cast<double>(v) / 18446744073709551616.0;  // as Python's int / 2 ** 64: correctly rounded
+}
+
+Split split_of(std::string_view session_id, double eval_fraction) {
+    return split_score(session_id) < eval_fraction ? Split::eval : Split::train;
+}
+
+void check_lint_options(const LintOptions& options) {
+    if (!(options.eval_fraction >= 0.0 && options.eval_fraction <= 0.5))
+        throw std::invalid_argument("the eval fraction is 0.0 to 0.5");
+}
+
+// ----- the resolution algorithm ----------------------------------------------------------------
+
+namespace {
+
+bool identified(const CIOutcome&) { return false; }
+bool identified(const CIOutcomeV4& o) { return o.repository_provider.has_value(); }
+std::string qualifier(const CIOutcome&) { return {}; }
+std::string qualifier(const CIOutcomeV4& o) {  // provider and host: the lineage's qualification
+    return identified(o) ? *o.repository_provider + '\0' + o.repository_host.value_or("") : std::string();
+}
+
+std::string_view name_of(Provider p) { return enum_traits<Provider>::names[static_cast<int>(p)]; }
+std::string_view name_of(Verdict v) { return enum_traits<Verdict>::names[static_cast<int>(v)]; }
+std::string_view name_of(Split s) { return enum_traits<Split>::names[static_cast<int>(s)]; }
+std::string_view name_of(RewardSource s) { return enum_traits<RewardSource>::names[static_cast<int>(s)]; }
+
+bool directional(Result r) { return r == Result::passed || r == Result::failed; }
+
+/// The run's one non-empty value of a field, or none.
+template <class O, class F>
+const std::string* the(const std::vector<const O*>& run, F field) {
+    for (const O* o : run) {
+        const std::string* v = field(*o);
+        if (v && !v->empty()) return v;
+    }
+    return nullptr;
+}
+
+template <class O>
+CIWorkflowResolution resolve_lineage(std::vector<const O*> run) {
+    std::stable_sort(run.begin(), run.end(), [](const O* a, const O* b) {
+        return std::forward_as_tuple(a->run_attempt.value_or(0), a->outcome_id) <
+               std::forward_as_tuple(b->run_attempt.value_or(0), b->outcome_id);
+    });
+    CIWorkflowResolution w;
+    w.provider = run.front()->provider;
+    w.run_id = run.front()->run_id;
+    w.branch = run.front()->branch;
+    const auto nullable = [](const Nullable<std::string>& v) { return v ? &*v : nullptr; };
+    if (const std::string* v = the(run, [&](const O& o) { return nullable(o.workflow_id); })) w.workflow_id = *v;
+    if (const std::string* v = the(run, [&](const O& o) { return nullable(o.workflow_path); })) w.workflow_path = *v;
+    if (const std::string* v = the(run, [](const O& o) { return &o.workflow_name; })) w.workflow_name = *v;
+    bool passed = false, failed = false, others = false;
+    const O* last_verdict = nullptr;
+    for (const O* o : run) {
+        w.source_outcome_ids.push_back(o->outcome_id);
+        if (directional(o->result)) {
+            (o->result == Result::passed ? passed : failed) = true;
+            last_verdict = o;
+        } else {
+            others = true;
+            w.non_verdict_outcome_ids.push_back(o->outcome_id);
+        }
+    }
+    w.suspected_flake = passed && failed;
+    if (last_verdict) {
+        w.verdict = last_verdict->result == Result::passed ? Verdict::passed : Verdict::failed;
+        w.verdict_outcome_id = last_verdict->outcome_id;
+        w.reliability = Number(w.suspected_flake ? 0.0 : 1.0);  // a non-verdict attempt's 1.0 lowers nothing
+    } else if (others) {
+        w.reliability = Number(1.0);
+    }
+    std::sort(w.source_outcome_ids.begin(), w.source_outcome_ids.end());
+    std::sort(w.non_verdict_outcome_ids.begin(), w.non_verdict_outcome_ids.end());
+    return w;
+}
+
+template <class O>
+CommitResolution resolve(const std::vector<const O*>& outcomes) {
+    std::map<std::tuple<std::string, int, std::string, std::string>, std::vector<const O*>> runs;
+    for (const O* o : outcomes) runs[{o->org_id, static_cast<int>(o->provider), qualifier(*o), o->run_id}].push_back(o);
+    CommitResolution r;
+    for (auto& [key, run] : runs) r.workflow_resolutions.push_back(resolve_lineage(run));
+    const auto order = [](const CIWorkflowResolution& w) {
+        const auto text = [](const Nullable<std::string>& v) { return v ? std::string_view(*v) : std::string_view(); };
+        return std::make_tuple(name_of(w.provider), text(w.workflow_id), text(w.workflow_path),
+                               std::string_view(w.workflow_name), std::string_view(w.run_id));
+    };
+    std::stable_sort(r.workflow_resolutions.begin(), r.workflow_resolutions.end(),
+                     [&](const auto& a, const auto& b) { return order(a) < order(b); });
+    std::set<Verdict> verdicts;
+    double reliability = 1.0;
+    for (const CIWorkflowResolution& w : r.workflow_resolutions) {
+        if (w.verdict) verdicts.insert(*w.verdict);
+        if (w.reliability) reliability = std::min(reliability, w.reliability->value());
+        r.suspected_flake = r.suspected_flake || w.suspected_flake;
+        r.source_outcome_ids.insert(r.source_outcome_ids.end(), w.source_outcome_ids.begin(), w.source_outcome_ids.end());
+        if (w.verdict_outcome_id) r.verdict_outcome_ids.push_back(*w.verdict_outcome_id);
+        r.non_verdict_outcome_ids.insert(r.non_verdict_outcome_ids.end(), w.non_verdict_outcome_ids.begin(),
+                                         w.non_verdict_outcome_ids.end());
+    }
+    if (verdicts.size() == 1) {  // disagreeing lineages leave verdict and reliability null
+        r.verdict = *verdicts.begin();
+        r.reliability = Number(reliability);
+    }
+    for (auto* ids : {&r.source_outcome_ids, &r.verdict_outcome_ids, &r.non_verdict_outcome_ids})
+        std::sort(ids->begin(), ids->end());
+    return r;
+}
+
+template <class O>
+CommitResolution resolve_all(const std::vector<O>& outcomes) {
+    std::vector<const O*> refs;
+    for (const O& o : outcomes) refs.push_back(&o);
+    return refs.empty() ? CommitResolution() : resolve(refs);
+}
+
+}  // namespace
+
+CommitResolution resolve_commit(const std::vector<CIOutcome>& outcomes) { return resolve_all(outcomes); }
+CommitResolution resolve_commit(const std::vector<CIOutcomeV4>& outcomes) { return resolve_all(outcomes); }
+
+// ----- the rules within a row ------------------------------------------------------------------
+
+namespace {
+
+/// `s` as a JSON string literal, cut to 120 bytes of content.
+std::string string_literal(std::string_view s) {
+    std::string out;
+    detail::Writer w(out, Style::sediment);
+    if (s.size() <= 120) {
+        w.string(s);
+    } else {
+        std::size_t cut = 117;
+        while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+        w.string(std::string(s.substr(0, cut)) + "...");
+    }
+    return w.finish();
+}
+
+std::string literal(const Number& n) {
+    std::string out;
+    detail::Writer w(out, Style::sediment);
+    w.number(n);
+    return w.finish();
+}
+
+template <class T>
+std::string literal(const Nullable<T>& v) {
+    if (!v) return "null";
+    if constexpr (std::is_same_v<T, std::string>) return string_literal(*v);
+    else if constexpr (std::is_same_v<T, Number>) return literal(*v);
+    else return string_literal(name_of(*v));
+}
+
+std::string literal(const std::vector<std::string>& ids) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < ids.size() && i < 4; ++i) out += (i ? ", " : "") + string_literal(ids[i]);
+    if (ids.size() > 4) out += ", ... (" + std::to_string(ids.size()) + ")";
+    return out + "]";
+}
+
+std::string at(std::string_view base, std::size_t i) { return std::string(base) + "/" + std::to_string(i); }
+
+struct Findings {
+    std::vector<Error>& out;
+    void add(const char* id, std::string pointer, std::string message) {
+        out.push_back({id, std::move(pointer), std::move(message)});
+    }
+};
+
+/// Scoring text: text parts, then the string leaves of tool-call arguments (keys sorted), empty
+/// items skipped, joined with "\n".
+void leaves(const Json& v, std::string& out) {
+    if (v.is_string()) {
+        const auto& s = v.get_ref<const std::string&>();
+        if (!s.empty()) out.append(out.empty() ? "" : "\n").append(s);
+    } else if (v.is_object()) {
+        std::vector<const Json::object_t::value_type*> members;
+        for (const auto& m : v.get_ref<const Json::object_t&>()) members.push_back(&m);
+        std::sort(members.begin(), members.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+        for (const auto* m : members) leaves(m->second, out);
+    } else if (v.is_array()) {
+        for (const Json& x : v) leaves(x, out);
+    }
+}
+
+std::string scoring_text(const RLVRInferenceMessageRow& output) {
+    std::string out;
+    for (const Part& p : output.parts)
+        if (const auto* t = std::get_if<TextPart>(&p); t && !t->content.empty())
+            out.append(out.empty() ? "" : "\n").append(t->content);
+    for (const Part& p : output.parts)
+        if (const auto* c = std::get_if<ToolCallPart>(&p)) leaves(c->arguments, out);
+    return out;
+}
+
+void lint_turns(const NemoGymResponsesCreateParams& params, const NemoGymResponse& response, Findings& f) {
+    const auto& turns = response.turns;
+    for (std::size_t k = 0; k < turns.size(); ++k) {
+        const RLVRTurnRow& turn = turns[k];
+        const std::string base = at("/response/turns", k);
+        std::set<std::string_view> calls;  // the calls its tool results may answer
+        std::size_t first = 0;             // new_messages before it hold no tool result to check
+        if (k == 0) {
+            const auto& input = params.input;
+            const auto& got = turn.new_messages;
+            std::size_t i = 0;
+            while (i < input.size() && i < got.size() && input[i] == got[i]) ++i;
+            if (i < input.size() || i < got.size())
+                f.add("rows.lint.turns.input", i < got.size() ? at(base + "/new_messages", i) : base + "/new_messages",
+                      i < input.size() && i < got.size()
+                          ? "expected message " + std::to_string(i) + " of responses_create_params.input: turn 0's new_messages is the input"
+                          : "expected the " + std::to_string(input.size()) + " messages of responses_create_params.input, got " +
+                                std::to_string(got.size()));
+        } else {
+            const RLVRTurnRow& previous = turns[k - 1];
+            const std::string prev = at("/response/turns", k - 1);
+            for (const ToolCallPart& c : previous.tool_calls) calls.insert(c.id);
+            if (turn.new_messages.empty() || turn.new_messages[0].role != "assistant") {
+                f.add("rows.lint.turns.echo", turn.new_messages.empty() ? base + "/new_messages" : base + "/new_messages/0/role",
+                      "expected the echo of turn " + std::to_string(k - 1) + "'s output (an assistant message) first, got " +
+                          (turn.new_messages.empty() ? std::string("no message") : string_literal(turn.new_messages[0].role)));
+            } else {
+                const RLVRInferenceMessageRow& echo = turn.new_messages[0];
+                first = 1;
+                std::vector<const ToolCallPart*> echoed;
+                for (const Part& p : echo.parts)
+                    if (const auto* c = std::get_if<ToolCallPart>(&p)) echoed.push_back(c);
+                std::size_t i = 0;
+                while (i < echoed.size() && i < previous.tool_calls.size() && *echoed[i] == previous.tool_calls[i]) ++i;
+                if (i < echoed.size() || i < previous.tool_calls.size()) {
+                    const std::string what = "the tool-call parts of its output, echoed in turn " + std::to_string(k);
+                    if (i < echoed.size() && i < previous.tool_calls.size())
+                        f.add("rows.lint.turns.tool_calls", at(prev + "/tool_calls", i),
+                              "expected tool call " + string_literal(echoed[i]->id) + " (" + what + "), got " + string_literal(previous.tool_calls[i].id) +
+                                  (echoed[i]->id == previous.tool_calls[i].id ? " with other name or arguments" : ""));
+                    else
+                        f.add("rows.lint.turns.tool_calls", prev + "/tool_calls",
+                              "expected " + std::to_string(echoed.size()) + " tool calls (" + what + "), got " +
+                                  std::to_string(previous.tool_calls.size()));
+                }
+                const std::string expected = scoring_text(echo);
+                if (expected != previous.completion)
+                    f.add("rows.lint.turns.completion", prev + "/completion",
+                          "expected " + string_literal(expected) + " (the scoring text of its output, echoed in turn " + std::to_string(k) +
+                              "), got " + string_literal(previous.completion));
+            }
+        }
+        for (std::size_t m = first; m < turn.new_messages.size(); ++m) {
+            const auto& parts = turn.new_messages[m].parts;
+            for (std::size_t p = 0; p < parts.size(); ++p) {
+                if (const auto* r = std::get_if<ToolCallResponsePart>(&parts[p]); r && !calls.count(r->id)) {
+                    f.add("rows.lint.turns.tool_result", at(at(base + "/new_messages", m) + "/parts", p) + "/id",
+                          "expected the id of a call " +
+                              (k == 0 ? std::string("of an earlier input message") : "of turn " + std::to_string(k - 1)) +
+                              " (the turn this one follows), got " + string_literal(r->id));
+                }
+                if (const auto* c = std::get_if<ToolCallPart>(&parts[p]); c && k == 0) calls.insert(c->id);
+            }
+        }
+    }
+}
+
+/// Whether outcome `o` is of the resolution's commit: its sha, and its repository (identity, else name).
+template <class O, class C>
+bool of_commit(const O& o, const C& ci) {
+    if (o.commit_sha != ci.commit_sha) return false;
+    if constexpr (std::is_same_v<O, CIOutcomeV4>) {
+        const auto& id = ci.repository_identity;
+        if (id) return identified(o) && o.repository_host == id->host && o.repository_id == id->repository_id;
+        return !identified(o) && o.repo == ci.repo;
+    } else {
+        return o.repo == ci.repo;
+    }
+}
+
+/// A commit's repository-qualified identity, for grouping outcomes by commit.
+template <class O>
+std::string commit_key(const O& o) {
+    if constexpr (std::is_same_v<O, CIOutcomeV4>)
+        if (identified(o)) return o.commit_sha + '\0' + o.repository_host.value_or("") + '\0' + o.repository_id.value_or("") + '\1';
+    return o.commit_sha + '\0' + o.repo;
+}
+
+template <class List>
+void compare_ids(const List& expected, const List& got, const std::string& pointer, Findings& f) {
+    if (expected == got) return;
+    std::size_t i = 0;
+    while (i < expected.size() && i < got.size() && expected[i] == got[i]) ++i;
+    if (i < expected.size() && i < got.size())
+        f.add("rows.lint.ci_resolution", at(pointer, i), "expected " + string_literal(expected[i]) + ", got " + string_literal(got[i]));
+    else
+        f.add("rows.lint.ci_resolution", pointer, "expected " + literal(expected) + ", got " + literal(got));
+}
+
+void compare_flag(bool expected, bool got, const std::string& pointer, Findings& f) {
+    if (expected != got)
+        f.add("rows.lint.ci_resolution", pointer, std::string("expected ") + (expected ? "true" : "false") + ", got " + (got ? "true" : "false"));
+}
+
+template <class T>
+void compare_value(const Nullable<T>& expected, const Nullable<T>& got, const std::string& pointer, Findings& f) {
+    bool same = expected == got;
+    if constexpr (std::is_same_v<T, Number>) same = expected.is_null() == got.is_null() && (!got || got->value() == expected->value());
+    if (!same) f.add("rows.lint.ci_resolution", pointer, "expected " + literal(expected) + ", got " + literal(got));
+}
+
+void compare_workflow(const CIWorkflowResolution& e, const CIWorkflowResolution& g, const std::string& p, Findings& f) {
+    if (e.provider != g.provider || e.run_id != g.run_id) {
+        f.add("rows.lint.ci_resolution", p,
+              "expected the resolution of " + std::string(name_of(e.provider)) + " run " + string_literal(e.run_id) +
+                  " here (sorted by provider, workflow_id, workflow_path, workflow_name, run_id), got " +
+                  std::string(name_of(g.provider)) + " run " + string_literal(g.run_id));
+        return;
+    }
+    compare_value(e.workflow_id, g.workflow_id, p + "/workflow_id", f);
+    if (e.workflow_name != g.workflow_name)
+        f.add("rows.lint.ci_resolution", p + "/workflow_name", "expected " + string_literal(e.workflow_name) + ", got " + string_literal(g.workflow_name));
+    compare_value(e.workflow_path, g.workflow_path, p + "/workflow_path", f);
+    if (e.branch != g.branch)
+        f.add("rows.lint.ci_resolution", p + "/branch", "expected " + string_literal(e.branch) + ", got " + string_literal(g.branch));
+    compare_value(e.verdict, g.verdict, p + "/verdict", f);
+    compare_value(e.reliability, g.reliability, p + "/reliability", f);
+    compare_flag(e.suspected_flake, g.suspected_flake, p + "/suspected_flake", f);
+    compare_ids(e.source_outcome_ids, g.source_outcome_ids, p + "/source_outcome_ids", f);
+    compare_value(e.verdict_outcome_id, g.verdict_outcome_id, p + "/verdict_outcome_id", f);
+    compare_ids(e.non_verdict_outcome_ids, g.non_verdict_outcome_ids, p + "/non_verdict_outcome_ids", f);
+}
+
+template <class C>
+void compare_resolution(const CommitResolution& e, const C& g, Findings& f) {
+    const std::string p = "/metadata/ci_resolution";
+    compare_value(e.verdict, g.verdict, p + "/verdict", f);
+    compare_value(e.reliability, g.reliability, p + "/reliability", f);
+    compare_flag(e.suspected_flake, g.suspected_flake, p + "/suspected_flake", f);
+    if (e.workflow_resolutions.size() != g.workflow_resolutions.size())
+        f.add("rows.lint.ci_resolution", p + "/workflow_resolutions",
+              "expected " + std::to_string(e.workflow_resolutions.size()) + " workflow resolutions (one per CI run of the commit), got " +
+                  std::to_string(g.workflow_resolutions.size()));
+    else
+        for (std::size_t i = 0; i < e.workflow_resolutions.size(); ++i)
+            compare_workflow(e.workflow_resolutions[i], g.workflow_resolutions[i], at(p + "/workflow_resolutions", i), f);
+    compare_ids(e.source_outcome_ids, g.source_outcome_ids, p + "/source_outcome_ids", f);
+    compare_ids(e.verdict_outcome_ids, g.verdict_outcome_ids, p + "/verdict_outcome_ids", f);
+    compare_ids(e.non_verdict_outcome_ids, g.non_verdict_outcome_ids, p + "/non_verdict_outcome_ids", f);
+}
+
+template <class M>
+void lint_outcomes(const M& md, Findings& f) {
+    const auto& results = md.verifier_results;
+    using O = typename std::decay_t<decltype(results)>::value_type;
+    std::map<std::tuple<std::string, int, std::string, std::string>, std::size_t> runs;  // lineage -> first outcome
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const O& o = results[i];
+        const std::string p = at("/metadata/verifier_results", i);
+        if (i > 0 && !(results[i - 1].outcome_id < o.outcome_id))
+            f.add("rows.lint.verifier_results.order", p + "/outcome_id",
+                  "expected an outcome_id after " + string_literal(results[i - 1].outcome_id) + " (sorted, each once), got " + string_literal(o.outcome_id));
+        if (o.org_id != md.org_id)
+            f.add("rows.lint.verifier_results.org", p + "/org_id", "expected the row's org " + string_literal(md.org_id) + ", got " + string_literal(o.org_id));
+        if constexpr (std::is_same_v<O, CIOutcomeV4>) {
+            const int set = o.repository_provider.has_value() + o.repository_host.has_value() + o.repository_id.has_value();
+            if (set != 0 && set != 3)
+                f.add("rows.lint.ci_outcome.repository", p,
+                      "expected repository_provider, repository_host and repository_id all set or all null, got " + std::to_string(set) + " of 3 set");
+            else if (set == 3 && o.schema_version == 1)
+                f.add("rows.lint.ci_outcome.payload_version", p + "/repository_provider",
+                      "expected null: a payload of schema_version 1 was stored before repository identity existed, got " +
+                          literal(o.repository_provider));
+        }
+        // the attempts of one run agree on its branch and its one non-empty workflow id, name and path
+        const auto [it, fresh] = runs.emplace(std::make_tuple(o.org_id, static_cast<int>(o.provider), qualifier(o), o.run_id), i);
+        if (fresh) continue;
+        const O& a = results[it->second];
+        const auto differs = [](const auto& x, const auto& y) {
+            const auto text = [](const auto& v) -> std::string {
+                if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) return v;
+                else return v.value_or("");
+            };
+            return !text(x).empty() && !text(y).empty() && text(x) != text(y);
+        };
+        const char* field = a.branch != o.branch ? "branch"
+                            : differs(a.workflow_id, o.workflow_id)     ? "workflow_id"
+                            : differs(a.workflow_name, o.workflow_name) ? "workflow_name"
+                            : differs(a.workflow_path, o.workflow_path) ? "workflow_path"
+                                                                        : nullptr;
+        if (field)
+            f.add("rows.lint.verifier_results.run", p + "/" + field,
+                  "expected the " + std::string(field) + " of run " + string_literal(o.run_id) + "'s other attempt (" + at("/metadata/verifier_results", it->second) +
+                      "): one run has one");
+    }
+}
+
+template <class M>
+void lint_resolution(const M& md, const std::optional<Number>& reward, Findings& f) {
+    using O = typename decltype(md.verifier_results)::value_type;
+    const auto& ci = md.ci_resolution;
+    const bool passed = ci && ci->verdict == Verdict::passed, failed = ci && ci->verdict == Verdict::failed;
+    // reward, reward_source and the verdict
+    if (passed || failed) {
+        const char* verdict = passed ? "\"passed\"" : "\"failed\"";
+        const double want = passed ? 1.0 : 0.0;
+        if (!reward)
+            f.add("rows.lint.reward", "", std::string("expected reward ") + (passed ? "1.0" : "0.0") + " for verdict " + verdict + ", got none");
+        else if (reward->kind() != Number::Kind::floating || reward->value() != want || std::signbit(reward->value()))
+            f.add("rows.lint.reward", "/reward", std::string("expected ") + (passed ? "1.0" : "0.0") + " for verdict " + verdict + ", got " + literal(*reward));
+        const RewardSource source = passed ? RewardSource::resolved_ci_pass : RewardSource::resolved_ci_fail;
+        if (!md.reward_source)
+            f.add("rows.lint.reward_source", "/metadata",
+                  "expected reward_source " + string_literal(name_of(source)) + " for verdict " + verdict + ", got none");
+        else if (*md.reward_source != source)
+            f.add("rows.lint.reward_source", "/metadata/reward_source",
+                  "expected " + string_literal(name_of(source)) + " for verdict " + verdict + ", got " + string_literal(name_of(*md.reward_source)));
+    } else {
+        const std::string without = ci ? "without a directional verdict" : "without a ci_resolution";
+        if (ci)
+            f.add("rows.lint.ci_resolution.verdict", "/metadata/ci_resolution/verdict",
+                  "expected \"passed\" or \"failed\": a row carries a ci_resolution only with a directional verdict, got " + literal(ci->verdict));
+        if (reward) f.add("rows.lint.reward", "/reward", "expected no reward " + without + ", got " + literal(*reward));
+        if (md.reward_source)
+            f.add("rows.lint.reward_source", "/metadata/reward_source",
+                  "expected no reward_source " + without + ", got " + string_literal(name_of(*md.reward_source)));
+    }
+    if (!ci) {
+        // no attributed commit of the session resolves to a verdict, or the row would carry its resolution
+        std::map<std::string, std::vector<const O*>> commits;
+        std::set<std::string> claimed;  // names an identified outcome holds: a legacy outcome of one is declined
+        for (const O& o : md.verifier_results) {
+            if (identified(o)) claimed.insert(o.repo);
+            commits[commit_key(o)].push_back(&o);
+        }
+        for (const auto& [key, outcomes] : commits) {
+            const O& o = *outcomes.front();
+            if (!identified(o) && claimed.count(o.repo) && std::is_same_v<O, CIOutcomeV4>) continue;
+            const CommitResolution r = resolve(outcomes);
+            if (r.verdict == Verdict::passed || r.verdict == Verdict::failed) {
+                f.add("rows.lint.ci_resolution.missing", "/metadata",
+                      "expected a ci_resolution: commit " + string_literal(o.commit_sha) + " of " + string_literal(o.repo) + " resolves to " +
+                          literal(r.verdict) + " from verifier_results, got none");
+                break;
+            }
+        }
+        return;
+    }
+    const std::string p = "/metadata/ci_resolution";
+    if (ci->org_id != md.org_id)
+        f.add("rows.lint.ci_resolution.org", p + "/org_id", "expected the row's org " + string_literal(md.org_id) + ", got " + string_literal(ci->org_id));
+    if (ci->provenance.quarantine_revision != md.provenance.quarantine_revision)
+        f.add("rows.lint.ci_resolution.quarantine", p + "/provenance/quarantine_revision",
+              "expected the row's quarantine revision " + std::to_string(md.provenance.quarantine_revision) + ", got " +
+                  std::to_string(ci->provenance.quarantine_revision));
+    std::vector<const O*> outcomes;
+    for (const O& o : md.verifier_results)
+        if (of_commit(o, *ci)) outcomes.push_back(&o);
+    if (outcomes.empty()) {
+        f.add("rows.lint.ci_resolution.outcomes", p + "/commit_sha",
+              "expected a commit with CI outcomes in verifier_results, got " + string_literal(ci->commit_sha) + " of " + string_literal(ci->repo) + ", which has none");
+        return;
+    }
+    if constexpr (std::is_same_v<O, CIOutcomeV4>) {
+        for (const O* o : outcomes)
+            if (ci->repository_identity && o->repo < ci->repo) {
+                f.add("rows.lint.ci_resolution.repo", p + "/repo",
+                      "expected the smallest observed name of its repository, at most " + string_literal(o->repo) + " (an outcome's), got " + string_literal(ci->repo));
+                break;
+            }
+    }
+    compare_resolution(resolve(outcomes), *ci, f);
+}
+
+template <class R>
+void lint(const R& row, std::vector<Error>& out, const LintOptions& options) {
+    Findings f{out};
+    const auto& md = row.metadata;
+    const std::string instance = md.org_id + "-" + md.session_id + "-seg" + std::to_string(md.segment_index);
+    if (md.instance_id != instance)
+        f.add("rows.lint.instance_id", "/metadata/instance_id", "expected " + string_literal(instance) + " (org_id-session_id-segN), got " + string_literal(md.instance_id));
+    const double score = split_score(md.session_id);
+    const Split split = score < options.eval_fraction ? Split::eval : Split::train;
+    if (md.split != split) {
+        char detail[96];
+        std::snprintf(detail, sizeof detail, " (score %.17g %s eval fraction %g)", score, split == Split::eval ? "<" : ">=", options.eval_fraction);
+        f.add("rows.lint.split", "/metadata/split", "expected " + string_literal(name_of(split)) + detail + ", got " + string_literal(name_of(md.split)));
+    }
+    lint_outcomes(md, f);
+    lint_resolution(md, row.reward, f);
+    lint_turns(row.responses_create_params, row.response, f);
+    using M = std::decay_t<decltype(md)>;
+    if constexpr (M::schema_version >= 3) {
+        const auto& ids = md.session_commit_observation_ids;
+        if (!md.ci_resolution && !ids.empty())
+            f.add("rows.lint.observation_ids.without_resolution", "/metadata/session_commit_observation_ids",
+                  "expected [] without a ci_resolution, got " + literal(ids));
+        for (std::size_t i = 1; i < ids.size(); ++i)
+            if (!(ids[i - 1] < ids[i])) {
+                f.add("rows.lint.observation_ids.order", at("/metadata/session_commit_observation_ids", i),
+                      "expected an id after " + string_literal(ids[i - 1]) + " (sorted, each once), got " + string_literal(ids[i]));
+                break;
+            }
+    }
+    if constexpr (M::schema_version >= 4) {
+        const Nullable<RepositoryIdentity> want = md.ci_resolution ? md.ci_resolution->repository_identity : nullptr;
+        if (md.repository_identity != want) {
+            const auto text = [](const Nullable<RepositoryIdentity>& v) { return v ? string_literal(v->host) + "/" + string_literal(v->repository_id) : std::string("null"); };
+            f.add("rows.lint.repository_identity", "/metadata/repository_identity",
+                  std::string("expected ") + (md.ci_resolution ? "ci_resolution's repository_identity " : "null without a ci_resolution ") +
+                      (md.ci_resolution ? text(want) : "") + ", got " + text(md.repository_identity));
+        }
+    }
+}
+
+}  // namespace
+
+void lint_row(const v1::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options) { lint(row, findings, options); }
+void lint_row(const v2::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options) { lint(row, findings, options); }
+void lint_row(const v3::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options) { lint(row, findings, options); }
+void lint_row(const v4::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options) { lint(row, findings, options); }
+void lint_row(const AnyRolloutRow& row, std::vector<Error>& findings, const LintOptions& options) {
+    std::visit([&](const auto& r) { lint(r, findings, options); }, row);
+}
+
+// ----- the rules across rows -------------------------------------------------------------------
+
+namespace {
+
+/// A 64-bit digest of bytes (not cryptographic: it tells apart the values of one session's rows).
+std::uint64_t digest(std::string_view s) {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
+    std::size_t i = 0;
+    const auto mix = [&](std::uint64_t w) {
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    };
+    for (; i + 8 <= s.size(); i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, s.data() + i, 8);
+        mix(w);
+    }
+    std::uint64_t w = 0;
+    std::memcpy(&w, s.data() + i, s.size() - i);
+    mix(w ^ (std::uint64_t(s.size() - i) << 56));
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    return h ^ (h >> 33);
+}
+
+template <class T>
+std::uint64_t digest_of(const T& value, std::string& buffer) {
+    buffer.clear();
+    encode(value, buffer);
+    return digest(buffer) | 1;  // never 0, which stands for absent
+}
+
+template <class T>
+std::uint64_t digest_of(const std::optional<T>& value, std::string& buffer) {
+    return value ? digest_of(*value, buffer) : 0;
+}
+
+template <class R>
+SessionFacts facts_of(const R& row) {
+    thread_local std::string buffer;
+    const auto& md = row.metadata;
+    SessionFacts s;
+    s.org_id = md.org_id;
+    s.session_id = md.session_id;
+    s.instance_id = md.instance_id;
+    s.segment_index = md.segment_index;
+    auto& d = s.digests;
+    d[SessionFacts::verifier_results] = digest_of(md.verifier_results, buffer);
+    d[SessionFacts::ci_resolution] = digest_of(md.ci_resolution, buffer);
+    d[SessionFacts::reward] = digest_of(row.reward, buffer) ^ (md.reward_source ? 2 + 4 * static_cast<int>(*md.reward_source) : 0);
+    d[SessionFacts::split] = 1 + static_cast<int>(md.split);
+    d[SessionFacts::attribution_source] = 1 + static_cast<int>(md.attribution_source);
+    d[SessionFacts::verification] = digest_of(md.verification, buffer);
+    d[SessionFacts::provenance] = digest_of(md.provenance, buffer);
+    using M = std::decay_t<decltype(md)>;
+    if constexpr (M::schema_version >= 3) d[SessionFacts::session_commit_observation_ids] = digest_of(md.session_commit_observation_ids, buffer);
+    if constexpr (M::schema_version >= 4) d[SessionFacts::repository_identity] = digest_of(md.repository_identity, buffer);
+    return s;
+}
+
+constexpr const char* kFieldIds[SessionFacts::kFields] = {
+    "rows.lint.session.verifier_results", "rows.lint.session.ci_resolution", "rows.lint.session.reward",
+    "rows.lint.session.split", "rows.lint.session.attribution_source", "rows.lint.session.verification",
+    "rows.lint.session.provenance", "rows.lint.session.session_commit_observation_ids",
+    "rows.lint.session.repository_identity"};
+constexpr const char* kFieldPointers[SessionFacts::kFields] = {
+    "/metadata/verifier_results", "/metadata/ci_resolution", "/reward", "/metadata/split", "/metadata/attribution_source",
+    "/metadata/verification", "/metadata/provenance", "/metadata/session_commit_observation_ids",
+    "/metadata/repository_identity"};
+constexpr const char* kFieldNames[SessionFacts::kFields] = {
+    "verifier_results", "ci_resolution", "reward and reward_source", "split", "attribution_source", "verification",
+    "provenance", "session_commit_observation_ids", "repository_identity"};
+
+}  // namespace
+
+SessionFacts session_facts(const AnyRolloutRow& row) {
+    return std::visit([](const auto& r) { return facts_of(r); }, row);
+}
+
+Linter::Linter(LintOptions options) : options_(options) { check_lint_options(options_); }
+
+void Linter::begin_file(std::string name) { files_.push_back(std::move(name)); }
+
+std::string Linter::describe(const Where& w) const {
+    const std::uint32_t current = files_.empty() ? 0 : static_cast<std::uint32_t>(files_.size() - 1);
+    if (w.file == current || files_.empty()) return (files_.empty() ? "row " : "line ") + std::to_string(w.line);
+    return files_[w.file] + ":" + std::to_string(w.line);
+}
+
+void Linter::add(const AnyRolloutRow& row, std::vector<Error>& findings) {
+    lint_row(row, findings, options_);
+    add(session_facts(row), findings);
+}
+
+void Linter::add(SessionFacts facts, std::vector<Error>& findings) {
+    ++rows_;
+    const Where here{files_.empty() ? 0 : static_cast<std::uint32_t>(files_.size() - 1), facts.line ? facts.line : rows_};
+    std::string key = facts.org_id;
+    key += '\0';
+    key += facts.session_id;
+    auto [it, fresh] = sessions_.try_emplace(std::move(key));
+    Session& s = it->second;
+    bool duplicate_segment = false;
+    if (fresh) {
+        s.org_id = facts.org_id, s.session_id = facts.session_id, s.first = here, s.digests = facts.digests;
+        s.order = sessions_.size();
+    } else {
+        for (int field = 0; field < SessionFacts::kFields; ++field)
+            if (s.digests[field] != facts.digests[field])
+                findings.push_back({kFieldIds[field], kFieldPointers[field],
+                                    std::string("expected the ") + kFieldNames[field] + " of the session's first row (" + describe(s.first) +
+                                        "): every segment of a session repeats it, got other values"});
+        for (const Segment& seg : s.segments)
+            if (seg.index == facts.segment_index) {
+                findings.push_back({"rows.lint.session.segment_index", "/metadata/segment_index",
+                                    "expected a segment index new to the session, got " + std::to_string(seg.index) + ", which " +
+                                        describe(seg.where) + " has"});
+                duplicate_segment = true;
+                break;
+            }
+    }
+    // instance ids: a derived one collides only through a duplicate segment (found above) or two
+    // sessions that spell "{org_id}-{session_id}" alike; any other id is kept to compare
+    const std::string spelling = facts.org_id + "-" + facts.session_id;
+    const bool derived = facts.instance_id == spelling + "-seg" + std::to_string(facts.segment_index);
+    s.segments.push_back({facts.segment_index, here, derived});
+    std::optional<Where> earlier;
+    if (auto o = other_ids_.find(facts.instance_id); o != other_ids_.end()) earlier = o->second;
+    const auto [sp, first_spelling] = spellings_.try_emplace(spelling, it->first);
+    const std::size_t cut = facts.instance_id.rfind("-seg");
+    const auto owner = derived ? sp : cut == std::string::npos ? spellings_.end() : spellings_.find(facts.instance_id.substr(0, cut));
+    if (!earlier && owner != spellings_.end() && (!derived || owner->second != it->first)) {
+        // an earlier row of the session that spells the id's prefix, whose own id is derived and equal
+        const std::string_view suffix = std::string_view(facts.instance_id).substr(cut + 4);
+        for (const Segment& seg : sessions_.at(owner->second).segments)
+            if (seg.derived && !(seg.where.file == here.file && seg.where.line == here.line) && suffix == std::to_string(seg.index)) {
+                earlier = seg.where;
+                break;
+            }
+    }
+    if (!derived) other_ids_.try_emplace(facts.instance_id, here);
+    if (earlier && !duplicate_segment)
+        findings.push_back({"rows.lint.session.instance_id", "/metadata/instance_id",
+                            "expected an instance_id no other row has, got " + string_literal(facts.instance_id) + ", which " + describe(*earlier) + " has"});
+}
+
+std::vector<LintFinding> Linter::finish() {
+    std::vector<LintFinding> out;
+    if (!options_.sessions_complete) return out;
+    std::vector<const Session*> order;
+    for (const auto& [key, s] : sessions_) order.push_back(&s);
+    std::sort(order.begin(), order.end(), [](const Session* a, const Session* b) { return a->order < b->order; });
+    for (const Session* s : order) {
+        std::vector<std::int64_t> indexes;
+        for (const Segment& seg : s->segments) indexes.push_back(seg.index);
+        std::sort(indexes.begin(), indexes.end());
+        indexes.erase(std::unique(indexes.begin(), indexes.end()), indexes.end());
+        std::int64_t missing = 0;
+        while (missing < static_cast<std::int64_t>(indexes.size()) && indexes[missing] == missing) ++missing;
+        if (missing == static_cast<std::int64_t>(indexes.size())) continue;
+        out.push_back({files_.empty() ? std::string() : files_[s->first.file], s->first.line,
+                       {"rows.lint.session.incomplete", "/metadata/segment_index",
+                        "expected segments 0.." + std::to_string(indexes.size() - 1) + " of session " + string_literal(s->session_id) +
+                            " (--sessions-complete), got " + std::to_string(s->segments.size()) + " rows without segment " +
+                            std::to_string(missing)}});
+    }
+    return out;
+}
+
+// ----- text ------------------------------------------------------------------------------------
+
+bool lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std::vector<Error>& findings,
+          const LintOptions& options, const Limits& limits) {
+    const std::vector<SchemaId> schemas = schemas_named(name);
+    if (schemas.empty() || schema_info(schemas.front()).base != "nemo-gym-rollout")
+        throw std::invalid_argument("lint reads rollout rows: '" + std::string(name) + "' is not nemo-gym-rollout[.vN]");
+    const bool valid = schemas.size() > 1 ? decode(text, row, findings, limits)
+                                          : detail::with_version(row, schemas.front(), [&](auto& r) {
+                                                return decode(text, r, findings, schemas.front(), limits);
+                                            });
+    if (valid) lint_row(row, findings, options);
+    return valid;
+}
+
+Checked lint(std::string_view name, std::string_view text, const LintOptions& options, const Limits& limits) {
+    Checked c;
+    AnyRolloutRow row;
+    if (lint(name, text, row, c.errors, options, limits)) c.schema = schema_of(row);
+    return c;
+}
+
+}  // namespace sediment::rows
