@@ -275,7 +275,7 @@ void lint_turns(const NemoGymResponsesCreateParams& params, const NemoGymRespons
     for (std::size_t k = 0; k < turns.size(); ++k) {
         const RLVRTurnRow& turn = turns[k];
         const std::string base = at("/response/turns", k);
-        std::set<std::string_view> calls;  // the calls its tool results may answer
+        std::set<std::string_view> calls;  // the calls its tool results may answer: the echoed output's
         std::size_t first = 0;             // new_messages before it hold no tool result to check
         if (k == 0) {
             const auto& input = params.input;
@@ -291,8 +291,8 @@ void lint_turns(const NemoGymResponsesCreateParams& params, const NemoGymRespons
         } else {
             const RLVRTurnRow& previous = turns[k - 1];
             const std::string prev = at("/response/turns", k - 1);
-            for (const ToolCallPart& c : previous.tool_calls) calls.insert(c.id);
             if (turn.new_messages.empty() || turn.new_messages[0].role != "assistant") {
+                for (const ToolCallPart& c : previous.tool_calls) calls.insert(c.id);  // the output, as far as it shows
                 f.add("rows.lint.turns.echo", turn.new_messages.empty() ? base + "/new_messages" : base + "/new_messages/0/role",
                       "expected the echo of turn " + std::to_string(k - 1) + "'s output (an assistant message) first, got " +
                           (turn.new_messages.empty() ? std::string("no message") : string_literal(turn.new_messages[0].role)));
@@ -301,7 +301,7 @@ void lint_turns(const NemoGymResponsesCreateParams& params, const NemoGymRespons
                 first = 1;
                 std::vector<const ToolCallPart*> echoed;
                 for (const Part& p : echo.parts)
-                    if (const auto* c = std::get_if<ToolCallPart>(&p)) echoed.push_back(c);
+                    if (const auto* c = std::get_if<ToolCallPart>(&p)) echoed.push_back(c), calls.insert(c->id);
                 std::size_t i = 0;
                 while (i < echoed.size() && i < previous.tool_calls.size() && *echoed[i] == previous.tool_calls[i]) ++i;
                 if (i < echoed.size() || i < previous.tool_calls.size()) {
@@ -554,9 +554,9 @@ void lint(const R& row, std::vector<Error>& out, const LintOptions& options) {
     const double score = split_score(md.session_id);
     const Split split = score < options.eval_fraction ? Split::eval : Split::train;
     if (md.split != split) {
-        char detail[96];
-        std::snprintf(detail, sizeof detail, " (score %.17g %s eval fraction %g)", score, split == Split::eval ? "<" : ">=", options.eval_fraction);
-        f.add("rows.lint.split", "/metadata/split", "expected " + string_literal(name_of(split)) + detail + ", got " + string_literal(name_of(md.split)));
+        f.add("rows.lint.split", "/metadata/split",
+              "expected " + string_literal(name_of(split)) + " (score " + literal(Number(score)) + (split == Split::eval ? " < " : " >= ") +
+                  "eval fraction " + literal(Number(options.eval_fraction)) + "), got " + string_literal(name_of(md.split)));
     }
     lint_outcomes(md, f);
     lint_resolution(md, row.reward, f);

@@ -682,6 +682,62 @@ TEST_CASE("conformance: every ATIF fixture gets Harbor's verdict from both engin
     CHECK(lines_of(converted.out).size() == upgraded.size());
 }
 
+TEST_CASE("conformance: lint finds nothing in rowgen's faithful rows of every version, and finds what its other rows break") {
+    for (const SchemaId schema : versions_of("nemo-gym-rollout")) {
+        const int version = schema_info(schema).version;
+        INFO("v" << version);
+        const auto lines = rowgen("rows 1000 --seed 21 --faithful --sediment --version " + std::to_string(version));
+        REQUIRE(lines.size() == 1000);
+        Linter linter(LintOptions{0.1, true});
+        AnyRolloutRow row;
+        std::size_t findings = 0, flakes = 0, several_workflows = 0, later_segments = 0, resolved = 0;
+        for (const std::string& line : lines) {
+            std::vector<Error> f;
+            REQUIRE(lint("nemo-gym-rollout", line, row, f));
+            linter.add(session_facts(row), f);
+            INFO(line.substr(0, 200));
+            for (const Error& e : f) FAIL_CHECK(to_string(e));
+            findings += f.size();
+            // what the rows exercise: flakes, lineages that disagree, several workflows, several segments
+            const Json md = parse(line)["metadata"];
+            later_segments += md["segment_index"] != 0;
+            if (!md.contains("ci_resolution")) continue;
+            ++resolved;
+            flakes += md["ci_resolution"]["suspected_flake"] == true;
+            several_workflows += md["ci_resolution"]["workflow_resolutions"].size() > 1;
+        }
+        CHECK(findings == 0);
+        CHECK(linter.finish().empty());
+        CHECK(resolved > 300);
+        CHECK(flakes > 10);
+        CHECK(several_workflows > 50);
+        CHECK(later_segments > 500);
+        // the CLI agrees, on every core
+        test::TempDir dir;
+        std::string text;
+        for (const std::string& line : lines) text += line + '\n';
+        test::write_file(dir / "rows.jsonl", text);
+        const auto r = test::run(test::quote(SEDIMENT_ROWS_CLI) + " lint --sessions-complete --schema " +
+                                 std::string(schema_info(schema).name) + " " + test::quote((dir / "rows.jsonl").string()));
+        CHECK(r.status == 0);
+        CHECK(r.out == "");
+        CHECK(r.err == "1000 rows: 0 findings, 0 not schema-valid\n");
+    }
+    // rowgen's other rows draw reward, split, instance id and resolution at random: lint finds them
+    std::map<std::string, std::size_t> ids;
+    for (const std::string& line : rowgen("rows 300 --seed 22 --version 4")) {
+        std::vector<Error> f;
+        AnyRolloutRow row;
+        REQUIRE(lint("nemo-gym-rollout", line, row, f));
+        for (const Error& e : f) ++ids[e.id];
+    }
+    CHECK(ids["rows.lint.instance_id"] == 300);
+    CHECK(ids["rows.lint.split"] > 10);
+    CHECK(ids["rows.lint.ci_resolution"] > 100);
+    CHECK(ids["rows.lint.reward"] > 10);
+    CHECK(ids.count("rows.lint.turns.completion") == 0);  // its segments are built as Sediment builds them
+}
+
 int main(int argc, char** argv) {
     // ctest runs each test case on its own (catch_discover_tests lists them first, with or without ../shared)
     const bool listing = argc > 1 && std::string(argv[1]).rfind("--list", 0) == 0;

@@ -1,0 +1,577 @@
+// Lint (docs/lint.md): each rule broken in a faithful row gives exactly its finding at its pointer and
+// nothing else, and the same row with the rule intact gives none; the resolution algorithm against
+// cases computed by hand; the rules across rows; the CLI.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+
+#include "cli.hpp"
+#include "process.hpp"
+#include "support.hpp"
+
+using namespace sediment::rows;
+
+namespace {
+
+// test::row_of_version(v) (a faithful row of one segment) with the members of `edits` set (JSON text)
+// or removed (""), by pointer.
+std::string row(int version, const std::vector<test::Change>& edits = {}) {
+    Json doc = test::row_of_version(version);
+    for (const test::Change& e : edits) doc = parse(test::mutate(doc, e));
+    return dump(doc);
+}
+
+std::vector<Error> findings(const std::string& text, const LintOptions& options = {}) {
+    const Checked c = lint("nemo-gym-rollout", text, options);
+    REQUIRE(c.schema);  // schema-valid: only lint findings
+    return c.errors;
+}
+
+std::string ids(const std::vector<Error>& errors) {
+    std::string out;
+    for (const Error& e : errors) out += to_string(e) + "\n";
+    return out;
+}
+
+// A second CI outcome, of another commit and run: it changes no resolution of the row's commit.
+const char* const kOtherOutcome = R"({"schema_version": 1, "outcome_id": "out_2", "org_id": "org_a", "provider": "jenkins",
+  "run_id": "777", "run_attempt": null, "repo": "o/r", "commit_sha": "fedcba9876543210fedcba9876543210fedcba98",
+  "branch": "main", "result": "error", "workflow_name": "CI", "workflow_id": null, "workflow_path": null,
+  "run_url": null, "provider_result": null, "error_type": null, "reason": null, "source_event_type": null,
+  "source_spec_version": null, "source_event_id": null, "pr_number": null, "captured_at": "2026-11-02T10:00:00Z", "raw": {}})";
+
+std::string other_outcome(int version, const std::string& id, const std::string& repository = "") {
+    Json o = parse(kOtherOutcome);
+    o["outcome_id"] = id;
+    if (version >= 4) {
+        o["schema_version"] = 2;
+        o = test::insert_after(o, "schema_version", parse(repository.empty() ? R"({"repository_provider": "github",
+            "repository_host": "github.com", "repository_id": "101"})" : repository));
+    }
+    return dump(o);
+}
+
+struct Rule {
+    const char* id;
+    int version;
+    std::vector<test::Change> broken, intact;  // intact: the same row with the rule kept ({}: the base row)
+    const char* pointer;
+    const char* message;  // "": not checked
+};
+
+// The edits that take away the row's CI resolution, and with it its reward (the row has a verdict
+// left in its outcomes unless `result` changes the outcome's result too).
+std::vector<test::Change> without_resolution(std::vector<test::Change> more = {}) {
+    std::vector<test::Change> edits = {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}};
+    edits.insert(edits.end(), more.begin(), more.end());
+    return edits;
+}
+
+const std::vector<Rule>& rules() {
+    static const std::vector<Rule> r = {
+        {"rows.lint.reward", 2, {{"/reward", "0.0"}}, {}, "/reward", R"(expected 1.0 for verdict "passed", got 0.0)"},
+        {"rows.lint.reward", 2, {{"/reward", "1"}}, {{"/reward", "1.0"}}, "/reward", R"(expected 1.0 for verdict "passed", got 1)"},
+        {"rows.lint.reward", 2, {{"/reward", ""}}, {}, "", R"(expected reward 1.0 for verdict "passed", got none)"},
+        {"rows.lint.reward", 2,
+         {{"/metadata/verifier_results/0/result", "\"failed\""}, {"/metadata/ci_resolution/verdict", "\"failed\""},
+          {"/metadata/ci_resolution/workflow_resolutions/0/verdict", "\"failed\""}, {"/metadata/reward_source", "\"resolved_ci_fail\""}},
+         {{"/metadata/verifier_results/0/result", "\"failed\""}, {"/metadata/ci_resolution/verdict", "\"failed\""},
+          {"/metadata/ci_resolution/workflow_resolutions/0/verdict", "\"failed\""}, {"/metadata/reward_source", "\"resolved_ci_fail\""},
+          {"/reward", "0.0"}},
+         "/reward", R"(expected 0.0 for verdict "failed", got 1.0)"},
+        {"rows.lint.reward", 3,
+         without_resolution({{"/metadata/verifier_results/0/result", "\"error\""}, {"/metadata/session_commit_observation_ids", "[]"},
+                             {"/reward", "0.0"}}),
+         without_resolution({{"/metadata/verifier_results/0/result", "\"error\""}, {"/metadata/session_commit_observation_ids", "[]"}}),
+         "/reward", "expected no reward without a ci_resolution, got 0.0"},
+        {"rows.lint.reward_source", 2, {{"/metadata/reward_source", "\"resolved_ci_fail\""}}, {}, "/metadata/reward_source",
+         R"(expected "resolved_ci_pass" for verdict "passed", got "resolved_ci_fail")"},
+        {"rows.lint.reward_source", 2, {{"/metadata/reward_source", ""}}, {}, "/metadata", ""},
+        {"rows.lint.ci_resolution.verdict", 2,
+         {{"/reward", ""}, {"/metadata/reward_source", ""}, {"/metadata/verifier_results/0/result", "\"error\""},
+          {"/metadata/ci_resolution/verdict", "null"}, {"/metadata/ci_resolution/verdict_outcome_ids", "[]"},
+          {"/metadata/ci_resolution/non_verdict_outcome_ids", "[\"out_1\"]"}, {"/metadata/ci_resolution/reliability", "null"},
+          {"/metadata/ci_resolution/workflow_resolutions/0/verdict", "null"},
+          {"/metadata/ci_resolution/workflow_resolutions/0/verdict_outcome_id", "null"},
+          {"/metadata/ci_resolution/workflow_resolutions/0/non_verdict_outcome_ids", "[\"out_1\"]"}},
+         {}, "/metadata/ci_resolution/verdict",
+         R"(expected "passed" or "failed": a row carries a ci_resolution only with a directional verdict, got null)"},
+        {"rows.lint.ci_resolution.missing", 2, without_resolution(), without_resolution({{"/metadata/verifier_results/0/result", "\"error\""}}),
+         "/metadata", ""},
+        {"rows.lint.ci_resolution.org", 2, {{"/metadata/ci_resolution/org_id", "\"org_b\""}}, {}, "/metadata/ci_resolution/org_id",
+         R"(expected the row's org "org_a", got "org_b")"},
+        {"rows.lint.ci_resolution.quarantine", 2, {{"/metadata/ci_resolution/provenance/quarantine_revision", "13"}}, {},
+         "/metadata/ci_resolution/provenance/quarantine_revision", "expected the row's quarantine revision 12, got 13"},
+        {"rows.lint.ci_resolution.outcomes", 2, {{"/metadata/ci_resolution/commit_sha", "\"fedcba9876543210fedcba9876543210fedcba98\""}}, {},
+         "/metadata/ci_resolution/commit_sha", ""},
+        {"rows.lint.ci_resolution", 2, {{"/metadata/ci_resolution/reliability", "0.5"}}, {}, "/metadata/ci_resolution/reliability",
+         "expected 1.0, got 0.5"},
+        {"rows.lint.ci_resolution", 2, {{"/metadata/ci_resolution/suspected_flake", "true"}}, {}, "/metadata/ci_resolution/suspected_flake",
+         "expected false, got true"},
+        {"rows.lint.ci_resolution", 2, {{"/metadata/ci_resolution/workflow_resolutions/0/branch", "\"dev\""}}, {},
+         "/metadata/ci_resolution/workflow_resolutions/0/branch", R"(expected "main", got "dev")"},
+        {"rows.lint.ci_resolution", 2, {{"/metadata/ci_resolution/workflow_resolutions/0/workflow_id", "null"}}, {},
+         "/metadata/ci_resolution/workflow_resolutions/0/workflow_id", R"(expected "42", got null)"},
+        {"rows.lint.ci_resolution", 2, {{"/metadata/ci_resolution/source_outcome_ids/-", "\"out_2\""}}, {},
+         "/metadata/ci_resolution/source_outcome_ids", R"(expected ["out_1"], got ["out_1", "out_2"])"},
+        {"rows.lint.ci_resolution", 2, {{"/metadata/ci_resolution/workflow_resolutions/-", R"({"provider": "jenkins", "run_id": "9",
+           "workflow_id": null, "workflow_name": "CI", "workflow_path": null, "branch": "main", "verdict": null, "reliability": null,
+           "suspected_flake": false, "source_outcome_ids": [], "verdict_outcome_id": null, "non_verdict_outcome_ids": []})"}}, {},
+         "/metadata/ci_resolution/workflow_resolutions", "expected 1 workflow resolutions (one per CI run of the commit), got 2"},
+        {"rows.lint.ci_resolution.repo", 4, {{"/metadata/ci_resolution/repo", "\"z/z\""}}, {{"/metadata/ci_resolution/repo", "\"a/a\""}},
+         "/metadata/ci_resolution/repo", ""},
+        {"rows.lint.instance_id", 2, {{"/metadata/instance_id", "\"org_a-sess_b-seg1\""}}, {}, "/metadata/instance_id",
+         R"(expected "org_a-sess_b-seg0" (org_id-session_id-segN), got "org_a-sess_b-seg1")"},
+        {"rows.lint.split", 2, {{"/metadata/split", "\"eval\""}}, {}, "/metadata/split",
+         R"(expected "train" (score 0.5292499966066606 >= eval fraction 0.1), got "eval")"},
+        {"rows.lint.verifier_results.order", 2, {{"/metadata/verifier_results/-", other_outcome(2, "out_0")}},
+         {{"/metadata/verifier_results/-", other_outcome(2, "out_2")}}, "/metadata/verifier_results/1/outcome_id",
+         R"(expected an outcome_id after "out_1" (sorted, each once), got "out_0")"},
+        {"rows.lint.verifier_results.order", 2, {{"/metadata/verifier_results/-", other_outcome(2, "out_1")}}, {},
+         "/metadata/verifier_results/1/outcome_id", ""},
+        {"rows.lint.verifier_results.org", 2, {{"/metadata/verifier_results/0/org_id", "\"org_b\""}}, {},
+         "/metadata/verifier_results/0/org_id", R"(expected the row's org "org_a", got "org_b")"},
+        {"rows.lint.verifier_results.run", 2,
+         {{"/metadata/verifier_results/-", other_outcome(2, "out_2")}, {"/metadata/verifier_results/1/provider", "\"github_actions\""},
+          {"/metadata/verifier_results/1/run_id", "\"123\""}, {"/metadata/verifier_results/1/branch", "\"dev\""}},
+         {{"/metadata/verifier_results/-", other_outcome(2, "out_2")}, {"/metadata/verifier_results/1/provider", "\"github_actions\""},
+          {"/metadata/verifier_results/1/run_id", "\"123\""}},
+         "/metadata/verifier_results/1/branch", ""},
+        {"rows.lint.turns.input", 2, {{"/response/turns/0/new_messages/1/parts/0/content", "\"Fix it\""}}, {},
+         "/response/turns/0/new_messages/1", "expected message 1 of responses_create_params.input: turn 0's new_messages is the input"},
+        {"rows.lint.turns.input", 2, {{"/response/turns/0/new_messages",
+                                                   R"([{"role": "system", "parts": [{"type": "text", "content": "You are a careful engineer."}]}])"}}, {}, "/response/turns/0/new_messages",
+         "expected the 2 messages of responses_create_params.input, got 1"},
+        {"rows.lint.turns.echo", 2, {{"/response/turns/1/new_messages/0/role", "\"user\""}}, {},
+         "/response/turns/1/new_messages/0/role",
+         R"(expected the echo of turn 0's output (an assistant message) first, got "user")"},
+        {"rows.lint.turns.tool_calls", 2, {{"/response/turns/0/tool_calls/0/arguments/timeout", "31"}}, {},
+         "/response/turns/0/tool_calls/0",
+         R"(expected tool call "call_1" (the tool-call parts of its output, echoed in turn 1), got "call_1" with other name or arguments)"},
+        {"rows.lint.turns.tool_calls", 2, {{"/response/turns/0/tool_calls", "[]"}}, {}, "/response/turns/0/tool_calls",
+         "expected 1 tool calls (the tool-call parts of its output, echoed in turn 1), got 0"},
+        {"rows.lint.turns.tool_result", 2, {{"/response/turns/1/new_messages/1/parts/0/id", "\"call_9\""}}, {},
+         "/response/turns/1/new_messages/1/parts/0/id",
+         R"(expected the id of a call of turn 0 (the turn this one follows), got "call_9")"},
+        {"rows.lint.turns.completion", 2, {{"/response/turns/0/completion", "\"Let me look.\""}}, {}, "/response/turns/0/completion",
+         R"(expected "Let me look.\nls src" (the scoring text of its output, echoed in turn 1), got "Let me look.")"},
+        {"rows.lint.turns.completion", 2,
+         {{"/response/turns/1/new_messages/0/parts/1/content", "\"\""}, {"/response/turns/0/completion", "\"\\nls src\""}},
+         {{"/response/turns/1/new_messages/0/parts/1/content", "\"\""}, {"/response/turns/0/completion", "\"ls src\""}},
+         "/response/turns/0/completion", ""},  // empty items are skipped, not joined
+        {"rows.lint.observation_ids.order", 3,
+         {{"/metadata/session_commit_observation_ids", R"(["a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d", "5f0c6a3e-2b1d-4c8e-9f7a-1d2e3f405162"])"}},
+         {}, "/metadata/session_commit_observation_ids/1", ""},
+        {"rows.lint.observation_ids.order", 4,
+         {{"/metadata/session_commit_observation_ids", R"(["5f0c6a3e-2b1d-4c8e-9f7a-1d2e3f405162", "5f0c6a3e-2b1d-4c8e-9f7a-1d2e3f405162"])"}},
+         {{"/metadata/session_commit_observation_ids", R"(["5f0c6a3e-2b1d-4c8e-9f7a-1d2e3f405162"])"}},
+         "/metadata/session_commit_observation_ids/1", ""},
+        {"rows.lint.observation_ids.without_resolution", 3, without_resolution({{"/metadata/verifier_results/0/result", "\"error\""}}),
+         without_resolution({{"/metadata/verifier_results/0/result", "\"error\""}, {"/metadata/session_commit_observation_ids", "[]"}}),
+         "/metadata/session_commit_observation_ids", ""},
+        {"rows.lint.repository_identity", 4,
+         {{"/metadata/repository_identity", R"({"provider": "github", "host": "ghe.example", "repository_id": "101"})"}}, {},
+         "/metadata/repository_identity", ""},
+        {"rows.lint.repository_identity", 4,
+         without_resolution({{"/metadata/verifier_results/0/result", "\"error\""}, {"/metadata/session_commit_observation_ids", "[]"}}),
+         without_resolution({{"/metadata/verifier_results/0/result", "\"error\""}, {"/metadata/session_commit_observation_ids", "[]"},
+                             {"/metadata/repository_identity", "null"}}),
+         "/metadata/repository_identity", ""},
+        {"rows.lint.ci_outcome.repository", 4,
+         {{"/metadata/verifier_results/-", other_outcome(4, "out_2", R"({"repository_provider": "github", "repository_host": null, "repository_id": "101"})")}},
+         {{"/metadata/verifier_results/-", other_outcome(4, "out_2", R"({"repository_provider": null, "repository_host": null, "repository_id": null})")}},
+         "/metadata/verifier_results/1",
+         "expected repository_provider, repository_host and repository_id all set or all null, got 2 of 3 set"},
+        {"rows.lint.ci_outcome.payload_version", 4,
+         {{"/metadata/verifier_results/-", other_outcome(4, "out_2")}, {"/metadata/verifier_results/1/schema_version", "1"}},
+         {{"/metadata/verifier_results/-", other_outcome(4, "out_2")}}, "/metadata/verifier_results/1/repository_provider", ""},
+    };
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("lint: the base row of every version is faithful") {
+    for (int version = 1; version <= 4; ++version) {
+        INFO("version " << version);
+        CHECK(ids(findings(row(version))) == "");
+    }
+}
+
+TEST_CASE("lint: each rule broken gives exactly its finding at its pointer; intact, none") {
+    for (const Rule& r : rules()) {
+        INFO(r.id << " (v" << r.version << ") at " << r.pointer);
+        const std::vector<Error> intact = findings(row(r.version, r.intact));
+        CHECK(ids(intact) == "");
+        const std::vector<Error> broken = findings(row(r.version, r.broken));
+        INFO(ids(broken));
+        REQUIRE(broken.size() == 1);
+        CHECK(broken[0].id == r.id);
+        CHECK(broken[0].pointer == r.pointer);
+        if (*r.message) CHECK(broken[0].message == r.message);
+    }
+}
+
+TEST_CASE("lint: every rule id of docs/lint.md has a test here, and every id tested is documented") {
+    const std::string doc = test::read_file(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/docs/lint.md");
+    std::set<std::string> tested;
+    for (const Rule& r : rules()) tested.insert(r.id);
+    for (const char* id : {"rows.lint.session.verifier_results", "rows.lint.session.ci_resolution", "rows.lint.session.reward",
+                           "rows.lint.session.split", "rows.lint.session.attribution_source", "rows.lint.session.verification",
+                           "rows.lint.session.provenance", "rows.lint.session.session_commit_observation_ids",
+                           "rows.lint.session.repository_identity", "rows.lint.session.segment_index",
+                           "rows.lint.session.instance_id", "rows.lint.session.incomplete"})
+        tested.insert(id);  // the rules across rows, tested below
+    std::set<std::string> documented;
+    for (std::size_t at = doc.find("`rows.lint."); at != std::string::npos; at = doc.find("`rows.lint.", at + 1))
+        documented.insert(doc.substr(at + 1, doc.find('`', at + 1) - at - 1));
+    CHECK(tested == documented);
+}
+
+TEST_CASE("lint: the split of the spec's vectors, and SHA-256's own") {
+    CHECK(split_score("sess-0") == 0.05546080712629702);
+    CHECK(split_score("sess-1") == 0.6714813680486961);
+    CHECK(split_score("abc") == 0.7283949105904022);
+    CHECK(split_of("sess-0") == Split::eval);
+    CHECK(split_of("sess-1") == Split::train);
+    CHECK(split_of("sess-0", 0.0) == Split::train);
+    CHECK(split_of("sess-1", 0.5) == Split::train);
+    const auto hex = [](const std::array<unsigned char, 32>& d) {
+        std::string s;
+        for (unsigned char c : d) s += "0123456789abcdef"[c >> 4], s += "0123456789abcdef"[c & 15];
+        return s;
+    };
+    // FIPS 180-4 examples, and lengths at the padding's edges (55, 56, 64 bytes), against sha256sum
+    CHECK(hex(sha256("abc")) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK(hex(sha256("")) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    CHECK(hex(sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")) ==
+          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    for (const std::size_t n : {55, 56, 63, 64, 65, 119, 120, 1000}) {
+        INFO(n << " bytes");
+        const std::string text(n, 'x');
+        const auto r = test::run("printf '%s' " + text + " | sha256sum");
+        CHECK(hex(sha256(text)) == r.out.substr(0, 64));
+    }
+    // the score is a correctly rounded division, as Python's int / 2 ** 64
+    CHECK(split_score("abc") < 1.0);
+}
+
+TEST_CASE("lint: eval fractions outside 0.0-0.5 are refused") {
+    CHECK_THROWS_AS(Linter(LintOptions{0.51}), std::invalid_argument);
+    CHECK_THROWS_AS(Linter(LintOptions{-0.1}), std::invalid_argument);
+    CHECK_THROWS_AS(Linter(LintOptions{std::nan("")}), std::invalid_argument);
+    CHECK_NOTHROW(Linter(LintOptions{0.0}));
+    CHECK_NOTHROW(Linter(LintOptions{0.5}));
+    // sess_b scores 0.529...: train under every allowed fraction
+    CHECK(ids(findings(row(2), LintOptions{0.5})) == "");
+}
+
+// ----- the resolution algorithm against cases computed by hand -----------------------------------
+
+namespace {
+
+CIOutcome outcome(const std::string& id, const std::string& run, Nullable<std::int64_t> attempt, Result result,
+                  Provider provider = Provider::github_actions) {
+    CIOutcome o;
+    o.outcome_id = id, o.org_id = "org_a", o.provider = provider, o.run_id = run, o.run_attempt = attempt;
+    o.repo = "o/r", o.commit_sha = std::string(40, 'a'), o.branch = "main", o.result = result, o.workflow_name = "CI";
+    o.captured_at = "2026-11-02T10:00:00Z";
+    return o;
+}
+
+std::vector<std::string> list(std::initializer_list<const char*> ids) { return {ids.begin(), ids.end()}; }
+
+}  // namespace
+
+TEST_CASE("lint: resolution, a flake: a lineage with both verdicts") {
+    const CommitResolution r = resolve_commit(std::vector<CIOutcome>{
+        outcome("out_b", "1", 2, Result::passed), outcome("out_a", "1", 1, Result::failed)});
+    REQUIRE(r.workflow_resolutions.size() == 1);
+    const CIWorkflowResolution& w = r.workflow_resolutions[0];
+    CHECK(w.verdict == Verdict::passed);  // the last attempt's
+    CHECK(w.verdict_outcome_id == std::string("out_b"));
+    CHECK(w.suspected_flake);
+    CHECK(w.reliability->value() == 0.0);
+    CHECK(w.source_outcome_ids == list({"out_a", "out_b"}));
+    CHECK(w.non_verdict_outcome_ids.empty());
+    CHECK(r.verdict == Verdict::passed);
+    CHECK(r.reliability->value() == 0.0);
+    CHECK(r.suspected_flake);
+    CHECK(r.verdict_outcome_ids == list({"out_b"}));
+}
+
+TEST_CASE("lint: resolution, lineages that disagree leave verdict and reliability null") {
+    const CommitResolution r = resolve_commit(std::vector<CIOutcome>{
+        outcome("out_a", "1", 1, Result::passed), outcome("out_b", "2", 1, Result::failed)});
+    REQUIRE(r.workflow_resolutions.size() == 2);
+    CHECK(r.workflow_resolutions[0].verdict == Verdict::passed);
+    CHECK(r.workflow_resolutions[1].verdict == Verdict::failed);
+    CHECK(r.verdict.is_null());
+    CHECK(r.reliability.is_null());
+    CHECK_FALSE(r.suspected_flake);
+    CHECK(r.verdict_outcome_ids == list({"out_a", "out_b"}));
+    CHECK(r.source_outcome_ids == list({"out_a", "out_b"}));
+}
+
+TEST_CASE("lint: resolution, only non-verdict results") {
+    const CommitResolution r = resolve_commit(std::vector<CIOutcome>{
+        outcome("out_b", "1", 2, Result::cancelled), outcome("out_a", "1", 1, Result::error)});
+    REQUIRE(r.workflow_resolutions.size() == 1);
+    const CIWorkflowResolution& w = r.workflow_resolutions[0];
+    CHECK(w.verdict.is_null());
+    CHECK(w.verdict_outcome_id.is_null());
+    CHECK(w.reliability->value() == 1.0);  // non_verdict_reliability
+    CHECK_FALSE(w.suspected_flake);
+    CHECK(w.non_verdict_outcome_ids == list({"out_a", "out_b"}));
+    CHECK(r.verdict.is_null());
+    CHECK(r.reliability.is_null());  // no verdict across the commit
+    CHECK(r.verdict_outcome_ids.empty());
+    CHECK(r.non_verdict_outcome_ids == list({"out_a", "out_b"}));
+}
+
+TEST_CASE("lint: resolution, a null run_attempt counts as 0, ties in outcome_id order") {
+    // (0, out_z) passed, then (1, out_a) failed: the verdict is out_a's, though out_z sorts later by id
+    CommitResolution r = resolve_commit(std::vector<CIOutcome>{
+        outcome("out_a", "1", 1, Result::failed), outcome("out_z", "1", nullptr, Result::passed)});
+    CHECK(r.workflow_resolutions.at(0).verdict == Verdict::failed);
+    CHECK(r.workflow_resolutions.at(0).verdict_outcome_id == std::string("out_a"));
+    CHECK(r.verdict == Verdict::failed);
+    CHECK(r.reliability->value() == 0.0);
+    // two null attempts: (0, out_a) passed, (0, out_b) failed
+    r = resolve_commit(std::vector<CIOutcome>{outcome("out_b", "1", nullptr, Result::failed), outcome("out_a", "1", nullptr, Result::passed)});
+    CHECK(r.verdict == Verdict::failed);
+    CHECK(r.workflow_resolutions.at(0).verdict_outcome_id == std::string("out_b"));
+    // a non-verdict attempt after the verdict leaves it, and its reliability
+    r = resolve_commit(std::vector<CIOutcome>{outcome("out_a", "1", 1, Result::passed), outcome("out_b", "1", 2, Result::timed_out)});
+    CHECK(r.verdict == Verdict::passed);
+    CHECK(r.reliability->value() == 1.0);
+    CHECK(r.workflow_resolutions.at(0).non_verdict_outcome_ids == list({"out_b"}));
+}
+
+TEST_CASE("lint: resolution, several workflows: one value per run, sorted by provider, id, path, name, run") {
+    std::vector<CIOutcome> o = {
+        outcome("out_1", "500", 1, Result::passed), outcome("out_2", "500", 2, Result::passed),  // workflow "9"
+        outcome("out_3", "400", 1, Result::passed),                                              // workflow "10"
+        outcome("out_4", "300", nullptr, Result::failed, Provider::jenkins), outcome("out_5", "300", 1, Result::passed, Provider::jenkins),
+        outcome("out_6", "200", 1, Result::skipped, Provider::circleci)};
+    o[0].workflow_id = nullptr, o[1].workflow_id = "9";  // the run's one non-empty value
+    o[0].workflow_path = ".github/workflows/t.yml";
+    o[2].workflow_id = "10", o[2].workflow_name = "tests";
+    o[5].workflow_name = "";
+    const CommitResolution r = resolve_commit(o);
+    REQUIRE(r.workflow_resolutions.size() == 4);
+    // "circleci" < "github_actions" < "jenkins"; among github_actions, workflow_id "10" < "9" as strings
+    CHECK(r.workflow_resolutions[0].run_id == "200");
+    CHECK(r.workflow_resolutions[1].run_id == "400");
+    CHECK(r.workflow_resolutions[2].run_id == "500");
+    CHECK(r.workflow_resolutions[3].run_id == "300");
+    CHECK(r.workflow_resolutions[2].workflow_id == std::string("9"));
+    CHECK(r.workflow_resolutions[2].workflow_path == std::string(".github/workflows/t.yml"));
+    CHECK(r.workflow_resolutions[0].workflow_name == "");
+    CHECK(r.workflow_resolutions[0].workflow_id.is_null());
+    CHECK(r.workflow_resolutions[0].verdict.is_null());
+    CHECK(r.workflow_resolutions[0].reliability->value() == 1.0);
+    CHECK(r.workflow_resolutions[3].suspected_flake);  // (0, out_4) failed, (1, out_5) passed
+    CHECK(r.workflow_resolutions[3].verdict == Verdict::passed);
+    // every verdict is passed; the flake's 0.0 is the minimum
+    CHECK(r.verdict == Verdict::passed);
+    CHECK(r.reliability->value() == 0.0);
+    CHECK(r.suspected_flake);
+    CHECK(r.source_outcome_ids == list({"out_1", "out_2", "out_3", "out_4", "out_5", "out_6"}));
+    CHECK(r.verdict_outcome_ids == list({"out_2", "out_3", "out_5"}));
+    CHECK(r.non_verdict_outcome_ids == list({"out_6"}));
+}
+
+TEST_CASE("lint: resolution, an identified and a legacy outcome of one run id are two lineages") {
+    CIOutcomeV4 a, b;
+    for (CIOutcomeV4* o : {&a, &b}) {
+        o->org_id = "org_a", o->run_id = "1", o->run_attempt = 1, o->repo = "o/r", o->commit_sha = std::string(40, 'a');
+        o->branch = "main", o->workflow_name = "CI", o->captured_at = "2026-11-02T10:00:00Z";
+    }
+    a.outcome_id = "out_a", a.result = Result::passed, a.schema_version = 2;
+    a.repository_provider = "github", a.repository_host = "github.com", a.repository_id = "101";
+    b.outcome_id = "out_b", b.result = Result::failed;
+    const CommitResolution r = resolve_commit(std::vector<CIOutcomeV4>{a, b});
+    CHECK(r.workflow_resolutions.size() == 2);
+    CHECK_FALSE(r.suspected_flake);  // no lineage has both
+    CHECK(r.verdict.is_null());      // they disagree
+}
+
+// ----- the rules across rows ---------------------------------------------------------------------
+
+namespace {
+
+AnyRolloutRow decoded(const std::string& text) {
+    AnyRolloutRow r;
+    std::vector<Error> errors;
+    REQUIRE(decode(text, r, errors));
+    return r;
+}
+
+// segment `k` of the base row's session, with `edits`
+std::string segment(int version, int k, const std::vector<test::Change>& edits = {}) {
+    std::vector<test::Change> all = {{"/metadata/segment_index", std::to_string(k)},
+                                     {"/metadata/instance_id", "\"org_a-sess_b-seg" + std::to_string(k) + "\""}};
+    all.insert(all.end(), edits.begin(), edits.end());
+    return row(version, all);
+}
+
+}  // namespace
+
+TEST_CASE("lint: a session's rows agree on everything but their turns") {
+    Linter linter;
+    std::vector<Error> f;
+    linter.add(decoded(segment(4, 0)), f);
+    linter.add(decoded(segment(4, 1, {{"/response/turns/1/completion", "\"Other.\""}})), f);  // turns are the segment's
+    CHECK(ids(f) == "");
+    // a CI outcome's raw payload breaks no rule of the row, but the session's rows repeat it
+    linter.add(decoded(segment(4, 2, {{"/metadata/verifier_results/0/raw/z", "2"}})), f);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].id == "rows.lint.session.verifier_results");
+    CHECK(f[0].pointer == "/metadata/verifier_results");
+    CHECK(f[0].message == "expected the verifier_results of the session's first row (row 1): every segment of a session repeats it, got other values");
+    // each value of the session, through its facts
+    const SessionFacts base = session_facts(decoded(segment(4, 0)));
+    const char* const pointers[] = {"/metadata/verifier_results", "/metadata/ci_resolution", "/reward", "/metadata/split",
+                                    "/metadata/attribution_source", "/metadata/verification", "/metadata/provenance",
+                                    "/metadata/session_commit_observation_ids", "/metadata/repository_identity"};
+    const char* const names[] = {"verifier_results", "ci_resolution", "reward", "split", "attribution_source", "verification",
+                                 "provenance", "session_commit_observation_ids", "repository_identity"};
+    for (int field = 0; field < SessionFacts::kFields; ++field) {
+        INFO(names[field]);
+        Linter l;
+        std::vector<Error> out;
+        l.add(base, out);
+        SessionFacts other = base;
+        other.segment_index = 1, other.instance_id = "org_a-sess_b-seg1";
+        other.digests[field] ^= 0x10;
+        l.add(other, out);
+        REQUIRE(out.size() == 1);
+        CHECK(out[0].id == "rows.lint.session." + std::string(names[field]));
+        CHECK(out[0].pointer == pointers[field]);
+    }
+    // the real values: an absent verification, a reward of another row
+    Linter l;
+    std::vector<Error> out;
+    l.add(decoded(segment(2, 0)), out);
+    l.add(decoded(segment(2, 1, {{"/metadata/verification", ""}})), out);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].id == "rows.lint.session.verification");
+}
+
+TEST_CASE("lint: segment indexes and instance ids are unique") {
+    Linter linter;
+    linter.begin_file("a.jsonl");
+    std::vector<Error> f;
+    SessionFacts s = session_facts(decoded(segment(2, 0)));
+    s.line = 1;
+    linter.add(s, f);
+    linter.begin_file("b.jsonl");
+    s.line = 4;
+    linter.add(s, f);  // the same segment again: one finding, not two
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].id == "rows.lint.session.segment_index");
+    CHECK(f[0].message == "expected a segment index new to the session, got 0, which a.jsonl:1 has");
+    f.clear();
+    // two sessions that spell "{org_id}-{session_id}" alike: "a-b" + "c" and "a" + "b-c"
+    SessionFacts x = s, y = s;
+    x.org_id = "a-b", x.session_id = "c", x.instance_id = "a-b-c-seg0", x.line = 5;
+    y.org_id = "a", y.session_id = "b-c", y.instance_id = "a-b-c-seg0", y.line = 6;
+    linter.add(x, f);
+    CHECK(f.empty());
+    linter.add(y, f);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].id == "rows.lint.session.instance_id");
+    CHECK(f[0].message == R"(expected an instance_id no other row has, got "a-b-c-seg0", which line 5 has)");
+    f.clear();
+    // an id that is not the derived one (its row has rows.lint.instance_id) equal to another row's
+    SessionFacts z = s;
+    z.session_id = "sess_q", z.instance_id = "org_a-sess_b-seg0", z.line = 7;
+    linter.add(z, f);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].id == "rows.lint.session.instance_id");
+    CHECK(f[0].message == R"(expected an instance_id no other row has, got "org_a-sess_b-seg0", which a.jsonl:1 has)");
+    f.clear();
+    SessionFacts w = z;
+    w.session_id = "sess_r", w.line = 8;
+    linter.add(w, f);  // and again: equal to the derived one and to the other
+    CHECK(f.size() == 1);
+    // distinct ids: nothing
+    f.clear();
+    SessionFacts v = s;
+    v.segment_index = 1, v.instance_id = "org_a-sess_b-seg1", v.line = 9;
+    linter.add(v, f);
+    CHECK(ids(f) == "");
+}
+
+TEST_CASE("lint: with sessions complete, a session's segments are 0..k-1") {
+    for (const bool complete : {false, true}) {
+        Linter linter(LintOptions{0.1, complete});
+        std::vector<Error> f;
+        linter.add(decoded(segment(2, 1)), f);
+        linter.add(decoded(segment(2, 0)), f);  // any order
+        linter.add(decoded(segment(3, 0, {{"/metadata/session_id", "\"sess_c\""}, {"/metadata/instance_id", "\"org_a-sess_c-seg0\""}})), f);
+        linter.add(decoded(segment(3, 2, {{"/metadata/session_id", "\"sess_c\""}, {"/metadata/instance_id", "\"org_a-sess_c-seg2\""}})), f);
+        CHECK(ids(f) == "");
+        const std::vector<LintFinding> end = linter.finish();
+        if (!complete) {
+            CHECK(end.empty());
+            continue;
+        }
+        REQUIRE(end.size() == 1);
+        CHECK(end[0].line == 3);  // the session's first row
+        CHECK(end[0].error.id == "rows.lint.session.incomplete");
+        CHECK(end[0].error.pointer == "/metadata/segment_index");
+        CHECK(end[0].error.message == R"(expected segments 0..1 of session "sess_c" (--sessions-complete), got 2 rows without segment 1)");
+    }
+}
+
+// ----- the CLI -----------------------------------------------------------------------------------
+
+TEST_CASE("lint CLI: findings with their rule, schema errors without lint, exit codes, formats") {
+    test::TempDir dir;
+    const auto write = [&](const char* name, const std::string& text) {
+        test::write_file(dir / name, text);
+        return (dir / name).string();
+    };
+    const std::string rows_file = write("rows.jsonl", row(4) + "\n" + segment(4, 1, {{"/reward", "0.0"}}) + "\n" +
+                                                              segment(2, 2, {{"/metadata/bogus", "1"}}) + "\n");
+    auto r = test::cli("lint --schema nemo-gym-rollout " + rows_file);
+    CHECK(r.status == 1);
+    CHECK(r.out == rows_file + ":2: /reward: expected 1.0 for verdict \"passed\", got 0.0 [rows.lint.reward]\n" + rows_file +
+                       ":2: /reward: expected the reward and reward_source of the session's first row (line 1): every segment of a session repeats it, got other values [rows.lint.session.reward]\n" +
+                       rows_file + ":3: /metadata: unknown key 'bogus' [rows.decode.unknown_key]\n");
+    CHECK(r.err == "3 rows: 2 findings, 1 not schema-valid (read as nemo-gym-rollout.v2: 1, nemo-gym-rollout.v4: 2)\n");
+    r = test::cli("lint --schema nemo-gym-rollout.v4 --format jsonl -q " + rows_file);
+    CHECK(r.status == 1);
+    CHECK(r.out.find(R"("errors": [{"id": "rows.lint.reward", "pointer": "/reward", "message": )") != std::string::npos);
+    CHECK(r.err == "");
+    r = test::cli("lint --schema nemo-gym-rollout --fail-fast -q " + rows_file);
+    CHECK(r.out == rows_file + ":2: /reward: expected 1.0 for verdict \"passed\", got 0.0 [rows.lint.reward]\n" + rows_file +
+                       ":2: /reward: expected the reward and reward_source of the session's first row (line 1): every segment of a session repeats it, got other values [rows.lint.session.reward]\n");
+    const std::string clean = write("clean.jsonl", row(3) + "\n" + segment(3, 1) + "\n");
+    r = test::cli("lint --schema nemo-gym-rollout --sessions-complete " + clean);
+    CHECK(r.status == 0);
+    CHECK(r.out == "");
+    CHECK(r.err == "2 rows: 0 findings, 0 not schema-valid (read as nemo-gym-rollout.v3: 2)\n");
+    const std::string gap = write("gap.jsonl", segment(3, 1) + "\n");
+    r = test::cli("lint --schema nemo-gym-rollout.v3 --sessions-complete -q --format github " + gap);
+    CHECK(r.status == 1);
+    CHECK(r.out == "::error file=" + gap + ",line=1::/metadata/segment_index: expected segments 0..0 of session \"sess_b\" (--sessions-complete), got 1 rows without segment 0 [rows.lint.session.incomplete]\n");
+    // the eval fraction: sess_b scores 0.529
+    r = test::cli("lint --schema nemo-gym-rollout --eval-fraction 0.5 -q " + clean);
+    CHECK(r.status == 0);
+    for (const char* bad : {"0.51", "-0.1", "x", "nan", "", "0.1x"}) {
+        INFO(bad);
+        r = test::cli(std::string("lint --schema nemo-gym-rollout --eval-fraction '") + bad + "' " + clean);
+        CHECK(r.status == 2);
+        CHECK(r.err.find("--eval-fraction is a number from 0.0 to 0.5") != std::string::npos);
+    }
+    r = test::cli("lint --schema nemo-gym-response.v3 " + clean);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("lint reads rollout rows") != std::string::npos);
+    r = test::cli("lint --help");
+    CHECK(r.status == 0);
+    CHECK(r.out.find("--sessions-complete") != std::string::npos);
+}
