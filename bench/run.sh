@@ -8,6 +8,7 @@
 #   - convert() by name, rows -> ATIF text and back (in bench/throughput.cpp);
 #   - the CLI's `validate` on 1 thread and on every core, over four copies of the corpus, beside
 #     simdjson's parse_many over the same file as a whole process (throughput --parse-many);
+#   - the CLI's `lint` beside `validate` on the same 9,600 faithful v4 rows, in alternating rounds;
 #   - ATIF (bench/atif.cpp, through bench/atif.py): both ATIF readers, ATIF -> response and Harbor's
 #     upgrade on the public fixtures valid under each, beside NeMo Gym's own loader and pydantic on one
 #     core when NEMO_GYM names a folder holding a copy of nemo_gym/atif_v1_7.py and atif_json.py;
@@ -71,6 +72,26 @@ print(f"{'CLI validate, 1 thread':34} {one:9.1f} MB/s   ({one / ceiling:.2f}x pa
 print(f"{'CLI validate, %d threads' % cores:34} {all_:9.1f} MB/s   ({all_ / one:.2f}x)")
 v4 = best(1, corpus4, "nemo-gym-rollout.v4")
 print(f"{'CLI validate v4 rows, 1 thread':34} {v4:9.1f} MB/s   ({v4 / one:.2f}x v2)")
+PY
+
+# lint beside validate on the same file (faithful v4 rows: every rule runs, nothing is found), in
+# alternating rounds, on 1 thread and on every core
+faithful=$build/bench-corpus-faithful-v4.jsonl
+[ -s "$faithful" ] || python3 "$rowgen" rows 9600 --seed 5 --faithful --sediment --version 4 > "$faithful"
+python3 - "$build/sediment-rows" "$faithful" "$(nproc)" <<'PY'
+import os, subprocess, sys, time
+cli, path, cores = sys.argv[1], sys.argv[2], int(sys.argv[3])
+size = os.path.getsize(path)
+for jobs in (1, cores):
+    best = {"validate": 0.0, "lint": 0.0}
+    for _ in range(3):
+        for command in ("validate", "lint"):
+            start = time.perf_counter()
+            subprocess.run([cli, command, "--schema", "nemo-gym-rollout.v4", "-j", str(jobs), path], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            best[command] = max(best[command], size / (time.perf_counter() - start) / 1e6)
+    print(f"{'CLI lint, %d thread%s' % (jobs, 's' if jobs > 1 else ''):34} {best['lint']:9.1f} MB/s   "
+          f"({best['lint'] / best['validate']:.2f}x validate's {best['validate']:.1f} MB/s, same file)")
 PY
 
 fixtures=$(dirname "$rowgen")/../fixtures/atif

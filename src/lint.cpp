@@ -274,7 +274,7 @@ void lint_turns(const NemoGymResponsesCreateParams& params, const NemoGymRespons
     const auto& turns = response.turns;
     for (std::size_t k = 0; k < turns.size(); ++k) {
         const RLVRTurnRow& turn = turns[k];
-        const std::string base = at("/response/turns", k);
+        const auto base = [k] { return at("/response/turns", k); };  // pointers are made for findings only
         std::set<std::string_view> calls;  // the calls its tool results may answer: the echoed output's
         std::size_t first = 0;             // new_messages before it hold no tool result to check
         if (k == 0) {
@@ -283,17 +283,17 @@ void lint_turns(const NemoGymResponsesCreateParams& params, const NemoGymRespons
             std::size_t i = 0;
             while (i < input.size() && i < got.size() && input[i] == got[i]) ++i;
             if (i < input.size() || i < got.size())
-                f.add("rows.lint.turns.input", i < got.size() ? at(base + "/new_messages", i) : base + "/new_messages",
+                f.add("rows.lint.turns.input", i < got.size() ? at(base() + "/new_messages", i) : base() + "/new_messages",
                       i < input.size() && i < got.size()
                           ? "expected message " + std::to_string(i) + " of responses_create_params.input: turn 0's new_messages is the input"
                           : "expected the " + std::to_string(input.size()) + " messages of responses_create_params.input, got " +
                                 std::to_string(got.size()));
         } else {
             const RLVRTurnRow& previous = turns[k - 1];
-            const std::string prev = at("/response/turns", k - 1);
+            const auto prev = [k] { return at("/response/turns", k - 1); };
             if (turn.new_messages.empty() || turn.new_messages[0].role != "assistant") {
                 for (const ToolCallPart& c : previous.tool_calls) calls.insert(c.id);  // the output, as far as it shows
-                f.add("rows.lint.turns.echo", turn.new_messages.empty() ? base + "/new_messages" : base + "/new_messages/0/role",
+                f.add("rows.lint.turns.echo", turn.new_messages.empty() ? base() + "/new_messages" : base() + "/new_messages/0/role",
                       "expected the echo of turn " + std::to_string(k - 1) + "'s output (an assistant message) first, got " +
                           (turn.new_messages.empty() ? std::string("no message") : string_literal(turn.new_messages[0].role)));
             } else {
@@ -307,17 +307,17 @@ void lint_turns(const NemoGymResponsesCreateParams& params, const NemoGymRespons
                 if (i < echoed.size() || i < previous.tool_calls.size()) {
                     const std::string what = "the tool-call parts of its output, echoed in turn " + std::to_string(k);
                     if (i < echoed.size() && i < previous.tool_calls.size())
-                        f.add("rows.lint.turns.tool_calls", at(prev + "/tool_calls", i),
+                        f.add("rows.lint.turns.tool_calls", at(prev() + "/tool_calls", i),
                               "expected tool call " + string_literal(echoed[i]->id) + " (" + what + "), got " + string_literal(previous.tool_calls[i].id) +
                                   (echoed[i]->id == previous.tool_calls[i].id ? " with other name or arguments" : ""));
                     else
-                        f.add("rows.lint.turns.tool_calls", prev + "/tool_calls",
+                        f.add("rows.lint.turns.tool_calls", prev() + "/tool_calls",
                               "expected " + std::to_string(echoed.size()) + " tool calls (" + what + "), got " +
                                   std::to_string(previous.tool_calls.size()));
                 }
                 const std::string expected = scoring_text(echo);
                 if (expected != previous.completion)
-                    f.add("rows.lint.turns.completion", prev + "/completion",
+                    f.add("rows.lint.turns.completion", prev() + "/completion",
                           "expected " + string_literal(expected) + " (the scoring text of its output, echoed in turn " + std::to_string(k) +
                               "), got " + string_literal(previous.completion));
             }
@@ -326,7 +326,7 @@ void lint_turns(const NemoGymResponsesCreateParams& params, const NemoGymRespons
             const auto& parts = turn.new_messages[m].parts;
             for (std::size_t p = 0; p < parts.size(); ++p) {
                 if (const auto* r = std::get_if<ToolCallResponsePart>(&parts[p]); r && !calls.count(r->id)) {
-                    f.add("rows.lint.turns.tool_result", at(at(base + "/new_messages", m) + "/parts", p) + "/id",
+                    f.add("rows.lint.turns.tool_result", at(at(base() + "/new_messages", m) + "/parts", p) + "/id",
                           "expected the id of a call " +
                               (k == 0 ? std::string("of an earlier input message") : "of turn " + std::to_string(k - 1)) +
                               " (the turn this one follows), got " + string_literal(r->id));
@@ -359,8 +359,9 @@ std::string commit_key(const O& o) {
 }
 
 template <class List>
-void compare_ids(const List& expected, const List& got, const std::string& pointer, Findings& f) {
+void compare_ids(const List& expected, const List& got, const std::string& base, const char* field, Findings& f) {
     if (expected == got) return;
+    const std::string pointer = base + "/" + field;
     std::size_t i = 0;
     while (i < expected.size() && i < got.size() && expected[i] == got[i]) ++i;
     if (i < expected.size() && i < got.size())
@@ -369,16 +370,16 @@ void compare_ids(const List& expected, const List& got, const std::string& point
         f.add("rows.lint.ci_resolution", pointer, "expected " + literal(expected) + ", got " + literal(got));
 }
 
-void compare_flag(bool expected, bool got, const std::string& pointer, Findings& f) {
+void compare_flag(bool expected, bool got, const std::string& base, const char* field, Findings& f) {
     if (expected != got)
-        f.add("rows.lint.ci_resolution", pointer, std::string("expected ") + (expected ? "true" : "false") + ", got " + (got ? "true" : "false"));
+        f.add("rows.lint.ci_resolution", base + "/" + field, std::string("expected ") + (expected ? "true" : "false") + ", got " + (got ? "true" : "false"));
 }
 
 template <class T>
-void compare_value(const Nullable<T>& expected, const Nullable<T>& got, const std::string& pointer, Findings& f) {
+void compare_value(const Nullable<T>& expected, const Nullable<T>& got, const std::string& base, const char* field, Findings& f) {
     bool same = expected == got;
     if constexpr (std::is_same_v<T, Number>) same = expected.is_null() == got.is_null() && (!got || got->value() == expected->value());
-    if (!same) f.add("rows.lint.ci_resolution", pointer, "expected " + literal(expected) + ", got " + literal(got));
+    if (!same) f.add("rows.lint.ci_resolution", base + "/" + field, "expected " + literal(expected) + ", got " + literal(got));
 }
 
 void compare_workflow(const CIWorkflowResolution& e, const CIWorkflowResolution& g, const std::string& p, Findings& f) {
@@ -389,26 +390,26 @@ void compare_workflow(const CIWorkflowResolution& e, const CIWorkflowResolution&
                   std::string(name_of(g.provider)) + " run " + string_literal(g.run_id));
         return;
     }
-    compare_value(e.workflow_id, g.workflow_id, p + "/workflow_id", f);
+    compare_value(e.workflow_id, g.workflow_id, p, "workflow_id", f);
     if (e.workflow_name != g.workflow_name)
         f.add("rows.lint.ci_resolution", p + "/workflow_name", "expected " + string_literal(e.workflow_name) + ", got " + string_literal(g.workflow_name));
-    compare_value(e.workflow_path, g.workflow_path, p + "/workflow_path", f);
+    compare_value(e.workflow_path, g.workflow_path, p, "workflow_path", f);
     if (e.branch != g.branch)
         f.add("rows.lint.ci_resolution", p + "/branch", "expected " + string_literal(e.branch) + ", got " + string_literal(g.branch));
-    compare_value(e.verdict, g.verdict, p + "/verdict", f);
-    compare_value(e.reliability, g.reliability, p + "/reliability", f);
-    compare_flag(e.suspected_flake, g.suspected_flake, p + "/suspected_flake", f);
-    compare_ids(e.source_outcome_ids, g.source_outcome_ids, p + "/source_outcome_ids", f);
-    compare_value(e.verdict_outcome_id, g.verdict_outcome_id, p + "/verdict_outcome_id", f);
-    compare_ids(e.non_verdict_outcome_ids, g.non_verdict_outcome_ids, p + "/non_verdict_outcome_ids", f);
+    compare_value(e.verdict, g.verdict, p, "verdict", f);
+    compare_value(e.reliability, g.reliability, p, "reliability", f);
+    compare_flag(e.suspected_flake, g.suspected_flake, p, "suspected_flake", f);
+    compare_ids(e.source_outcome_ids, g.source_outcome_ids, p, "source_outcome_ids", f);
+    compare_value(e.verdict_outcome_id, g.verdict_outcome_id, p, "verdict_outcome_id", f);
+    compare_ids(e.non_verdict_outcome_ids, g.non_verdict_outcome_ids, p, "non_verdict_outcome_ids", f);
 }
 
 template <class C>
 void compare_resolution(const CommitResolution& e, const C& g, Findings& f) {
     const std::string p = "/metadata/ci_resolution";
-    compare_value(e.verdict, g.verdict, p + "/verdict", f);
-    compare_value(e.reliability, g.reliability, p + "/reliability", f);
-    compare_flag(e.suspected_flake, g.suspected_flake, p + "/suspected_flake", f);
+    compare_value(e.verdict, g.verdict, p, "verdict", f);
+    compare_value(e.reliability, g.reliability, p, "reliability", f);
+    compare_flag(e.suspected_flake, g.suspected_flake, p, "suspected_flake", f);
     if (e.workflow_resolutions.size() != g.workflow_resolutions.size())
         f.add("rows.lint.ci_resolution", p + "/workflow_resolutions",
               "expected " + std::to_string(e.workflow_resolutions.size()) + " workflow resolutions (one per CI run of the commit), got " +
@@ -416,9 +417,9 @@ void compare_resolution(const CommitResolution& e, const C& g, Findings& f) {
     else
         for (std::size_t i = 0; i < e.workflow_resolutions.size(); ++i)
             compare_workflow(e.workflow_resolutions[i], g.workflow_resolutions[i], at(p + "/workflow_resolutions", i), f);
-    compare_ids(e.source_outcome_ids, g.source_outcome_ids, p + "/source_outcome_ids", f);
-    compare_ids(e.verdict_outcome_ids, g.verdict_outcome_ids, p + "/verdict_outcome_ids", f);
-    compare_ids(e.non_verdict_outcome_ids, g.non_verdict_outcome_ids, p + "/non_verdict_outcome_ids", f);
+    compare_ids(e.source_outcome_ids, g.source_outcome_ids, p, "source_outcome_ids", f);
+    compare_ids(e.verdict_outcome_ids, g.verdict_outcome_ids, p, "verdict_outcome_ids", f);
+    compare_ids(e.non_verdict_outcome_ids, g.non_verdict_outcome_ids, p, "non_verdict_outcome_ids", f);
 }
 
 template <class M>
@@ -428,19 +429,19 @@ void lint_outcomes(const M& md, Findings& f) {
     std::map<std::tuple<std::string, int, std::string, std::string>, std::size_t> runs;  // lineage -> first outcome
     for (std::size_t i = 0; i < results.size(); ++i) {
         const O& o = results[i];
-        const std::string p = at("/metadata/verifier_results", i);
+        const auto p = [i] { return at("/metadata/verifier_results", i); };
         if (i > 0 && !(results[i - 1].outcome_id < o.outcome_id))
-            f.add("rows.lint.verifier_results.order", p + "/outcome_id",
+            f.add("rows.lint.verifier_results.order", p() + "/outcome_id",
                   "expected an outcome_id after " + string_literal(results[i - 1].outcome_id) + " (sorted, each once), got " + string_literal(o.outcome_id));
         if (o.org_id != md.org_id)
-            f.add("rows.lint.verifier_results.org", p + "/org_id", "expected the row's org " + string_literal(md.org_id) + ", got " + string_literal(o.org_id));
+            f.add("rows.lint.verifier_results.org", p() + "/org_id", "expected the row's org " + string_literal(md.org_id) + ", got " + string_literal(o.org_id));
         if constexpr (std::is_same_v<O, CIOutcomeV4>) {
             const int set = o.repository_provider.has_value() + o.repository_host.has_value() + o.repository_id.has_value();
             if (set != 0 && set != 3)
-                f.add("rows.lint.ci_outcome.repository", p,
+                f.add("rows.lint.ci_outcome.repository", p(),
                       "expected repository_provider, repository_host and repository_id all set or all null, got " + std::to_string(set) + " of 3 set");
             else if (set == 3 && o.schema_version == 1)
-                f.add("rows.lint.ci_outcome.payload_version", p + "/repository_provider",
+                f.add("rows.lint.ci_outcome.payload_version", p() + "/repository_provider",
                       "expected null: a payload of schema_version 1 was stored before repository identity existed, got " +
                           literal(o.repository_provider));
         }
@@ -461,7 +462,7 @@ void lint_outcomes(const M& md, Findings& f) {
                             : differs(a.workflow_path, o.workflow_path) ? "workflow_path"
                                                                         : nullptr;
         if (field)
-            f.add("rows.lint.verifier_results.run", p + "/" + field,
+            f.add("rows.lint.verifier_results.run", p() + "/" + field,
                   "expected the " + std::string(field) + " of run " + string_literal(o.run_id) + "'s other attempt (" + at("/metadata/verifier_results", it->second) +
                       "): one run has one");
     }

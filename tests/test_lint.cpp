@@ -199,7 +199,7 @@ TEST_CASE("lint: the base row of every version is faithful") {
     }
 }
 
-TEST_CASE("lint: each rule broken gives exactly its finding at its pointer; intact, none") {
+TEST_CASE("lint: each rule broken gives exactly its finding at its pointer, and kept gives none") {
     for (const Rule& r : rules()) {
         INFO(r.id << " (v" << r.version << ") at " << r.pointer);
         const std::vector<Error> intact = findings(row(r.version, r.intact));
