@@ -56,22 +56,29 @@ Split split_of(std::string_view session_id, double eval_fraction = 0.1);
 struct CommitResolution {
     Nullable<Verdict> verdict;    ///< null when the lineages disagree, or none has a verdict
     Nullable<Number> reliability; ///< null with the verdict
-    bool suspected_flake = false;
-    std::vector<CIWorkflowResolution> workflow_resolutions;
-    std::vector<std::string> source_outcome_ids, verdict_outcome_ids, non_verdict_outcome_ids;
+    bool suspected_flake = false;  ///< some lineage has both a passed and a failed attempt
+    std::vector<CIWorkflowResolution> workflow_resolutions;  ///< one per lineage, in Sediment's order
+    std::vector<std::string> source_outcome_ids;       ///< every outcome's id, sorted
+    std::vector<std::string> verdict_outcome_ids;      ///< each lineage's verdict outcome, sorted
+    std::vector<std::string> non_verdict_outcome_ids;  ///< every non-verdict outcome's id, sorted
 };
 
 /// The resolution of one commit's outcomes (row versions 1 to 3 and version 4 CI outcomes): lineages
 /// (org, CI provider, repository qualification, run_id), attempts in (run_attempt or 0, outcome_id)
 /// order, verdicts, reliabilities and flakes across lineages, sorted id lists and workflow resolutions.
 CommitResolution resolve_commit(const std::vector<CIOutcome>& outcomes);
+/// The same of version 4 CI outcomes, whose lineages tell identified repositories from legacy ones.
 CommitResolution resolve_commit(const std::vector<CIOutcomeV4>& outcomes);
 
 /// Appends the findings of the rules within one schema-valid row (ids `rows.lint.*`, docs/lint.md).
 void lint_row(const v1::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
+/// The same, of a version 2 row.
 void lint_row(const v2::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
+/// The same, of a version 3 row (and its observation ids).
 void lint_row(const v3::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
+/// The same, of a version 4 row (and its repository identities).
 void lint_row(const v4::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
+/// The same, of a row of any version.
 void lint_row(const AnyRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
 
 /// What the rules across rows keep of one row: its session, its ids, and a 64-bit digest of each value
@@ -80,19 +87,22 @@ struct SessionFacts {
     /// The values a session's rows share, in the order findings name them.
     enum Field { verifier_results, ci_resolution, reward, split, attribution_source, verification, provenance,
                  session_commit_observation_ids, repository_identity, kFields };
-    std::string org_id, session_id, instance_id;
-    std::int64_t segment_index = 0;
+    std::string org_id;       ///< the session's org
+    std::string session_id;   ///< the session
+    std::string instance_id;  ///< the row's
+    std::int64_t segment_index = 0;  ///< the row's
     std::array<std::uint64_t, kFields> digests{};  ///< of each value's compact encoding, absent and null apart
     std::size_t line = 0;  ///< where the row is, for findings that name it (0: the Linter counts rows)
 };
 
+/// What the rules across rows keep of `row`.
 SessionFacts session_facts(const AnyRolloutRow& row);
 
 /// A finding of Linter::finish(): at the first row of the session it is about.
 struct LintFinding {
     std::string file;  ///< as given to Linter::begin_file ("" when none was)
-    std::size_t line = 0;
-    Error error;
+    std::size_t line = 0;  ///< the line (or, without begin_file, the row number) of the session's first row
+    Error error;           ///< the finding
 };
 
 /// The rules across rows, over rows in input order: the rows of one session (org_id, session_id) agree
@@ -119,6 +129,7 @@ public:
     /// order the sessions began.
     std::vector<LintFinding> finish();
 
+    /// The options it was made with.
     const LintOptions& options() const noexcept { return options_; }
 
 private:
