@@ -568,6 +568,15 @@ TEST_CASE("lint CLI: findings with their rule, schema errors without lint, exit 
         CHECK(r.status == 2);
         CHECK(r.err.find("--eval-fraction is a number from 0.0 to 0.5") != std::string::npos);
     }
+    // the examples are rows as Sediment derives them (a slice: sess_c begins at segment 1)
+    const std::string examples = test::quote(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/examples/rows.jsonl");
+    r = test::cli("lint --schema nemo-gym-rollout " + examples);
+    CHECK(r.status == 0);
+    CHECK(r.out == "");
+    r = test::cli("lint --schema nemo-gym-rollout.v2 --sessions-complete " + examples);
+    CHECK(r.status == 1);
+    CHECK(r.out.find(":2: /metadata/segment_index: expected segments 0..0 of session \"sess_c\"") != std::string::npos);
+    CHECK(r.err == "3 rows: 1 findings, 0 not schema-valid\n");
     r = test::cli("lint --schema nemo-gym-response.v3 " + clean);
     CHECK(r.status == 2);
     CHECK(r.err.find("lint reads rollout rows") != std::string::npos);

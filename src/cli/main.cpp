@@ -504,6 +504,7 @@ int run_lint(const Options& o) {
     std::vector<std::string> names;  // the file of each begin_file, as reported
     const std::string* current = nullptr;
     std::size_t invalid = 0, findings = 0;
+    bool session_findings = false;  // about whole sessions, after the last row
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         thread_local rows::AnyRolloutRow row;
         if (!rows::lint(o.schema_name, d.text, row, out.finding.errors, o.lint, o.limits)) {
@@ -534,7 +535,7 @@ int run_lint(const Options& o) {
             finding.line = f.line;
             finding.errors = {std::move(f.error)};
             ++findings;
-            ++tally.failed;
+            session_findings = true;
             reporter.report(finding);
             if (reporter.stopped()) break;
         }
@@ -542,7 +543,7 @@ int run_lint(const Options& o) {
     summary(o, std::to_string(tally.ok + tally.failed) + " rows: " + std::to_string(findings) + " findings, " +
                    std::to_string(invalid) + " not schema-valid" + versions.summary(),
             t, reporter);
-    return tally.status();
+    return tally.status(session_findings);
 }
 
 // ----- format ------------------------------------------------------------------------------------

@@ -335,6 +335,14 @@ struct FileVerdicts {
     std::string io_error;  ///< a file that could not be read, and why
 };
 
+/// Linter: the schema its rows are read as, the linter, and the row decoded into (reused).
+struct PyLinter {
+    PyLinter(std::string s, const rows::LintOptions& options) : schema(std::move(s)), linter(options) {}
+    std::string schema;
+    rows::Linter linter;
+    rows::AnyRolloutRow row;
+};
+
 rows::Style style_of(std::string_view style) {
     if (style == "compact") return rows::Style::compact;
     if (style == "sediment") return rows::Style::sediment;
@@ -389,6 +397,47 @@ PYBIND11_MODULE(_native, m) {
        "`schema` is a bundled schema's name, or a name without a version ('nemo-gym-rollout': the version each\n"
        "row names). engine='typed' decodes into the C++ models with every rule; engine='schema' runs the JSON\n"
        "Schema engine (valijson) over the bundled schema. No Python object is built for the document.");
+
+    m.def("lint", [](std::string_view schema, const py::object& data, double eval_fraction) {
+        check_name(schema);
+        const rows::LintOptions options{eval_fraction};
+        rows::check_lint_options(options);
+        const std::string_view text = text_of(data);
+        rows::Checked checked;
+        {
+            py::gil_scoped_release unlocked;
+            checked = rows::lint(schema, text, options);
+        }
+        return checked.errors;
+    }, py::arg("schema"), py::arg("data"), py::arg("eval_fraction") = 0.1,
+       "The findings of one rollout row (bytes or str) under the rules within a row (docs/lint.md): its\n"
+       "schema errors when it is not schema-valid, else its lint findings (ids 'rows.lint.*'); empty when it\n"
+       "is what Sediment's derivation rules produce. `schema` is 'nemo-gym-rollout' or one of its versions.");
+
+    py::class_<PyLinter>(m, "Linter",
+                         "The rules within a row and across rows (docs/lint.md), over rows in input order: a few facts\n"
+                         "per session are kept, never a row.")
+        .def(py::init([](std::string_view schema, double eval_fraction, bool sessions_complete) {
+                 check_name(schema);
+                 return std::make_unique<PyLinter>(std::string(schema), rows::LintOptions{eval_fraction, sessions_complete});
+             }),
+             py::arg("schema") = "nemo-gym-rollout", py::arg("eval_fraction") = 0.1, py::arg("sessions_complete") = false)
+        .def("add", [](PyLinter& l, const py::object& data) {
+                 const std::string_view text = text_of(data);
+                 std::vector<rows::Error> findings;
+                 py::gil_scoped_release unlocked;
+                 if (rows::lint(l.schema, text, l.row, findings, l.linter.options())) l.linter.add(rows::session_facts(l.row), findings);
+                 return findings;
+             }, py::arg("data"),
+             "The findings of the next row: its schema errors, or its findings within the row and against the rows\n"
+             "added before it.")
+        .def("finish", [](PyLinter& l) {
+                 std::vector<std::pair<std::size_t, rows::Error>> out;
+                 for (rows::LintFinding& f : l.linter.finish()) out.emplace_back(f.line, std::move(f.error));
+                 return out;
+             },
+             "After the last row: (row number from 1, Error) for each session whose segments are not 0..k-1\n"
+             "(sessions_complete), at the session's first row.");
 
     m.def("_loads", [](std::string_view schema, const py::object& data) -> py::object {
         check_name(schema);

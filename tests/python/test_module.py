@@ -383,3 +383,27 @@ def test_read_holds_a_bounded_amount_of_a_big_file(tmp_path):
     count, peak_mb = map(int, run.stdout.split())
     assert count == os.path.getsize(path) // len(block) * len(lines) * 1000
     assert peak_mb < 120, f"peak resident {peak_mb} MB for a 120 MB file"  # 76 MB here; 427 MB before the bound
+
+
+def test_lint_a_row_and_rows_across():
+    rows = example_rows()
+    assert all(sediment_rows.lint("nemo-gym-rollout", row) == [] for row in rows)
+    tampered = rows[0].replace(b'"reward": 1.0', b'"reward": 0.0')
+    assert tampered != rows[0]
+    [finding] = sediment_rows.lint("nemo-gym-rollout.v2", tampered)
+    assert (finding.id, finding.pointer) == ("rows.lint.reward", "/reward")
+    assert finding.message == 'expected 1.0 for verdict "passed", got 0.0'
+    # a row that is not schema-valid gets its schema errors, and no lint
+    [error] = sediment_rows.lint("nemo-gym-rollout", b'{"reward": 1.0}')
+    assert error.id.startswith("rows.decode.")
+    with pytest.raises(ValueError, match="eval fraction"):
+        sediment_rows.lint("nemo-gym-rollout", rows[0], eval_fraction=0.6)
+    with pytest.raises(ValueError, match="unknown schema"):
+        sediment_rows.lint("nope", rows[0])
+    # across rows: the same row twice repeats its segment; sess_c of the examples starts at segment 1
+    linter = sediment_rows.Linter(sessions_complete=True)
+    assert [linter.add(row) for row in rows] == [[], [], []]
+    [again] = linter.add(rows[0])
+    assert again.id == "rows.lint.session.segment_index"
+    [(line, incomplete)] = linter.finish()
+    assert line == 2 and incomplete.id == "rows.lint.session.incomplete"

@@ -15,15 +15,15 @@ import os
 from typing import Any, Iterator, List, Literal, NamedTuple, Optional, Union
 
 from . import _native
-from ._native import Error, __version__, schema_text, schemas, validate
+from ._native import Error, Linter, __version__, lint, schema_text, schemas, validate
 
 Data = Union[bytes, str]  # a JSON document's text
 Path = Union[str, bytes, "os.PathLike[str]"]
 Style = Literal["compact", "sediment"]
 
 __all__ = [
-    "ConvertError", "Converted", "DecodeError", "Document", "EncodeError", "Error", "FileError", "Validation",
-    "__version__", "convert", "dumps", "loads", "read", "schema_text", "schemas", "upgrade", "validate",
+    "ConvertError", "Converted", "DecodeError", "Document", "EncodeError", "Error", "FileError", "Linter", "Validation",
+    "__version__", "convert", "dumps", "lint", "loads", "read", "schema_text", "schemas", "upgrade", "validate",
     "validate_file",
 ]
 
