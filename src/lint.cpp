@@ -94,10 +94,11 @@ std::string qualifier(const CIOutcomeV4& o) {  // provider and host: the lineage
     return identified(o) ? *o.repository_provider + '\0' + o.repository_host.value_or("") : std::string();
 }
 
-std::string_view name_of(Provider p) { return enum_traits<Provider>::names[static_cast<int>(p)]; }
-std::string_view name_of(Verdict v) { return enum_traits<Verdict>::names[static_cast<int>(v)]; }
-std::string_view name_of(Split s) { return enum_traits<Split>::names[static_cast<int>(s)]; }
-std::string_view name_of(RewardSource s) { return enum_traits<RewardSource>::names[static_cast<int>(s)]; }
+/// A lineage: org, CI provider, repository qualification and run_id.
+template <class O>
+std::tuple<std::string, int, std::string, std::string> lineage_of(const O& o) {
+    return {o.org_id, static_cast<int>(o.provider), qualifier(o), o.run_id};
+}
 
 bool directional(Result r) { return r == Result::passed || r == Result::failed; }
 
@@ -153,12 +154,12 @@ CIWorkflowResolution resolve_lineage(std::vector<const O*> run) {
 template <class O>
 CommitResolution resolve(const std::vector<const O*>& outcomes) {
     std::map<std::tuple<std::string, int, std::string, std::string>, std::vector<const O*>> runs;
-    for (const O* o : outcomes) runs[{o->org_id, static_cast<int>(o->provider), qualifier(*o), o->run_id}].push_back(o);
+    for (const O* o : outcomes) runs[lineage_of(*o)].push_back(o);
     CommitResolution r;
     for (auto& [key, run] : runs) r.workflow_resolutions.push_back(resolve_lineage(run));
     const auto order = [](const CIWorkflowResolution& w) {
         const auto text = [](const Nullable<std::string>& v) { return v ? std::string_view(*v) : std::string_view(); };
-        return std::make_tuple(name_of(w.provider), text(w.workflow_id), text(w.workflow_path),
+        return std::make_tuple(to_string(w.provider), text(w.workflow_id), text(w.workflow_path),
                                std::string_view(w.workflow_name), std::string_view(w.run_id));
     };
     std::stable_sort(r.workflow_resolutions.begin(), r.workflow_resolutions.end(),
@@ -225,7 +226,7 @@ std::string literal(const Nullable<T>& v) {
     if (!v) return "null";
     if constexpr (std::is_same_v<T, std::string>) return string_literal(*v);
     else if constexpr (std::is_same_v<T, Number>) return literal(*v);
-    else return string_literal(name_of(*v));
+    else return string_literal(to_string(*v));
 }
 
 std::string literal(const std::vector<std::string>& ids) {
@@ -385,9 +386,9 @@ void compare_value(const Nullable<T>& expected, const Nullable<T>& got, const st
 void compare_workflow(const CIWorkflowResolution& e, const CIWorkflowResolution& g, const std::string& p, Findings& f) {
     if (e.provider != g.provider || e.run_id != g.run_id) {
         f.add("rows.lint.ci_resolution", p,
-              "expected the resolution of " + std::string(name_of(e.provider)) + " run " + string_literal(e.run_id) +
+              "expected the resolution of " + std::string(to_string(e.provider)) + " run " + string_literal(e.run_id) +
                   " here (sorted by provider, workflow_id, workflow_path, workflow_name, run_id), got " +
-                  std::string(name_of(g.provider)) + " run " + string_literal(g.run_id));
+                  std::string(to_string(g.provider)) + " run " + string_literal(g.run_id));
         return;
     }
     compare_value(e.workflow_id, g.workflow_id, p, "workflow_id", f);
@@ -446,7 +447,7 @@ void lint_outcomes(const M& md, Findings& f) {
                           literal(o.repository_provider));
         }
         // the attempts of one run agree on its branch and its one non-empty workflow id, name and path
-        const auto [it, fresh] = runs.emplace(std::make_tuple(o.org_id, static_cast<int>(o.provider), qualifier(o), o.run_id), i);
+        const auto [it, fresh] = runs.emplace(lineage_of(o), i);
         if (fresh) continue;
         const O& a = results[it->second];
         const auto differs = [](const auto& x, const auto& y) {
@@ -484,10 +485,10 @@ void lint_resolution(const M& md, const std::optional<Number>& reward, Findings&
         const RewardSource source = passed ? RewardSource::resolved_ci_pass : RewardSource::resolved_ci_fail;
         if (!md.reward_source)
             f.add("rows.lint.reward_source", "/metadata",
-                  "expected reward_source " + string_literal(name_of(source)) + " for verdict " + verdict + ", got none");
+                  "expected reward_source " + string_literal(to_string(source)) + " for verdict " + verdict + ", got none");
         else if (*md.reward_source != source)
             f.add("rows.lint.reward_source", "/metadata/reward_source",
-                  "expected " + string_literal(name_of(source)) + " for verdict " + verdict + ", got " + string_literal(name_of(*md.reward_source)));
+                  "expected " + string_literal(to_string(source)) + " for verdict " + verdict + ", got " + string_literal(to_string(*md.reward_source)));
     } else {
         const std::string without = ci ? "without a directional verdict" : "without a ci_resolution";
         if (ci)
@@ -496,7 +497,7 @@ void lint_resolution(const M& md, const std::optional<Number>& reward, Findings&
         if (reward) f.add("rows.lint.reward", "/reward", "expected no reward " + without + ", got " + literal(*reward));
         if (md.reward_source)
             f.add("rows.lint.reward_source", "/metadata/reward_source",
-                  "expected no reward_source " + without + ", got " + string_literal(name_of(*md.reward_source)));
+                  "expected no reward_source " + without + ", got " + string_literal(to_string(*md.reward_source)));
     }
     if (!ci) {
         // no attributed commit of the session resolves to a verdict, or the row would carry its resolution
@@ -508,7 +509,7 @@ void lint_resolution(const M& md, const std::optional<Number>& reward, Findings&
         }
         for (const auto& [key, outcomes] : commits) {
             const O& o = *outcomes.front();
-            if (!identified(o) && claimed.count(o.repo) && std::is_same_v<O, CIOutcomeV4>) continue;
+            if (!identified(o) && claimed.count(o.repo)) continue;
             const CommitResolution r = resolve(outcomes);
             if (r.verdict == Verdict::passed || r.verdict == Verdict::failed) {
                 f.add("rows.lint.ci_resolution.missing", "/metadata",
@@ -556,8 +557,8 @@ void lint(const R& row, std::vector<Error>& out, const LintOptions& options) {
     const Split split = score < options.eval_fraction ? Split::eval : Split::train;
     if (md.split != split) {
         f.add("rows.lint.split", "/metadata/split",
-              "expected " + string_literal(name_of(split)) + " (score " + literal(Number(score)) + (split == Split::eval ? " < " : " >= ") +
-                  "eval fraction " + literal(Number(options.eval_fraction)) + "), got " + string_literal(name_of(md.split)));
+              "expected " + string_literal(to_string(split)) + " (score " + literal(Number(score)) + (split == Split::eval ? " < " : " >= ") +
+                  "eval fraction " + literal(Number(options.eval_fraction)) + "), got " + string_literal(to_string(md.split)));
     }
     lint_outcomes(md, f);
     lint_resolution(md, row.reward, f);
@@ -700,7 +701,7 @@ void Linter::add(SessionFacts facts, std::vector<Error>& findings) {
     Session& s = it->second;
     bool duplicate_segment = false;
     if (fresh) {
-        s.org_id = facts.org_id, s.session_id = facts.session_id, s.first = here, s.digests = facts.digests;
+        s.first = here, s.digests = facts.digests;
         s.order = sessions_.size();
     } else {
         for (int field = 0; field < SessionFacts::kFields; ++field)
@@ -724,13 +725,13 @@ void Linter::add(SessionFacts facts, std::vector<Error>& findings) {
     s.segments.push_back({facts.segment_index, here, derived});
     std::optional<Where> earlier;
     if (auto o = other_ids_.find(facts.instance_id); o != other_ids_.end()) earlier = o->second;
-    const auto [sp, first_spelling] = spellings_.try_emplace(spelling, it->first);
+    const auto sp = spellings_.try_emplace(spelling, &s).first;
     const std::size_t cut = facts.instance_id.rfind("-seg");
     const auto owner = derived ? sp : cut == std::string::npos ? spellings_.end() : spellings_.find(facts.instance_id.substr(0, cut));
-    if (!earlier && owner != spellings_.end() && (!derived || owner->second != it->first)) {
+    if (!earlier && owner != spellings_.end() && (!derived || owner->second != &s)) {
         // an earlier row of the session that spells the id's prefix, whose own id is derived and equal
         const std::string_view suffix = std::string_view(facts.instance_id).substr(cut + 4);
-        for (const Segment& seg : sessions_.at(owner->second).segments)
+        for (const Segment& seg : owner->second->segments)
             if (seg.derived && !(seg.where.file == here.file && seg.where.line == here.line) && suffix == std::to_string(seg.index)) {
                 earlier = seg.where;
                 break;
@@ -745,10 +746,12 @@ void Linter::add(SessionFacts facts, std::vector<Error>& findings) {
 std::vector<LintFinding> Linter::finish() {
     std::vector<LintFinding> out;
     if (!options_.sessions_complete) return out;
-    std::vector<const Session*> order;
-    for (const auto& [key, s] : sessions_) order.push_back(&s);
-    std::sort(order.begin(), order.end(), [](const Session* a, const Session* b) { return a->order < b->order; });
-    for (const Session* s : order) {
+    std::vector<const std::pair<const std::string, Session>*> order;  // by org_id '\0' session_id
+    for (const auto& entry : sessions_) order.push_back(&entry);
+    std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) { return a->second.order < b->second.order; });
+    for (const auto* entry : order) {
+        const Session* s = &entry->second;
+        const std::string_view session_id = std::string_view(entry->first).substr(entry->first.find('\0') + 1);
         std::vector<std::int64_t> indexes;
         for (const Segment& seg : s->segments) indexes.push_back(seg.index);
         std::sort(indexes.begin(), indexes.end());
@@ -758,7 +761,7 @@ std::vector<LintFinding> Linter::finish() {
         if (missing == static_cast<std::int64_t>(indexes.size())) continue;
         out.push_back({files_.empty() ? std::string() : files_[s->first.file], s->first.line,
                        {"rows.lint.session.incomplete", "/metadata/segment_index",
-                        "expected segments 0.." + std::to_string(indexes.size() - 1) + " of session " + string_literal(s->session_id) +
+                        "expected segments 0.." + std::to_string(indexes.size() - 1) + " of session " + string_literal(session_id) +
                             " (--sessions-complete), got " + std::to_string(s->segments.size()) + " rows without segment " +
                             std::to_string(missing)}});
     }

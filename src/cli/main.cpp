@@ -12,6 +12,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -318,9 +319,14 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
             if (!flag(o.check_image_files)) return "--check-image-files takes no value";
         } else if (a == "--eval-fraction" && c == "lint") {
             char* end = nullptr;
-            const double f = value() && !v.empty() && v.find_first_not_of("0123456789.") == std::string::npos ? std::strtod(v.c_str(), &end) : -1;
-            if ((end && *end) || !(f >= 0.0 && f <= 0.5)) return "--eval-fraction is a number from 0.0 to 0.5";
-            o.lint.eval_fraction = f;
+            const bool decimal = value() && !v.empty() && v.find_first_not_of("0123456789.") == std::string::npos;
+            o.lint.eval_fraction = decimal ? std::strtod(v.c_str(), &end) : -1;
+            try {
+                if (!decimal || *end) throw std::invalid_argument("not a decimal");
+                rows::check_lint_options(o.lint);  // the library's bounds
+            } catch (const std::invalid_argument&) {
+                return "--eval-fraction is a number from 0.0 to 0.5";
+            }
         } else if (a == "--sessions-complete" && c == "lint") {
             if (!flag(o.lint.sessions_complete)) return "--sessions-complete takes no value";
         } else if (a == "--engine" && c == "validate") {
@@ -501,7 +507,6 @@ int run_lint(const Options& o) {
     Tally tally;
     Versions versions{o.schema == nullptr, {}};
     rows::Linter linter(o.lint);
-    std::vector<std::string> names;  // the file of each begin_file, as reported
     const std::string* current = nullptr;
     std::size_t invalid = 0, findings = 0;
     bool session_findings = false;  // about whole sessions, after the last row

@@ -142,8 +142,7 @@ private:
         Where where;
         bool derived;  // its instance_id is "{org_id}-{session_id}-seg{index}"
     };
-    struct Session {
-        std::string org_id, session_id;
+    struct Session {  // its org_id and session_id are its key
         Where first;
         std::array<std::uint64_t, SessionFacts::kFields> digests;
         std::vector<Segment> segments;  // in arrival order
@@ -157,7 +156,7 @@ private:
     std::unordered_map<std::string, Session> sessions_;  // by org_id '\0' session_id
     // instance ids "{org_id}-{session_id}-seg{k}" are unique when (org, session, k) is and no two
     // sessions spell the same "{org_id}-{session_id}": the first session of each spelling
-    std::unordered_map<std::string, std::string> spellings_;
+    std::unordered_map<std::string, const Session*> spellings_;
     std::unordered_map<std::string, Where> other_ids_;  // instance ids that are not the derived one
 };
 
