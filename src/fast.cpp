@@ -149,6 +149,17 @@ bool view_document(std::string_view text, const Limits& limits, view::AtifTrajec
     return parse_dom(parser, text, limits, doc) && read_document(doc, out, limits, SchemaId::atif_v1_7);
 }
 
+bool view_row(std::string_view text, bool padded, const Limits& limits, std::optional<SchemaId> schema,
+              AnyRolloutRowView& out, element& root) {
+    thread_local Parser parser;  // its own: the view is linted while other documents are read
+    Document doc;
+    if (!parse_dom(parser, text, limits, doc, padded)) return false;
+    const SchemaInfo* version = schema ? &schema_info(*schema) : version_named(doc.root, schema_info(SchemaId::nemo_gym_rollout_v1));
+    if (!version) return false;
+    root = doc.root;
+    return with_version(out, version->id, [&](auto& row) { return read_document(doc, row, limits, version->id); });
+}
+
 template <class T>
 bool read_value(element e, T& out, SchemaId schema) {
     std::vector<Error> errors;
@@ -173,6 +184,59 @@ template bool read_value(element, NemoGymMetadataV4&, SchemaId);
 }  // namespace sediment::rows::detail::fast
 
 namespace sediment::rows::detail {
+
+namespace view {
+
+// As nlohmann compares the Json the exact reader builds: objects member by member in order; numbers by
+// value across integers, unsigned integers and doubles (converted as nlohmann converts them).
+bool operator==(const JsonView& a, const JsonView& b) {
+    using simdjson::dom::element;
+    using simdjson::dom::element_type;
+    const element x = a.value, y = b.value;
+    const auto number = [](element_type t) {
+        return t == element_type::INT64 || t == element_type::UINT64 || t == element_type::DOUBLE;
+    };
+    if (x.type() != y.type()) {
+        if (!number(x.type()) || !number(y.type())) return false;
+        const auto as_double = [](element e) {
+            return e.type() == element_type::DOUBLE ? e.get_double().value_unsafe()
+                   : e.type() == element_type::INT64 ? static_cast<double>(e.get_int64().value_unsafe())
+                                                    : static_cast<double>(e.get_uint64().value_unsafe());
+        };
+        if (x.type() == element_type::DOUBLE || y.type() == element_type::DOUBLE) return as_double(x) == as_double(y);
+        const auto as_int = [](element e) {
+            return e.type() == element_type::INT64 ? e.get_int64().value_unsafe() : static_cast<std::int64_t>(e.get_uint64().value_unsafe());
+        };
+        return as_int(x) == as_int(y);
+    }
+    switch (x.type()) {
+        case element_type::NULL_VALUE: return true;
+        case element_type::BOOL: return x.get_bool().value_unsafe() == y.get_bool().value_unsafe();
+        case element_type::INT64: return x.get_int64().value_unsafe() == y.get_int64().value_unsafe();
+        case element_type::UINT64: return x.get_uint64().value_unsafe() == y.get_uint64().value_unsafe();
+        case element_type::DOUBLE: return x.get_double().value_unsafe() == y.get_double().value_unsafe();
+        case element_type::STRING: return x.get_string().value_unsafe() == y.get_string().value_unsafe();
+        case element_type::ARRAY: {
+            const simdjson::dom::array p = x.get_array().value_unsafe();
+            const simdjson::dom::array q = y.get_array().value_unsafe();
+            auto i = p.begin(), j = q.begin();  // (size() saturates: no shortcut)
+            for (; i != p.end() && j != q.end(); ++i, ++j)
+                if (!(JsonView{*i} == JsonView{*j})) return false;
+            return i == p.end() && j == q.end();
+        }
+        case element_type::OBJECT: {
+            const simdjson::dom::object p = x.get_object().value_unsafe();
+            const simdjson::dom::object q = y.get_object().value_unsafe();
+            auto i = p.begin(), j = q.begin();
+            for (; i != p.end() && j != q.end(); ++i, ++j)
+                if (i.key() != j.key() || !(JsonView{i.value()} == JsonView{j.value()})) return false;
+            return i == p.end() && j == q.end();
+        }
+    }
+    return false;
+}
+
+}  // namespace view
 
 bool fast_decode(std::string_view text, AnyRolloutRow& out, const Limits& limits) {
     fast::Document doc;

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "sediment/rows/decode.hpp"
+#include "sediment/rows/detail/fast.hpp"
 #include "sediment/rows/encode.hpp"
 
 namespace sediment::rows {
@@ -84,19 +86,47 @@ void check_lint_options(const LintOptions& options) {
 }
 
 // ----- the resolution algorithm ----------------------------------------------------------------
+// The rules read a row as its model (lint_row) or as its view (lint() of a text: strings where the
+// parser left them, free-form values in its DOM); both are the same templates.
 
 namespace {
 
-bool identified(const CIOutcome&) { return false; }
-bool identified(const CIOutcomeV4& o) { return o.repository_provider.has_value(); }
-std::string qualifier(const CIOutcome&) { return {}; }
-std::string qualifier(const CIOutcomeV4& o) {  // provider and host: the lineage's qualification
-    return identified(o) ? *o.repository_provider + '\0' + o.repository_host.value_or("") : std::string();
+/// The model a value is: itself, or the model a view model views.
+template <class T, class = void>
+struct model_of {
+    using type = T;
+};
+template <class T>
+struct model_of<T, std::void_t<typename T::viewed_model>> {
+    using type = typename T::viewed_model;
+};
+template <class T>
+using model_t = typename model_of<T>::type;
+
+/// A version 4 CI outcome, which may identify its repository.
+template <class O>
+constexpr bool kIdentifies = std::is_same_v<model_t<O>, CIOutcomeV4>;
+
+std::string str(std::string_view s) { return std::string(s); }
+
+template <class O>
+bool identified(const O& o) {
+    if constexpr (kIdentifies<O>) return o.repository_provider.has_value();
+    else return false;
+}
+
+template <class O>
+std::string qualifier(const O& o) {  // provider and host: the lineage's qualification
+    if constexpr (kIdentifies<O>)
+        if (identified(o)) return str(*o.repository_provider) + '\0' + str(o.repository_host.value_or(""));
+    return {};
 }
 
 /// A lineage: org, CI provider, repository qualification and run_id.
+using Lineage = std::tuple<std::string_view, int, std::string, std::string_view>;
+
 template <class O>
-std::tuple<std::string, int, std::string, std::string> lineage_of(const O& o) {
+Lineage lineage_of(const O& o) {
     return {o.org_id, static_cast<int>(o.provider), qualifier(o), o.run_id};
 }
 
@@ -104,11 +134,9 @@ bool directional(Result r) { return r == Result::passed || r == Result::failed; 
 
 /// The run's one non-empty value of a field, or none.
 template <class O, class F>
-const std::string* the(const std::vector<const O*>& run, F field) {
-    for (const O* o : run) {
-        const std::string* v = field(*o);
-        if (v && !v->empty()) return v;
-    }
+auto the(const std::vector<const O*>& run, F field) -> decltype(field(*run.front())) {
+    for (const O* o : run)
+        if (const auto* v = field(*o); v && !v->empty()) return v;
     return nullptr;
 }
 
@@ -122,26 +150,26 @@ CIWorkflowResolution resolve_lineage(std::vector<const O*> run) {
     w.provider = run.front()->provider;
     w.run_id = run.front()->run_id;
     w.branch = run.front()->branch;
-    const auto nullable = [](const Nullable<std::string>& v) { return v ? &*v : nullptr; };
-    if (const std::string* v = the(run, [&](const O& o) { return nullable(o.workflow_id); })) w.workflow_id = *v;
-    if (const std::string* v = the(run, [&](const O& o) { return nullable(o.workflow_path); })) w.workflow_path = *v;
-    if (const std::string* v = the(run, [](const O& o) { return &o.workflow_name; })) w.workflow_name = *v;
+    const auto nullable = [](const auto& v) { return v ? &*v : nullptr; };
+    if (const auto* v = the(run, [&](const O& o) { return nullable(o.workflow_id); })) w.workflow_id = str(*v);
+    if (const auto* v = the(run, [&](const O& o) { return nullable(o.workflow_path); })) w.workflow_path = str(*v);
+    if (const auto* v = the(run, [](const O& o) { return &o.workflow_name; })) w.workflow_name = *v;
     bool passed = false, failed = false, others = false;
     const O* last_verdict = nullptr;
     for (const O* o : run) {
-        w.source_outcome_ids.push_back(o->outcome_id);
+        w.source_outcome_ids.emplace_back(o->outcome_id);
         if (directional(o->result)) {
             (o->result == Result::passed ? passed : failed) = true;
             last_verdict = o;
         } else {
             others = true;
-            w.non_verdict_outcome_ids.push_back(o->outcome_id);
+            w.non_verdict_outcome_ids.emplace_back(o->outcome_id);
         }
     }
     w.suspected_flake = passed && failed;
     if (last_verdict) {
         w.verdict = last_verdict->result == Result::passed ? Verdict::passed : Verdict::failed;
-        w.verdict_outcome_id = last_verdict->outcome_id;
+        w.verdict_outcome_id = str(last_verdict->outcome_id);
         w.reliability = Number(w.suspected_flake ? 0.0 : 1.0);  // a non-verdict attempt's 1.0 lowers nothing
     } else if (others) {
         w.reliability = Number(1.0);
@@ -153,7 +181,7 @@ CIWorkflowResolution resolve_lineage(std::vector<const O*> run) {
 
 template <class O>
 CommitResolution resolve(const std::vector<const O*>& outcomes) {
-    std::map<std::tuple<std::string, int, std::string, std::string>, std::vector<const O*>> runs;
+    std::map<Lineage, std::vector<const O*>> runs;
     for (const O* o : outcomes) runs[lineage_of(*o)].push_back(o);
     CommitResolution r;
     for (auto& [key, run] : runs) r.workflow_resolutions.push_back(resolve_lineage(run));
@@ -224,12 +252,13 @@ std::string literal(const Number& n) {
 template <class T>
 std::string literal(const Nullable<T>& v) {
     if (!v) return "null";
-    if constexpr (std::is_same_v<T, std::string>) return string_literal(*v);
+    if constexpr (std::is_convertible_v<T, std::string_view>) return string_literal(*v);
     else if constexpr (std::is_same_v<T, Number>) return literal(*v);
     else return string_literal(to_string(*v));
 }
 
-std::string literal(const std::vector<std::string>& ids) {
+template <class S>
+std::string literal(const std::vector<S>& ids) {
     std::string out = "[";
     for (std::size_t i = 0; i < ids.size() && i < 4; ++i) out += (i ? ", " : "") + string_literal(ids[i]);
     if (ids.size() > 4) out += ", ... (" + std::to_string(ids.size()) + ")";
@@ -261,20 +290,57 @@ void leaves(const Json& v, std::string& out) {
     }
 }
 
-std::string scoring_text(const RLVRInferenceMessageRow& output) {
+/// The same of a free-form value in the parser's DOM.
+void leaves(const detail::view::JsonView& v, std::string& out) {
+    using simdjson::dom::element_type;
+    const simdjson::dom::element e = v.value;
+    if (e.type() == element_type::STRING) {
+        const std::string_view s = e.get_string().value_unsafe();
+        if (!s.empty()) out.append(out.empty() ? "" : "\n").append(s);
+    } else if (e.type() == element_type::OBJECT) {
+        std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
+        const simdjson::dom::object object = e.get_object().value_unsafe();
+        for (const auto m : object) members.emplace_back(m.key, m.value);
+        std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& m : members) leaves(detail::view::JsonView{m.second}, out);
+    } else if (e.type() == element_type::ARRAY) {
+        const simdjson::dom::array array = e.get_array().value_unsafe();
+        for (const simdjson::dom::element x : array) leaves(detail::view::JsonView{x}, out);
+    }
+}
+
+/// The part `p` (of a model's message or a view's) as a T (TextPart, ...), or null.
+template <class T, class P>
+const auto* part_as(const P& p) {
+    constexpr std::size_t index = [] {
+        constexpr bool same[] = {std::is_same_v<T, model_t<std::variant_alternative_t<0, P>>>,
+                                 std::is_same_v<T, model_t<std::variant_alternative_t<1, P>>>,
+                                 std::is_same_v<T, model_t<std::variant_alternative_t<2, P>>>,
+                                 std::is_same_v<T, model_t<std::variant_alternative_t<3, P>>>};
+        std::size_t i = 0;
+        while (!same[i]) ++i;
+        return i;
+    }();
+    static_assert(std::variant_size_v<P> == 4);
+    return std::get_if<index>(&p);
+}
+
+template <class M>
+std::string scoring_text(const M& output) {
     std::string out;
-    for (const Part& p : output.parts)
-        if (const auto* t = std::get_if<TextPart>(&p); t && !t->content.empty())
+    for (const auto& p : output.parts)
+        if (const auto* t = part_as<TextPart>(p); t && !t->content.empty())
             out.append(out.empty() ? "" : "\n").append(t->content);
-    for (const Part& p : output.parts)
-        if (const auto* c = std::get_if<ToolCallPart>(&p)) leaves(c->arguments, out);
+    for (const auto& p : output.parts)
+        if (const auto* c = part_as<ToolCallPart>(p)) leaves(c->arguments, out);
     return out;
 }
 
-void lint_turns(const NemoGymResponsesCreateParams& params, const NemoGymResponse& response, Findings& f) {
+template <class P, class R>
+void lint_turns(const P& params, const R& response, Findings& f) {
     const auto& turns = response.turns;
     for (std::size_t k = 0; k < turns.size(); ++k) {
-        const RLVRTurnRow& turn = turns[k];
+        const auto& turn = turns[k];
         const auto base = [k] { return at("/response/turns", k); };  // pointers are made for findings only
         std::set<std::string_view> calls;  // the calls its tool results may answer: the echoed output's
         std::size_t first = 0;             // new_messages before it hold no tool result to check
@@ -290,19 +356,19 @@ void lint_turns(const NemoGymResponsesCreateParams& params, const NemoGymRespons
                           : "expected the " + std::to_string(input.size()) + " messages of responses_create_params.input, got " +
                                 std::to_string(got.size()));
         } else {
-            const RLVRTurnRow& previous = turns[k - 1];
+            const auto& previous = turns[k - 1];
             const auto prev = [k] { return at("/response/turns", k - 1); };
             if (turn.new_messages.empty() || turn.new_messages[0].role != "assistant") {
-                for (const ToolCallPart& c : previous.tool_calls) calls.insert(c.id);  // the output, as far as it shows
+                for (const auto& c : previous.tool_calls) calls.insert(c.id);  // the output, as far as it shows
                 f.add("rows.lint.turns.echo", turn.new_messages.empty() ? base() + "/new_messages" : base() + "/new_messages/0/role",
                       "expected the echo of turn " + std::to_string(k - 1) + "'s output (an assistant message) first, got " +
                           (turn.new_messages.empty() ? std::string("no message") : string_literal(turn.new_messages[0].role)));
             } else {
-                const RLVRInferenceMessageRow& echo = turn.new_messages[0];
+                const auto& echo = turn.new_messages[0];
                 first = 1;
-                std::vector<const ToolCallPart*> echoed;
-                for (const Part& p : echo.parts)
-                    if (const auto* c = std::get_if<ToolCallPart>(&p)) echoed.push_back(c), calls.insert(c->id);
+                std::vector<const typename std::decay_t<decltype(previous.tool_calls)>::value_type*> echoed;
+                for (const auto& p : echo.parts)
+                    if (const auto* c = part_as<ToolCallPart>(p)) echoed.push_back(c), calls.insert(c->id);
                 std::size_t i = 0;
                 while (i < echoed.size() && i < previous.tool_calls.size() && *echoed[i] == previous.tool_calls[i]) ++i;
                 if (i < echoed.size() || i < previous.tool_calls.size()) {
@@ -326,13 +392,13 @@ void lint_turns(const NemoGymResponsesCreateParams& params, const NemoGymRespons
         for (std::size_t m = first; m < turn.new_messages.size(); ++m) {
             const auto& parts = turn.new_messages[m].parts;
             for (std::size_t p = 0; p < parts.size(); ++p) {
-                if (const auto* r = std::get_if<ToolCallResponsePart>(&parts[p]); r && !calls.count(r->id)) {
+                if (const auto* r = part_as<ToolCallResponsePart>(parts[p]); r && !calls.count(r->id)) {
                     f.add("rows.lint.turns.tool_result", at(at(base() + "/new_messages", m) + "/parts", p) + "/id",
                           "expected the id of a call " +
                               (k == 0 ? std::string("of an earlier input message") : "of turn " + std::to_string(k - 1)) +
                               " (the turn this one follows), got " + string_literal(r->id));
                 }
-                if (const auto* c = std::get_if<ToolCallPart>(&parts[p]); c && k == 0) calls.insert(c->id);
+                if (const auto* c = part_as<ToolCallPart>(parts[p]); c && k == 0) calls.insert(c->id);
             }
         }
     }
@@ -342,7 +408,7 @@ void lint_turns(const NemoGymResponsesCreateParams& params, const NemoGymRespons
 template <class O, class C>
 bool of_commit(const O& o, const C& ci) {
     if (o.commit_sha != ci.commit_sha) return false;
-    if constexpr (std::is_same_v<O, CIOutcomeV4>) {
+    if constexpr (kIdentifies<O>) {
         const auto& id = ci.repository_identity;
         if (id) return identified(o) && o.repository_host == id->host && o.repository_id == id->repository_id;
         return !identified(o) && o.repo == ci.repo;
@@ -354,17 +420,18 @@ bool of_commit(const O& o, const C& ci) {
 /// A commit's repository-qualified identity, for grouping outcomes by commit.
 template <class O>
 std::string commit_key(const O& o) {
-    if constexpr (std::is_same_v<O, CIOutcomeV4>)
-        if (identified(o)) return o.commit_sha + '\0' + o.repository_host.value_or("") + '\0' + o.repository_id.value_or("") + '\1';
-    return o.commit_sha + '\0' + o.repo;
+    if constexpr (kIdentifies<O>)
+        if (identified(o))
+            return str(o.commit_sha) + '\0' + str(o.repository_host.value_or("")) + '\0' + str(o.repository_id.value_or("")) + '\1';
+    return str(o.commit_sha) + '\0' + str(o.repo);
 }
 
-template <class List>
-void compare_ids(const List& expected, const List& got, const std::string& base, const char* field, Findings& f) {
-    if (expected == got) return;
-    const std::string pointer = base + "/" + field;
+template <class S>
+void compare_ids(const std::vector<std::string>& expected, const std::vector<S>& got, const std::string& base, const char* field, Findings& f) {
     std::size_t i = 0;
     while (i < expected.size() && i < got.size() && expected[i] == got[i]) ++i;
+    if (i == expected.size() && i == got.size()) return;
+    const std::string pointer = base + "/" + field;
     if (i < expected.size() && i < got.size())
         f.add("rows.lint.ci_resolution", at(pointer, i), "expected " + string_literal(expected[i]) + ", got " + string_literal(got[i]));
     else
@@ -376,14 +443,16 @@ void compare_flag(bool expected, bool got, const std::string& base, const char* 
         f.add("rows.lint.ci_resolution", base + "/" + field, std::string("expected ") + (expected ? "true" : "false") + ", got " + (got ? "true" : "false"));
 }
 
-template <class T>
-void compare_value(const Nullable<T>& expected, const Nullable<T>& got, const std::string& base, const char* field, Findings& f) {
-    bool same = expected == got;
-    if constexpr (std::is_same_v<T, Number>) same = expected.is_null() == got.is_null() && (!got || got->value() == expected->value());
+template <class T, class U>
+void compare_value(const Nullable<T>& expected, const Nullable<U>& got, const std::string& base, const char* field, Findings& f) {
+    bool same = expected.is_null() == got.is_null();
+    if constexpr (std::is_same_v<T, Number>) same = same && (!got || got->value() == expected->value());
+    else same = same && (!got || *got == *expected);
     if (!same) f.add("rows.lint.ci_resolution", base + "/" + field, "expected " + literal(expected) + ", got " + literal(got));
 }
 
-void compare_workflow(const CIWorkflowResolution& e, const CIWorkflowResolution& g, const std::string& p, Findings& f) {
+template <class W>
+void compare_workflow(const CIWorkflowResolution& e, const W& g, const std::string& p, Findings& f) {
     if (e.provider != g.provider || e.run_id != g.run_id) {
         f.add("rows.lint.ci_resolution", p,
               "expected the resolution of " + std::string(to_string(e.provider)) + " run " + string_literal(e.run_id) +
@@ -427,7 +496,7 @@ template <class M>
 void lint_outcomes(const M& md, Findings& f) {
     const auto& results = md.verifier_results;
     using O = typename std::decay_t<decltype(results)>::value_type;
-    std::map<std::tuple<std::string, int, std::string, std::string>, std::size_t> runs;  // lineage -> first outcome
+    std::map<Lineage, std::size_t> runs;  // lineage -> first outcome
     for (std::size_t i = 0; i < results.size(); ++i) {
         const O& o = results[i];
         const auto p = [i] { return at("/metadata/verifier_results", i); };
@@ -436,7 +505,7 @@ void lint_outcomes(const M& md, Findings& f) {
                   "expected an outcome_id after " + string_literal(results[i - 1].outcome_id) + " (sorted, each once), got " + string_literal(o.outcome_id));
         if (o.org_id != md.org_id)
             f.add("rows.lint.verifier_results.org", p() + "/org_id", "expected the row's org " + string_literal(md.org_id) + ", got " + string_literal(o.org_id));
-        if constexpr (std::is_same_v<O, CIOutcomeV4>) {
+        if constexpr (kIdentifies<O>) {
             const int set = o.repository_provider.has_value() + o.repository_host.has_value() + o.repository_id.has_value();
             if (set != 0 && set != 3)
                 f.add("rows.lint.ci_outcome.repository", p(),
@@ -451,9 +520,9 @@ void lint_outcomes(const M& md, Findings& f) {
         if (fresh) continue;
         const O& a = results[it->second];
         const auto differs = [](const auto& x, const auto& y) {
-            const auto text = [](const auto& v) -> std::string {
-                if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) return v;
-                else return v.value_or("");
+            const auto text = [](const auto& v) -> std::string_view {
+                if constexpr (std::is_convertible_v<decltype(v), std::string_view>) return v;
+                else return v ? std::string_view(*v) : std::string_view();
             };
             return !text(x).empty() && !text(y).empty() && text(x) != text(y);
         };
@@ -502,7 +571,7 @@ void lint_resolution(const M& md, const std::optional<Number>& reward, Findings&
     if (!ci) {
         // no attributed commit of the session resolves to a verdict, or the row would carry its resolution
         std::map<std::string, std::vector<const O*>> commits;
-        std::set<std::string> claimed;  // names an identified outcome holds: a legacy outcome of one is declined
+        std::set<std::string_view> claimed;  // names an identified outcome holds: a legacy outcome of one is declined
         for (const O& o : md.verifier_results) {
             if (identified(o)) claimed.insert(o.repo);
             commits[commit_key(o)].push_back(&o);
@@ -535,7 +604,7 @@ void lint_resolution(const M& md, const std::optional<Number>& reward, Findings&
               "expected a commit with CI outcomes in verifier_results, got " + string_literal(ci->commit_sha) + " of " + string_literal(ci->repo) + ", which has none");
         return;
     }
-    if constexpr (std::is_same_v<O, CIOutcomeV4>) {
+    if constexpr (kIdentifies<O>) {
         for (const O* o : outcomes)
             if (ci->repository_identity && o->repo < ci->repo) {
                 f.add("rows.lint.ci_resolution.repo", p + "/repo",
@@ -550,7 +619,7 @@ template <class R>
 void lint(const R& row, std::vector<Error>& out, const LintOptions& options) {
     Findings f{out};
     const auto& md = row.metadata;
-    const std::string instance = md.org_id + "-" + md.session_id + "-seg" + std::to_string(md.segment_index);
+    const std::string instance = str(md.org_id) + "-" + str(md.session_id) + "-seg" + std::to_string(md.segment_index);
     if (md.instance_id != instance)
         f.add("rows.lint.instance_id", "/metadata/instance_id", "expected " + string_literal(instance) + " (org_id-session_id-segN), got " + string_literal(md.instance_id));
     const double score = split_score(md.session_id);
@@ -563,7 +632,7 @@ void lint(const R& row, std::vector<Error>& out, const LintOptions& options) {
     lint_outcomes(md, f);
     lint_resolution(md, row.reward, f);
     lint_turns(row.responses_create_params, row.response, f);
-    using M = std::decay_t<decltype(md)>;
+    using M = model_t<std::decay_t<decltype(md)>>;
     if constexpr (M::schema_version >= 3) {
         const auto& ids = md.session_commit_observation_ids;
         if (!md.ci_resolution && !ids.empty())
@@ -577,9 +646,10 @@ void lint(const R& row, std::vector<Error>& out, const LintOptions& options) {
             }
     }
     if constexpr (M::schema_version >= 4) {
-        const Nullable<RepositoryIdentity> want = md.ci_resolution ? md.ci_resolution->repository_identity : nullptr;
+        using Identity = std::decay_t<decltype(md.repository_identity)>;
+        const Identity want = md.ci_resolution ? md.ci_resolution->repository_identity : Identity();
         if (md.repository_identity != want) {
-            const auto text = [](const Nullable<RepositoryIdentity>& v) { return v ? string_literal(v->host) + "/" + string_literal(v->repository_id) : std::string("null"); };
+            const auto text = [](const Identity& v) { return v ? string_literal(v->host) + "/" + string_literal(v->repository_id) : std::string("null"); };
             f.add("rows.lint.repository_identity", "/metadata/repository_identity",
                   std::string("expected ") + (md.ci_resolution ? "ci_resolution's repository_identity " : "null without a ci_resolution ") +
                       (md.ci_resolution ? text(want) : "") + ", got " + text(md.repository_identity));
@@ -622,39 +692,79 @@ std::uint64_t digest(std::string_view s) {
     return h ^ (h >> 33);
 }
 
-template <class T>
-std::uint64_t digest_of(const T& value, std::string& buffer) {
-    buffer.clear();
-    encode(value, buffer);
-    return digest(buffer) | 1;  // never 0, which stands for absent
+// A value's digest: its JSON value, whatever the text's layout and key order, numbers by value (1
+// and 1.0 apart), read from the parser's DOM (a row on the fast path) or from the exact reader's Json
+// (any other row, re-encoded), which give the same digest for the same value.
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t w) {
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 31);
 }
 
-template <class T>
-std::uint64_t digest_of(const std::optional<T>& value, std::string& buffer) {
-    return value ? digest_of(*value, buffer) : 0;
+enum Tag : std::uint64_t { null_tag = 1, false_tag, true_tag, negative_tag, integer_tag, double_tag, big_tag, string_tag, array_tag, object_tag };
+
+std::uint64_t double_digest(double v) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    return mix(double_tag, bits);
 }
 
-template <class R>
-SessionFacts facts_of(const R& row) {
-    thread_local std::string buffer;
-    const auto& md = row.metadata;
-    SessionFacts s;
-    s.org_id = md.org_id;
-    s.session_id = md.session_id;
-    s.instance_id = md.instance_id;
-    s.segment_index = md.segment_index;
-    auto& d = s.digests;
-    d[SessionFacts::verifier_results] = digest_of(md.verifier_results, buffer);
-    d[SessionFacts::ci_resolution] = digest_of(md.ci_resolution, buffer);
-    d[SessionFacts::reward] = digest_of(row.reward, buffer) ^ (md.reward_source ? 2 + 4 * static_cast<int>(*md.reward_source) : 0);
-    d[SessionFacts::split] = 1 + static_cast<int>(md.split);
-    d[SessionFacts::attribution_source] = 1 + static_cast<int>(md.attribution_source);
-    d[SessionFacts::verification] = digest_of(md.verification, buffer);
-    d[SessionFacts::provenance] = digest_of(md.provenance, buffer);
-    using M = std::decay_t<decltype(md)>;
-    if constexpr (M::schema_version >= 3) d[SessionFacts::session_commit_observation_ids] = digest_of(md.session_commit_observation_ids, buffer);
-    if constexpr (M::schema_version >= 4) d[SessionFacts::repository_identity] = digest_of(md.repository_identity, buffer);
-    return s;
+/// An integer's, whether it is read as signed or unsigned.
+std::uint64_t integer_digest(std::int64_t v) { return v < 0 ? mix(negative_tag, static_cast<std::uint64_t>(v)) : mix(integer_tag, static_cast<std::uint64_t>(v)); }
+std::uint64_t unsigned_digest(std::uint64_t v) { return mix(integer_tag, v); }
+
+/// A member's, which its object sums: members in any order give the same sum.
+std::uint64_t member_digest(std::string_view key, std::uint64_t value) { return mix(mix(string_tag, digest(key)), value) * 0x9E3779B97F4A7C15ull; }
+
+std::uint64_t value_digest(simdjson::dom::element e) {
+    using simdjson::dom::element_type;
+    switch (e.type()) {
+        case element_type::NULL_VALUE: return null_tag;
+        case element_type::BOOL: return e.get_bool().value_unsafe() ? true_tag : false_tag;
+        case element_type::INT64: return integer_digest(e.get_int64().value_unsafe());
+        case element_type::UINT64: return unsigned_digest(e.get_uint64().value_unsafe());
+        case element_type::DOUBLE: return double_digest(e.get_double().value_unsafe());
+        case element_type::STRING: return mix(string_tag, digest(e.get_string().value_unsafe()));
+        case element_type::ARRAY: {
+            std::uint64_t h = array_tag;
+            const simdjson::dom::array array = e.get_array().value_unsafe();
+            for (const simdjson::dom::element item : array) h = mix(h, value_digest(item));
+            return h;
+        }
+        case element_type::OBJECT: {
+            std::uint64_t sum = 0;
+            const simdjson::dom::object object = e.get_object().value_unsafe();
+            for (const auto m : object) sum += member_digest(m.key, value_digest(m.value));
+            return mix(object_tag, sum);
+        }
+    }
+    return 0;
+}
+
+std::uint64_t value_digest(const Json& j) {
+    switch (j.type()) {
+        case Json::value_t::null: return null_tag;
+        case Json::value_t::boolean: return j.get<bool>() ? true_tag : false_tag;
+        case Json::value_t::number_integer: return integer_digest(j.get<std::int64_t>());
+        case Json::value_t::number_unsigned: return unsigned_digest(j.get<std::uint64_t>());
+        case Json::value_t::number_float: return double_digest(j.get<double>());
+        case Json::value_t::string: return mix(string_tag, digest(j.get_ref<const std::string&>()));
+        case Json::value_t::binary: {  // a big integer's digits (never on the fast path, which refuses them)
+            const auto& digits = j.get_binary();
+            return mix(big_tag, digest(std::string_view(reinterpret_cast<const char*>(digits.data()), digits.size())));
+        }
+        case Json::value_t::array: {
+            std::uint64_t h = array_tag;
+            for (const Json& item : j) h = mix(h, value_digest(item));
+            return h;
+        }
+        case Json::value_t::object: {
+            std::uint64_t sum = 0;
+            for (const auto& [key, value] : j.get_ref<const Json::object_t&>()) sum += member_digest(key, value_digest(value));
+            return mix(object_tag, sum);
+        }
+        default: return 0;
+    }
 }
 
 constexpr const char* kFieldIds[SessionFacts::kFields] = {
@@ -670,10 +780,38 @@ constexpr const char* kFieldNames[SessionFacts::kFields] = {
     "verifier_results", "ci_resolution", "reward and reward_source", "split", "attribution_source", "verification",
     "provenance", "session_commit_observation_ids", "repository_identity"};
 
+/// What the rules across rows keep of `row`, whose values' digests `digest_at(pointer)` gives (0:
+/// absent).
+template <class R, class DigestAt>
+SessionFacts facts_of(const R& row, DigestAt digest_at) {
+    const auto& md = row.metadata;
+    SessionFacts s;
+    s.org_id = md.org_id;
+    s.session_id = md.session_id;
+    s.instance_id = md.instance_id;
+    s.segment_index = md.segment_index;
+    for (int field = 0; field < SessionFacts::kFields; ++field) s.digests[field] = digest_at(kFieldPointers[field]);
+    s.digests[SessionFacts::reward] = mix(s.digests[SessionFacts::reward], digest_at("/metadata/reward_source")) | 1;
+    return s;
+}
+
 }  // namespace
 
 SessionFacts session_facts(const AnyRolloutRow& row) {
-    return std::visit([](const auto& r) { return facts_of(r); }, row);
+    thread_local std::string text;
+    text.clear();
+    std::visit([&](const auto& r) { encode(r, text); }, row);
+    Json document;
+    std::vector<Error> errors;
+    Limits limits;
+    limits.max_document_bytes = limits.max_depth = limits.max_string_bytes = std::numeric_limits<std::size_t>::max();
+    parse(text, document, errors, limits);  // what encode() writes parses
+    return std::visit([&](const auto& r) {
+        return facts_of(r, [&](const char* pointer) -> std::uint64_t {
+            const Json::json_pointer at(pointer);
+            return document.contains(at) ? value_digest(document.at(at)) | 1 : 0;
+        });
+    }, row);
 }
 
 Linter::Linter(LintOptions options) : options_(options) { check_lint_options(options_); }
@@ -770,11 +908,44 @@ std::vector<LintFinding> Linter::finish() {
 
 // ----- text ------------------------------------------------------------------------------------
 
-bool lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std::vector<Error>& findings,
-          const LintOptions& options, const Limits& limits) {
-    const std::vector<SchemaId> schemas = schemas_named(name);
+namespace {
+
+/// The rollout versions `name` stands for: nemo-gym-rollout.vN, or every version.
+std::vector<SchemaId> rollout_versions(std::string_view name) {
+    std::vector<SchemaId> schemas = schemas_named(name);
     if (schemas.empty() || schema_info(schemas.front()).base != "nemo-gym-rollout")
         throw std::invalid_argument("lint reads rollout rows: '" + std::string(name) + "' is not nemo-gym-rollout[.vN]");
+    return schemas;
+}
+
+std::optional<SchemaId> lint_text(std::string_view name, std::string_view text, bool padded, std::vector<Error>& findings,
+                                  SessionFacts& facts, const LintOptions& options, const Limits& limits) {
+    const std::vector<SchemaId> schemas = rollout_versions(name);
+    // a valid row is linted where the parser left it; anything else is decoded by the exact reader
+    thread_local detail::fast::AnyRolloutRowView view;
+    simdjson::dom::element root;
+    const std::optional<SchemaId> named = schemas.size() > 1 ? std::nullopt : std::optional<SchemaId>(schemas.front());
+    if (detail::fast::view_row(text, padded, limits, named, view, root)) {
+        return std::visit([&](const auto& row) {
+            lint(row, findings, options);
+            facts = facts_of(row, [&](const char* pointer) -> std::uint64_t {
+                simdjson::dom::element value;
+                return root.at_pointer(pointer).get(value) ? 0 : value_digest(value) | 1;
+            });
+            return document_traits<model_t<std::decay_t<decltype(row)>>>::schema;
+        }, view);
+    }
+    thread_local AnyRolloutRow row;
+    if (!lint(name, text, row, findings, options, limits)) return std::nullopt;
+    facts = session_facts(row);
+    return schema_of(row);
+}
+
+}  // namespace
+
+bool lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std::vector<Error>& findings,
+          const LintOptions& options, const Limits& limits) {
+    const std::vector<SchemaId> schemas = rollout_versions(name);
     const bool valid = schemas.size() > 1 ? decode(text, row, findings, limits)
                                           : detail::with_version(row, schemas.front(), [&](auto& r) {
                                                 return decode(text, r, findings, schemas.front(), limits);
@@ -783,10 +954,20 @@ bool lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std:
     return valid;
 }
 
+std::optional<SchemaId> lint(std::string_view name, std::string_view text, std::vector<Error>& findings, SessionFacts& facts,
+                             const LintOptions& options, const Limits& limits) {
+    return lint_text(name, text, false, findings, facts, options, limits);
+}
+
+std::optional<SchemaId> lint(std::string_view name, const StringText& text, std::vector<Error>& findings, SessionFacts& facts,
+                             const LintOptions& options, const Limits& limits) {
+    return lint_text(name, text.text(), text.padded(), findings, facts, options, limits);
+}
+
 Checked lint(std::string_view name, std::string_view text, const LintOptions& options, const Limits& limits) {
     Checked c;
-    AnyRolloutRow row;
-    if (lint(name, text, row, c.errors, options, limits)) c.schema = schema_of(row);
+    SessionFacts facts;
+    c.schema = lint(name, text, c.errors, facts, options, limits);
     return c;
 }
 

@@ -511,15 +511,16 @@ int run_lint(const Options& o) {
     std::size_t invalid = 0, findings = 0;
     bool session_findings = false;  // about whole sessions, after the last row
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
-        thread_local rows::AnyRolloutRow row;
-        if (!rows::lint(o.schema_name, d.text, row, out.finding.errors, o.lint, o.limits)) {
+        rows::SessionFacts facts;
+        const auto version = rows::lint(o.schema_name, rows::StringText(d.text), out.finding.errors, facts, o.lint, o.limits);
+        if (!version) {
             if (versions.any)  // the version it was read as, for the report
                 if (const auto read_as = rows::check(o.schema_name, d.text, o.limits).schema) out.finding.read_as = rows::schema_info(*read_as).name;
             return;
         }
-        out.facts = rows::session_facts(row);
-        out.facts->line = d.line;
-        if (versions.any) out.finding.read_as = rows::schema_info(rows::schema_of(row)).name;
+        facts.line = d.line;
+        out.facts = std::move(facts);
+        if (versions.any) out.finding.read_as = rows::schema_info(*version).name;
     }, [&](Outcome& out) {
         if (out.kind != Document::document) return tally.io(out), true;
         if (out.facts) {

@@ -335,12 +335,11 @@ struct FileVerdicts {
     std::string io_error;  ///< a file that could not be read, and why
 };
 
-/// Linter: the schema its rows are read as, the linter, and the row decoded into (reused).
+/// Linter: the schema its rows are read as, and the linter.
 struct PyLinter {
     PyLinter(std::string s, const rows::LintOptions& options) : schema(std::move(s)), linter(options) {}
     std::string schema;
     rows::Linter linter;
-    rows::AnyRolloutRow row;
 };
 
 rows::Style style_of(std::string_view style) {
@@ -425,7 +424,8 @@ PYBIND11_MODULE(_native, m) {
         .def("add", [](PyLinter& l, const py::object& data) {
                  const std::string_view text = text_of(data);
                  std::vector<rows::Error> findings;  // the GIL stays held: one Linter is never used by two threads at once
-                 if (rows::lint(l.schema, text, l.row, findings, l.linter.options())) l.linter.add(rows::session_facts(l.row), findings);
+                 rows::SessionFacts facts;
+                 if (rows::lint(l.schema, text, findings, facts, l.linter.options())) l.linter.add(std::move(facts), findings);
                  return findings;
              }, py::arg("data"),
              "The findings of the next row: its schema errors, or its findings within the row and against the rows\n"

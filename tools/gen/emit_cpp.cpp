@@ -751,12 +751,18 @@ std::string value_type(const TypeRef& t, bool in_view) {
     }
 }
 
-// The models and unions that have view models: those with hand-written rules and all they hold.
+// The rows lint reads as views (src/lint.cpp), besides the models of hand-written rules.
+constexpr const char* kLintedRows[] = {"NemoGymRolloutRowV1", "NemoGymRolloutRow", "NemoGymRolloutRowV3", "NemoGymRolloutRowV4"};
+
+// The models and unions that have view models: those with hand-written rules, the rows lint reads,
+// and all they hold.
 std::set<std::string> view_types(const Module& module) {
     std::set<std::string> out;
     std::vector<std::string> todo;
     for (const Model& m : module.models)
         if (!m.checked_by_code.empty()) todo.push_back(m.name);
+    for (const char* row : kLintedRows)
+        if (module.find_model(row)) todo.push_back(row);
     const auto add_type = [&](const TypeRef& t, const auto& self) -> void {
         if (t.item) self(*t.item, self);
         if ((t.kind == TypeRef::Kind::model || t.kind == TypeRef::Kind::variant) && !out.count(t.name)) todo.push_back(t.name);
@@ -786,14 +792,28 @@ std::string emit_views(const Module& module) {
         [&](const Model& m) {
             if (!views.count(m.name)) return;
             std::string members;
+            std::vector<std::string> compares;
             for (const Field& f : m.fields) {
                 if (f.constant) continue;  // read.hpp's model names it
                 std::string type = value_type(f.type, true);
                 if (f.nullable) type = "Nullable<" + type + ">";
                 if (!f.required) type = "std::optional<" + type + ">";
                 members += fill("    $Type$ $Name${};\n", {{"Type", type}, {"Name", identifier(f.json_name)}});
+                compares.push_back(fill("a.$Name$ == b.$Name$", {{"Name", identifier(f.json_name)}}));
             }
-            body += fill("/// $Name$, viewed.\nstruct $Name$ {\n$Members$};\n\n", {{"Name", m.name}, {"Members", members}});
+            body += fill(R"(/// $Name$, viewed.
+struct $Name$ {
+    using viewed_model = rows::$Name$;  ///< the model it views
+$Members$};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const $Name$& a, const $Name$& b) {
+    return $Compares$;
+}
+inline bool operator!=(const $Name$& a, const $Name$& b) { return !(a == b); }
+
+)",
+                         {{"Name", m.name}, {"Members", members}, {"Compares", compares.empty() ? "true" : join(compares, " &&\n           ")}});
             if (!m.checked_by_code.empty())
                 declarations += fill("bool check_rules(Decoder& d, const view::$Name$& value);\n", {{"Name", m.name}});
         },
@@ -828,6 +848,11 @@ struct JsonView {
     bool is_object() const noexcept { return value.is_object(); }
 };
 inline const char* json_type_name(const JsonView& j) noexcept { return j.is_object() ? "an object" : "not an object"; }
+
+/// Equal as the model's Json values compare (src/fast.cpp): members in the same order, numbers by value.
+bool operator==(const JsonView& a, const JsonView& b);
+/// Not operator==.
+inline bool operator!=(const JsonView& a, const JsonView& b) { return !(a == b); }
 
 $Body$}  // namespace sediment::rows::detail::view
 

@@ -21,6 +21,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -91,7 +92,7 @@ struct SessionFacts {
     std::string session_id;   ///< the session
     std::string instance_id;  ///< the row's
     std::int64_t segment_index = 0;  ///< the row's
-    std::array<std::uint64_t, kFields> digests{};  ///< of each value's compact encoding, absent and null apart
+    std::array<std::uint64_t, kFields> digests{};  ///< of each JSON value (members in any order), absent and null apart
     std::size_t line = 0;  ///< where the row is, for findings that name it (0: the Linter counts rows)
 };
 
@@ -166,6 +167,19 @@ private:
 /// std::invalid_argument for a name that stands for no rollout version.
 bool lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std::vector<Error>& findings,
           const LintOptions& options = {}, const Limits& limits = {});
+
+/// Lints the text of one row of `name` (nemo-gym-rollout with or without its version): its schema
+/// errors when it is not schema-valid, else its findings under the rules within a row and, in
+/// `facts`, what the rules across rows keep of it (for Linter::add). Returns the version it was read
+/// as when it is schema-valid. A valid row is linted where the parser left it, nothing copied; any
+/// other is read by the exact reader. Throws std::invalid_argument for a name that stands for no
+/// rollout version.
+std::optional<SchemaId> lint(std::string_view name, std::string_view text, std::vector<Error>& findings, SessionFacts& facts,
+                             const LintOptions& options = {}, const Limits& limits = {});
+
+/// The same, of a std::string's text, read in place when its capacity allows (see StringText).
+std::optional<SchemaId> lint(std::string_view name, const StringText& text, std::vector<Error>& findings, SessionFacts& facts,
+                             const LintOptions& options = {}, const Limits& limits = {});
 
 /// A row's verdict: its schema errors when it is not schema-valid (of `name`, with or without its
 /// version), else its findings under the rules within a row. Throws std::invalid_argument for a name

@@ -70,14 +70,15 @@ Checked reencode(std::string_view name, std::string_view text, Style style, std:
 namespace detail {
 
 /// Calls `f(row)` with the alternative of `out` that `schema` is the version of, made the held one
-/// (kept when it already is); false when `schema` is no rollout version.
-template <class F, std::size_t I = 0>
-bool with_version(AnyRolloutRow& out, SchemaId schema, F&& f) {
+/// (kept when it already is); false when `schema` is no rollout version. `out` is an AnyRolloutRow, or
+/// a variant of what views its alternatives, in the same order.
+template <class F, class V, std::size_t I = 0>
+bool with_version(V& out, SchemaId schema, F&& f) {
     if constexpr (I == std::variant_size_v<AnyRolloutRow>) {
         return false;
     } else {
         using T = std::variant_alternative_t<I, AnyRolloutRow>;
-        if (document_traits<T>::schema != schema) return with_version<F, I + 1>(out, schema, std::forward<F>(f));
+        if (document_traits<T>::schema != schema) return with_version<F, V, I + 1>(out, schema, std::forward<F>(f));
         return f(out.index() == I ? std::get<I>(out) : out.template emplace<I>());
     }
 }

@@ -257,6 +257,17 @@ inline bool read(Reader& r, element e, view::JsonView& out) {
 /// to a row, reading other documents meanwhile).
 bool view_document(std::string_view text, const Limits& limits, view::AtifTrajectory& out);
 
+/// A rollout row of any version, viewed (the alternatives of AnyRolloutRow's).
+using AnyRolloutRowView =
+    std::variant<view::NemoGymRolloutRowV1, view::NemoGymRolloutRow, view::NemoGymRolloutRowV3, view::NemoGymRolloutRowV4>;
+
+/// Parses `text` (in place when `padded`) and reads a rollout row into the view model `out`, every
+/// rule checked: a row of `schema`, or of the version it names when `schema` is none. True only for a
+/// valid row, whose DOM `root` then is; the view and the DOM are this thread's until its next call
+/// (src/lint.cpp lints them).
+bool view_row(std::string_view text, bool padded, const Limits& limits, std::optional<SchemaId> schema,
+              AnyRolloutRowView& out, element& root);
+
 /// Reads `e`, a value of the DOM view_document() parsed, as T under the rules of `schema` (a
 /// trajectory's extension, which holds row values); false for what the exact reader must judge. Its
 /// decimals are not read again: the trajectory's own check read every decimal of the document.

@@ -57,6 +57,22 @@ inline bool read(Reader& r, element e, HarborTrajectory& out);
 inline bool read(Reader& r, element e, Part& out);
 inline bool read(Reader& r, element e, AtifContent& out);
 inline bool read(Reader& r, element e, ReasoningEffort& out);
+inline bool read(Reader& r, element e, view::TextPart& out);
+inline bool read(Reader& r, element e, view::ReasoningPart& out);
+inline bool read(Reader& r, element e, view::ToolCallPart& out);
+inline bool read(Reader& r, element e, view::ToolCallResponsePart& out);
+inline bool read(Reader& r, element e, view::RLVRInferenceMessageRow& out);
+inline bool read(Reader& r, element e, view::NemoGymResponsesCreateParams& out);
+inline bool read(Reader& r, element e, view::RLVRDecisionRow& out);
+inline bool read(Reader& r, element e, view::RLVRTurnRow& out);
+inline bool read(Reader& r, element e, view::NemoGymResponse& out);
+inline bool read(Reader& r, element e, view::Verification& out);
+inline bool read(Reader& r, element e, view::CIOutcome& out);
+inline bool read(Reader& r, element e, view::CIWorkflowResolution& out);
+inline bool read(Reader& r, element e, view::Provenance& out);
+inline bool read(Reader& r, element e, view::CIResolution& out);
+inline bool read(Reader& r, element e, view::NemoGymMetadata& out);
+inline bool read(Reader& r, element e, view::NemoGymRolloutRow& out);
 inline bool read(Reader& r, element e, view::AtifAgent& out);
 inline bool read(Reader& r, element e, view::AtifImageSource& out);
 inline bool read(Reader& r, element e, view::AtifContentPart& out);
@@ -67,11 +83,21 @@ inline bool read(Reader& r, element e, view::AtifStepMetrics& out);
 inline bool read(Reader& r, element e, view::AtifStep& out);
 inline bool read(Reader& r, element e, view::AtifFinalMetrics& out);
 inline bool read(Reader& r, element e, view::AtifTrajectory& out);
+inline bool read(Reader& r, element e, view::NemoGymMetadataV1& out);
+inline bool read(Reader& r, element e, view::NemoGymRolloutRowV1& out);
+inline bool read(Reader& r, element e, view::NemoGymMetadataV3& out);
+inline bool read(Reader& r, element e, view::NemoGymRolloutRowV3& out);
+inline bool read(Reader& r, element e, view::CIOutcomeV4& out);
+inline bool read(Reader& r, element e, view::RepositoryIdentity& out);
+inline bool read(Reader& r, element e, view::CIResolutionV4& out);
+inline bool read(Reader& r, element e, view::NemoGymMetadataV4& out);
+inline bool read(Reader& r, element e, view::NemoGymRolloutRowV4& out);
 inline bool read(Reader& r, element e, view::HarborSubagentTrajectoryRef& out);
 inline bool read(Reader& r, element e, view::HarborObservationResult& out);
 inline bool read(Reader& r, element e, view::HarborObservation& out);
 inline bool read(Reader& r, element e, view::HarborStep& out);
 inline bool read(Reader& r, element e, view::HarborTrajectory& out);
+inline bool read(Reader& r, element e, view::Part& out);
 inline bool read(Reader& r, element e, view::AtifContent& out);
 inline bool read(Reader& r, element e, view::ReasoningEffort& out);
 inline bool check(Reader& r, element e, type_tag<TextPart>);
@@ -129,7 +155,9 @@ inline bool read(Reader& r, element e, Out& out, type_tag<ReasoningEffort>) {
 inline bool read(Reader& r, element e, ReasoningEffort& out) { return read(r, e, out, type_tag<ReasoningEffort>{}); }
 inline bool read(Reader& r, element e, view::ReasoningEffort& out) { return read(r, e, out, type_tag<ReasoningEffort>{}); }
 
-inline bool read(Reader& r, element e, TextPart& out) {
+/// Reads into TextPart or view::TextPart.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<TextPart>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -154,7 +182,12 @@ inline bool read(Reader& r, element e, TextPart& out) {
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, ReasoningPart& out) {
+inline bool read(Reader& r, element e, TextPart& out) { return read(r, e, out, type_tag<TextPart>{}); }
+inline bool read(Reader& r, element e, view::TextPart& out) { return read(r, e, out, type_tag<TextPart>{}); }
+
+/// Reads into ReasoningPart or view::ReasoningPart.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<ReasoningPart>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -179,7 +212,12 @@ inline bool read(Reader& r, element e, ReasoningPart& out) {
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, ToolCallPart& out) {
+inline bool read(Reader& r, element e, ReasoningPart& out) { return read(r, e, out, type_tag<ReasoningPart>{}); }
+inline bool read(Reader& r, element e, view::ReasoningPart& out) { return read(r, e, out, type_tag<ReasoningPart>{}); }
+
+/// Reads into ToolCallPart or view::ToolCallPart.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<ToolCallPart>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -212,7 +250,12 @@ inline bool read(Reader& r, element e, ToolCallPart& out) {
     return (seen & 0xf) == 0xf && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, ToolCallResponsePart& out) {
+inline bool read(Reader& r, element e, ToolCallPart& out) { return read(r, e, out, type_tag<ToolCallPart>{}); }
+inline bool read(Reader& r, element e, view::ToolCallPart& out) { return read(r, e, out, type_tag<ToolCallPart>{}); }
+
+/// Reads into ToolCallResponsePart or view::ToolCallResponsePart.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<ToolCallResponsePart>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -241,18 +284,28 @@ inline bool read(Reader& r, element e, ToolCallResponsePart& out) {
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, Part& out) {
+inline bool read(Reader& r, element e, ToolCallResponsePart& out) { return read(r, e, out, type_tag<ToolCallResponsePart>{}); }
+inline bool read(Reader& r, element e, view::ToolCallResponsePart& out) { return read(r, e, out, type_tag<ToolCallResponsePart>{}); }
+
+/// Reads into Part or view::Part.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<Part>) {
     simdjson::dom::object object;
     std::string_view tag;
     if (e.get(object) || object["type"].get(tag)) return false;
-    if (tag == TextPart::type) return read(r, e, alternative<TextPart>(out));
-    if (tag == ReasoningPart::type) return read(r, e, alternative<ReasoningPart>(out));
-    if (tag == ToolCallPart::type) return read(r, e, alternative<ToolCallPart>(out));
-    if (tag == ToolCallResponsePart::type) return read(r, e, alternative<ToolCallResponsePart>(out));
+    if (tag == TextPart::type) return read(r, e, alternative_at<0>(out));
+    if (tag == ReasoningPart::type) return read(r, e, alternative_at<1>(out));
+    if (tag == ToolCallPart::type) return read(r, e, alternative_at<2>(out));
+    if (tag == ToolCallResponsePart::type) return read(r, e, alternative_at<3>(out));
     return false;
 }
 
-inline bool read(Reader& r, element e, RLVRInferenceMessageRow& out) {
+inline bool read(Reader& r, element e, Part& out) { return read(r, e, out, type_tag<Part>{}); }
+inline bool read(Reader& r, element e, view::Part& out) { return read(r, e, out, type_tag<Part>{}); }
+
+/// Reads into RLVRInferenceMessageRow or view::RLVRInferenceMessageRow.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<RLVRInferenceMessageRow>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -280,7 +333,12 @@ inline bool read(Reader& r, element e, RLVRInferenceMessageRow& out) {
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, NemoGymResponsesCreateParams& out) {
+inline bool read(Reader& r, element e, RLVRInferenceMessageRow& out) { return read(r, e, out, type_tag<RLVRInferenceMessageRow>{}); }
+inline bool read(Reader& r, element e, view::RLVRInferenceMessageRow& out) { return read(r, e, out, type_tag<RLVRInferenceMessageRow>{}); }
+
+/// Reads into NemoGymResponsesCreateParams or view::NemoGymResponsesCreateParams.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymResponsesCreateParams>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -301,7 +359,12 @@ inline bool read(Reader& r, element e, NemoGymResponsesCreateParams& out) {
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, RLVRDecisionRow& out) {
+inline bool read(Reader& r, element e, NemoGymResponsesCreateParams& out) { return read(r, e, out, type_tag<NemoGymResponsesCreateParams>{}); }
+inline bool read(Reader& r, element e, view::NemoGymResponsesCreateParams& out) { return read(r, e, out, type_tag<NemoGymResponsesCreateParams>{}); }
+
+/// Reads into RLVRDecisionRow or view::RLVRDecisionRow.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<RLVRDecisionRow>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -334,7 +397,12 @@ inline bool read(Reader& r, element e, RLVRDecisionRow& out) {
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, RLVRTurnRow& out) {
+inline bool read(Reader& r, element e, RLVRDecisionRow& out) { return read(r, e, out, type_tag<RLVRDecisionRow>{}); }
+inline bool read(Reader& r, element e, view::RLVRDecisionRow& out) { return read(r, e, out, type_tag<RLVRDecisionRow>{}); }
+
+/// Reads into RLVRTurnRow or view::RLVRTurnRow.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<RLVRTurnRow>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -368,7 +436,12 @@ inline bool read(Reader& r, element e, RLVRTurnRow& out) {
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, NemoGymResponse& out) {
+inline bool read(Reader& r, element e, RLVRTurnRow& out) { return read(r, e, out, type_tag<RLVRTurnRow>{}); }
+inline bool read(Reader& r, element e, view::RLVRTurnRow& out) { return read(r, e, out, type_tag<RLVRTurnRow>{}); }
+
+/// Reads into NemoGymResponse or view::NemoGymResponse.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymResponse>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -389,7 +462,12 @@ inline bool read(Reader& r, element e, NemoGymResponse& out) {
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, Verification& out) {
+inline bool read(Reader& r, element e, NemoGymResponse& out) { return read(r, e, out, type_tag<NemoGymResponse>{}); }
+inline bool read(Reader& r, element e, view::NemoGymResponse& out) { return read(r, e, out, type_tag<NemoGymResponse>{}); }
+
+/// Reads into Verification or view::Verification.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<Verification>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -410,7 +488,12 @@ inline bool read(Reader& r, element e, Verification& out) {
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, CIOutcome& out) {
+inline bool read(Reader& r, element e, Verification& out) { return read(r, e, out, type_tag<Verification>{}); }
+inline bool read(Reader& r, element e, view::Verification& out) { return read(r, e, out, type_tag<Verification>{}); }
+
+/// Reads into CIOutcome or view::CIOutcome.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<CIOutcome>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -525,7 +608,12 @@ inline bool read(Reader& r, element e, CIOutcome& out) {
     return (seen & 0x7fffff) == 0x7fffff && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, CIWorkflowResolution& out) {
+inline bool read(Reader& r, element e, CIOutcome& out) { return read(r, e, out, type_tag<CIOutcome>{}); }
+inline bool read(Reader& r, element e, view::CIOutcome& out) { return read(r, e, out, type_tag<CIOutcome>{}); }
+
+/// Reads into CIWorkflowResolution or view::CIWorkflowResolution.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<CIWorkflowResolution>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -589,7 +677,12 @@ inline bool read(Reader& r, element e, CIWorkflowResolution& out) {
     return (seen & 0xfff) == 0xfff && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, Provenance& out) {
+inline bool read(Reader& r, element e, CIWorkflowResolution& out) { return read(r, e, out, type_tag<CIWorkflowResolution>{}); }
+inline bool read(Reader& r, element e, view::CIWorkflowResolution& out) { return read(r, e, out, type_tag<CIWorkflowResolution>{}); }
+
+/// Reads into Provenance or view::Provenance.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<Provenance>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -616,7 +709,12 @@ inline bool read(Reader& r, element e, Provenance& out) {
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, CIResolution& out) {
+inline bool read(Reader& r, element e, Provenance& out) { return read(r, e, out, type_tag<Provenance>{}); }
+inline bool read(Reader& r, element e, view::Provenance& out) { return read(r, e, out, type_tag<Provenance>{}); }
+
+/// Reads into CIResolution or view::CIResolution.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<CIResolution>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -672,7 +770,12 @@ inline bool read(Reader& r, element e, CIResolution& out) {
     return (seen & 0x7ff) == 0x7ff && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, NemoGymMetadata& out) {
+inline bool read(Reader& r, element e, CIResolution& out) { return read(r, e, out, type_tag<CIResolution>{}); }
+inline bool read(Reader& r, element e, view::CIResolution& out) { return read(r, e, out, type_tag<CIResolution>{}); }
+
+/// Reads into NemoGymMetadata or view::NemoGymMetadata.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymMetadata>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -742,7 +845,12 @@ inline bool read(Reader& r, element e, NemoGymMetadata& out) {
     return (seen & 0x7d77) == 0x7d77 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, NemoGymRolloutRow& out) {
+inline bool read(Reader& r, element e, NemoGymMetadata& out) { return read(r, e, out, type_tag<NemoGymMetadata>{}); }
+inline bool read(Reader& r, element e, view::NemoGymMetadata& out) { return read(r, e, out, type_tag<NemoGymMetadata>{}); }
+
+/// Reads into NemoGymRolloutRow or view::NemoGymRolloutRow.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymRolloutRow>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -772,6 +880,9 @@ inline bool read(Reader& r, element e, NemoGymRolloutRow& out) {
     if (!(seen & (std::uint64_t{1} << 2))) out.reward.reset();
     return (seen & 0xb) == 0xb && d.error_count() == 0;
 }
+
+inline bool read(Reader& r, element e, NemoGymRolloutRow& out) { return read(r, e, out, type_tag<NemoGymRolloutRow>{}); }
+inline bool read(Reader& r, element e, view::NemoGymRolloutRow& out) { return read(r, e, out, type_tag<NemoGymRolloutRow>{}); }
 
 /// Reads into AtifAgent or view::AtifAgent.
 template <class Out>
@@ -1293,7 +1404,9 @@ inline bool read(Reader& r, element e, Out& out, type_tag<AtifTrajectory>) {
 inline bool read(Reader& r, element e, AtifTrajectory& out) { return read(r, e, out, type_tag<AtifTrajectory>{}); }
 inline bool read(Reader& r, element e, view::AtifTrajectory& out) { return read(r, e, out, type_tag<AtifTrajectory>{}); }
 
-inline bool read(Reader& r, element e, NemoGymMetadataV1& out) {
+/// Reads into NemoGymMetadataV1 or view::NemoGymMetadataV1.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymMetadataV1>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1363,7 +1476,12 @@ inline bool read(Reader& r, element e, NemoGymMetadataV1& out) {
     return (seen & 0x7d77) == 0x7d77 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, NemoGymRolloutRowV1& out) {
+inline bool read(Reader& r, element e, NemoGymMetadataV1& out) { return read(r, e, out, type_tag<NemoGymMetadataV1>{}); }
+inline bool read(Reader& r, element e, view::NemoGymMetadataV1& out) { return read(r, e, out, type_tag<NemoGymMetadataV1>{}); }
+
+/// Reads into NemoGymRolloutRowV1 or view::NemoGymRolloutRowV1.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymRolloutRowV1>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1394,7 +1512,12 @@ inline bool read(Reader& r, element e, NemoGymRolloutRowV1& out) {
     return (seen & 0xb) == 0xb && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, NemoGymMetadataV3& out) {
+inline bool read(Reader& r, element e, NemoGymRolloutRowV1& out) { return read(r, e, out, type_tag<NemoGymRolloutRowV1>{}); }
+inline bool read(Reader& r, element e, view::NemoGymRolloutRowV1& out) { return read(r, e, out, type_tag<NemoGymRolloutRowV1>{}); }
+
+/// Reads into NemoGymMetadataV3 or view::NemoGymMetadataV3.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymMetadataV3>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1471,7 +1594,12 @@ inline bool read(Reader& r, element e, NemoGymMetadataV3& out) {
     return (seen & 0xfd77) == 0xfd77 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, NemoGymRolloutRowV3& out) {
+inline bool read(Reader& r, element e, NemoGymMetadataV3& out) { return read(r, e, out, type_tag<NemoGymMetadataV3>{}); }
+inline bool read(Reader& r, element e, view::NemoGymMetadataV3& out) { return read(r, e, out, type_tag<NemoGymMetadataV3>{}); }
+
+/// Reads into NemoGymRolloutRowV3 or view::NemoGymRolloutRowV3.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymRolloutRowV3>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1502,7 +1630,12 @@ inline bool read(Reader& r, element e, NemoGymRolloutRowV3& out) {
     return (seen & 0xb) == 0xb && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, CIOutcomeV4& out) {
+inline bool read(Reader& r, element e, NemoGymRolloutRowV3& out) { return read(r, e, out, type_tag<NemoGymRolloutRowV3>{}); }
+inline bool read(Reader& r, element e, view::NemoGymRolloutRowV3& out) { return read(r, e, out, type_tag<NemoGymRolloutRowV3>{}); }
+
+/// Reads into CIOutcomeV4 or view::CIOutcomeV4.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<CIOutcomeV4>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1635,7 +1768,12 @@ inline bool read(Reader& r, element e, CIOutcomeV4& out) {
     return (seen & 0x3ffffff) == 0x3ffffff && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, RepositoryIdentity& out) {
+inline bool read(Reader& r, element e, CIOutcomeV4& out) { return read(r, e, out, type_tag<CIOutcomeV4>{}); }
+inline bool read(Reader& r, element e, view::CIOutcomeV4& out) { return read(r, e, out, type_tag<CIOutcomeV4>{}); }
+
+/// Reads into RepositoryIdentity or view::RepositoryIdentity.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<RepositoryIdentity>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1665,7 +1803,12 @@ inline bool read(Reader& r, element e, RepositoryIdentity& out) {
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, CIResolutionV4& out) {
+inline bool read(Reader& r, element e, RepositoryIdentity& out) { return read(r, e, out, type_tag<RepositoryIdentity>{}); }
+inline bool read(Reader& r, element e, view::RepositoryIdentity& out) { return read(r, e, out, type_tag<RepositoryIdentity>{}); }
+
+/// Reads into CIResolutionV4 or view::CIResolutionV4.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<CIResolutionV4>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1724,7 +1867,12 @@ inline bool read(Reader& r, element e, CIResolutionV4& out) {
     return (seen & 0xfff) == 0xfff && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, NemoGymMetadataV4& out) {
+inline bool read(Reader& r, element e, CIResolutionV4& out) { return read(r, e, out, type_tag<CIResolutionV4>{}); }
+inline bool read(Reader& r, element e, view::CIResolutionV4& out) { return read(r, e, out, type_tag<CIResolutionV4>{}); }
+
+/// Reads into NemoGymMetadataV4 or view::NemoGymMetadataV4.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymMetadataV4>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1804,7 +1952,12 @@ inline bool read(Reader& r, element e, NemoGymMetadataV4& out) {
     return (seen & 0x1fd77) == 0x1fd77 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, NemoGymRolloutRowV4& out) {
+inline bool read(Reader& r, element e, NemoGymMetadataV4& out) { return read(r, e, out, type_tag<NemoGymMetadataV4>{}); }
+inline bool read(Reader& r, element e, view::NemoGymMetadataV4& out) { return read(r, e, out, type_tag<NemoGymMetadataV4>{}); }
+
+/// Reads into NemoGymRolloutRowV4 or view::NemoGymRolloutRowV4.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymRolloutRowV4>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1834,6 +1987,9 @@ inline bool read(Reader& r, element e, NemoGymRolloutRowV4& out) {
     if (!(seen & (std::uint64_t{1} << 2))) out.reward.reset();
     return (seen & 0xb) == 0xb && d.error_count() == 0;
 }
+
+inline bool read(Reader& r, element e, NemoGymRolloutRowV4& out) { return read(r, e, out, type_tag<NemoGymRolloutRowV4>{}); }
+inline bool read(Reader& r, element e, view::NemoGymRolloutRowV4& out) { return read(r, e, out, type_tag<NemoGymRolloutRowV4>{}); }
 
 /// Reads into HarborSubagentTrajectoryRef or view::HarborSubagentTrajectoryRef.
 template <class Out>

@@ -25,10 +25,350 @@ struct JsonView {
 };
 inline const char* json_type_name(const JsonView& j) noexcept { return j.is_object() ? "an object" : "not an object"; }
 
+/// Equal as the model's Json values compare (src/fast.cpp): members in the same order, numbers by value.
+bool operator==(const JsonView& a, const JsonView& b);
+/// Not operator==.
+inline bool operator!=(const JsonView& a, const JsonView& b) { return !(a == b); }
+
 using ReasoningEffort = std::variant<std::string_view, Number>;
+
+/// TextPart, viewed.
+struct TextPart {
+    using viewed_model = rows::TextPart;  ///< the model it views
+    std::string_view content{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const TextPart& a, const TextPart& b) {
+    return a.content == b.content;
+}
+inline bool operator!=(const TextPart& a, const TextPart& b) { return !(a == b); }
+
+/// ReasoningPart, viewed.
+struct ReasoningPart {
+    using viewed_model = rows::ReasoningPart;  ///< the model it views
+    std::string_view content{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const ReasoningPart& a, const ReasoningPart& b) {
+    return a.content == b.content;
+}
+inline bool operator!=(const ReasoningPart& a, const ReasoningPart& b) { return !(a == b); }
+
+/// ToolCallPart, viewed.
+struct ToolCallPart {
+    using viewed_model = rows::ToolCallPart;  ///< the model it views
+    std::string_view id{};
+    std::string_view name{};
+    JsonView arguments{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const ToolCallPart& a, const ToolCallPart& b) {
+    return a.id == b.id &&
+           a.name == b.name &&
+           a.arguments == b.arguments;
+}
+inline bool operator!=(const ToolCallPart& a, const ToolCallPart& b) { return !(a == b); }
+
+/// ToolCallResponsePart, viewed.
+struct ToolCallResponsePart {
+    using viewed_model = rows::ToolCallResponsePart;  ///< the model it views
+    std::string_view id{};
+    JsonView result{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const ToolCallResponsePart& a, const ToolCallResponsePart& b) {
+    return a.id == b.id &&
+           a.result == b.result;
+}
+inline bool operator!=(const ToolCallResponsePart& a, const ToolCallResponsePart& b) { return !(a == b); }
+
+using Part = std::variant<view::TextPart, view::ReasoningPart, view::ToolCallPart, view::ToolCallResponsePart>;
+
+/// RLVRInferenceMessageRow, viewed.
+struct RLVRInferenceMessageRow {
+    using viewed_model = rows::RLVRInferenceMessageRow;  ///< the model it views
+    std::string_view role{};
+    std::vector<view::Part> parts{};
+    std::optional<std::string_view> finish_reason{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const RLVRInferenceMessageRow& a, const RLVRInferenceMessageRow& b) {
+    return a.role == b.role &&
+           a.parts == b.parts &&
+           a.finish_reason == b.finish_reason;
+}
+inline bool operator!=(const RLVRInferenceMessageRow& a, const RLVRInferenceMessageRow& b) { return !(a == b); }
+
+/// NemoGymResponsesCreateParams, viewed.
+struct NemoGymResponsesCreateParams {
+    using viewed_model = rows::NemoGymResponsesCreateParams;  ///< the model it views
+    std::vector<view::RLVRInferenceMessageRow> input{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const NemoGymResponsesCreateParams& a, const NemoGymResponsesCreateParams& b) {
+    return a.input == b.input;
+}
+inline bool operator!=(const NemoGymResponsesCreateParams& a, const NemoGymResponsesCreateParams& b) { return !(a == b); }
+
+/// RLVRDecisionRow, viewed.
+struct RLVRDecisionRow {
+    using viewed_model = rows::RLVRDecisionRow;  ///< the model it views
+    bool accepted{};
+    bool explicit_{};
+    AgentHarness agent_harness{};
+    InteractionMode interaction_mode{};
+    std::string_view file_path{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const RLVRDecisionRow& a, const RLVRDecisionRow& b) {
+    return a.accepted == b.accepted &&
+           a.explicit_ == b.explicit_ &&
+           a.agent_harness == b.agent_harness &&
+           a.interaction_mode == b.interaction_mode &&
+           a.file_path == b.file_path;
+}
+inline bool operator!=(const RLVRDecisionRow& a, const RLVRDecisionRow& b) { return !(a == b); }
+
+/// RLVRTurnRow, viewed.
+struct RLVRTurnRow {
+    using viewed_model = rows::RLVRTurnRow;  ///< the model it views
+    std::string_view inference_call_id{};
+    std::vector<view::RLVRInferenceMessageRow> new_messages{};
+    std::string_view completion{};
+    std::vector<view::ToolCallPart> tool_calls{};
+    std::vector<view::RLVRDecisionRow> decisions{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const RLVRTurnRow& a, const RLVRTurnRow& b) {
+    return a.inference_call_id == b.inference_call_id &&
+           a.new_messages == b.new_messages &&
+           a.completion == b.completion &&
+           a.tool_calls == b.tool_calls &&
+           a.decisions == b.decisions;
+}
+inline bool operator!=(const RLVRTurnRow& a, const RLVRTurnRow& b) { return !(a == b); }
+
+/// NemoGymResponse, viewed.
+struct NemoGymResponse {
+    using viewed_model = rows::NemoGymResponse;  ///< the model it views
+    std::vector<view::RLVRTurnRow> turns{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const NemoGymResponse& a, const NemoGymResponse& b) {
+    return a.turns == b.turns;
+}
+inline bool operator!=(const NemoGymResponse& a, const NemoGymResponse& b) { return !(a == b); }
+
+/// Verification, viewed.
+struct Verification {
+    using viewed_model = rows::Verification;  ///< the model it views
+    std::string_view verification_command{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const Verification& a, const Verification& b) {
+    return a.verification_command == b.verification_command;
+}
+inline bool operator!=(const Verification& a, const Verification& b) { return !(a == b); }
+
+/// CIOutcome, viewed.
+struct CIOutcome {
+    using viewed_model = rows::CIOutcome;  ///< the model it views
+    std::string_view outcome_id{};
+    std::string_view org_id{};
+    Provider provider{};
+    std::string_view run_id{};
+    Nullable<std::int64_t> run_attempt{};
+    std::string_view repo{};
+    std::string_view commit_sha{};
+    std::string_view branch{};
+    Result result{};
+    std::string_view workflow_name{};
+    Nullable<std::string_view> workflow_id{};
+    Nullable<std::string_view> workflow_path{};
+    Nullable<std::string_view> run_url{};
+    Nullable<std::string_view> provider_result{};
+    Nullable<std::string_view> error_type{};
+    Nullable<std::string_view> reason{};
+    Nullable<std::string_view> source_event_type{};
+    Nullable<std::string_view> source_spec_version{};
+    Nullable<std::string_view> source_event_id{};
+    Nullable<std::int64_t> pr_number{};
+    std::string_view captured_at{};
+    JsonView raw{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const CIOutcome& a, const CIOutcome& b) {
+    return a.outcome_id == b.outcome_id &&
+           a.org_id == b.org_id &&
+           a.provider == b.provider &&
+           a.run_id == b.run_id &&
+           a.run_attempt == b.run_attempt &&
+           a.repo == b.repo &&
+           a.commit_sha == b.commit_sha &&
+           a.branch == b.branch &&
+           a.result == b.result &&
+           a.workflow_name == b.workflow_name &&
+           a.workflow_id == b.workflow_id &&
+           a.workflow_path == b.workflow_path &&
+           a.run_url == b.run_url &&
+           a.provider_result == b.provider_result &&
+           a.error_type == b.error_type &&
+           a.reason == b.reason &&
+           a.source_event_type == b.source_event_type &&
+           a.source_spec_version == b.source_spec_version &&
+           a.source_event_id == b.source_event_id &&
+           a.pr_number == b.pr_number &&
+           a.captured_at == b.captured_at &&
+           a.raw == b.raw;
+}
+inline bool operator!=(const CIOutcome& a, const CIOutcome& b) { return !(a == b); }
+
+/// CIWorkflowResolution, viewed.
+struct CIWorkflowResolution {
+    using viewed_model = rows::CIWorkflowResolution;  ///< the model it views
+    Provider provider{};
+    std::string_view run_id{};
+    Nullable<std::string_view> workflow_id{};
+    std::string_view workflow_name{};
+    Nullable<std::string_view> workflow_path{};
+    std::string_view branch{};
+    Nullable<Verdict> verdict{};
+    Nullable<Number> reliability{};
+    bool suspected_flake{};
+    std::vector<std::string_view> source_outcome_ids{};
+    Nullable<std::string_view> verdict_outcome_id{};
+    std::vector<std::string_view> non_verdict_outcome_ids{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const CIWorkflowResolution& a, const CIWorkflowResolution& b) {
+    return a.provider == b.provider &&
+           a.run_id == b.run_id &&
+           a.workflow_id == b.workflow_id &&
+           a.workflow_name == b.workflow_name &&
+           a.workflow_path == b.workflow_path &&
+           a.branch == b.branch &&
+           a.verdict == b.verdict &&
+           a.reliability == b.reliability &&
+           a.suspected_flake == b.suspected_flake &&
+           a.source_outcome_ids == b.source_outcome_ids &&
+           a.verdict_outcome_id == b.verdict_outcome_id &&
+           a.non_verdict_outcome_ids == b.non_verdict_outcome_ids;
+}
+inline bool operator!=(const CIWorkflowResolution& a, const CIWorkflowResolution& b) { return !(a == b); }
+
+/// Provenance, viewed.
+struct Provenance {
+    using viewed_model = rows::Provenance;  ///< the model it views
+    std::string_view policy_version{};
+    std::int64_t quarantine_revision{};
+    Nullable<std::string_view> policy_digest{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const Provenance& a, const Provenance& b) {
+    return a.policy_version == b.policy_version &&
+           a.quarantine_revision == b.quarantine_revision &&
+           a.policy_digest == b.policy_digest;
+}
+inline bool operator!=(const Provenance& a, const Provenance& b) { return !(a == b); }
+
+/// CIResolution, viewed.
+struct CIResolution {
+    using viewed_model = rows::CIResolution;  ///< the model it views
+    std::string_view org_id{};
+    std::string_view repo{};
+    std::string_view commit_sha{};
+    Nullable<Verdict> verdict{};
+    Nullable<Number> reliability{};
+    bool suspected_flake{};
+    std::vector<view::CIWorkflowResolution> workflow_resolutions{};
+    std::vector<std::string_view> source_outcome_ids{};
+    std::vector<std::string_view> verdict_outcome_ids{};
+    std::vector<std::string_view> non_verdict_outcome_ids{};
+    view::Provenance provenance{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const CIResolution& a, const CIResolution& b) {
+    return a.org_id == b.org_id &&
+           a.repo == b.repo &&
+           a.commit_sha == b.commit_sha &&
+           a.verdict == b.verdict &&
+           a.reliability == b.reliability &&
+           a.suspected_flake == b.suspected_flake &&
+           a.workflow_resolutions == b.workflow_resolutions &&
+           a.source_outcome_ids == b.source_outcome_ids &&
+           a.verdict_outcome_ids == b.verdict_outcome_ids &&
+           a.non_verdict_outcome_ids == b.non_verdict_outcome_ids &&
+           a.provenance == b.provenance;
+}
+inline bool operator!=(const CIResolution& a, const CIResolution& b) { return !(a == b); }
+
+/// NemoGymMetadata, viewed.
+struct NemoGymMetadata {
+    using viewed_model = rows::NemoGymMetadata;  ///< the model it views
+    std::string_view instance_id{};
+    std::optional<RewardSource> reward_source{};
+    std::string_view org_id{};
+    std::string_view session_id{};
+    std::int64_t segment_index{};
+    std::optional<view::Verification> verification{};
+    std::vector<view::CIOutcome> verifier_results{};
+    std::optional<view::CIResolution> ci_resolution{};
+    AttributionSource attribution_source{};
+    Split split{};
+    view::Provenance provenance{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const NemoGymMetadata& a, const NemoGymMetadata& b) {
+    return a.instance_id == b.instance_id &&
+           a.reward_source == b.reward_source &&
+           a.org_id == b.org_id &&
+           a.session_id == b.session_id &&
+           a.segment_index == b.segment_index &&
+           a.verification == b.verification &&
+           a.verifier_results == b.verifier_results &&
+           a.ci_resolution == b.ci_resolution &&
+           a.attribution_source == b.attribution_source &&
+           a.split == b.split &&
+           a.provenance == b.provenance;
+}
+inline bool operator!=(const NemoGymMetadata& a, const NemoGymMetadata& b) { return !(a == b); }
+
+/// NemoGymRolloutRow, viewed.
+struct NemoGymRolloutRow {
+    using viewed_model = rows::NemoGymRolloutRow;  ///< the model it views
+    view::NemoGymResponsesCreateParams responses_create_params{};
+    view::NemoGymResponse response{};
+    std::optional<Number> reward{};
+    view::NemoGymMetadata metadata{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const NemoGymRolloutRow& a, const NemoGymRolloutRow& b) {
+    return a.responses_create_params == b.responses_create_params &&
+           a.response == b.response &&
+           a.reward == b.reward &&
+           a.metadata == b.metadata;
+}
+inline bool operator!=(const NemoGymRolloutRow& a, const NemoGymRolloutRow& b) { return !(a == b); }
 
 /// AtifAgent, viewed.
 struct AtifAgent {
+    using viewed_model = rows::AtifAgent;  ///< the model it views
     std::string_view name{};
     std::string_view version{};
     std::optional<Nullable<std::string_view>> model_name{};
@@ -36,44 +376,99 @@ struct AtifAgent {
     std::optional<Nullable<JsonView>> extra{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const AtifAgent& a, const AtifAgent& b) {
+    return a.name == b.name &&
+           a.version == b.version &&
+           a.model_name == b.model_name &&
+           a.tool_definitions == b.tool_definitions &&
+           a.extra == b.extra;
+}
+inline bool operator!=(const AtifAgent& a, const AtifAgent& b) { return !(a == b); }
+
 /// AtifImageSource, viewed.
 struct AtifImageSource {
+    using viewed_model = rows::AtifImageSource;  ///< the model it views
     AtifImageMediaType media_type{};
     std::string_view path{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const AtifImageSource& a, const AtifImageSource& b) {
+    return a.media_type == b.media_type &&
+           a.path == b.path;
+}
+inline bool operator!=(const AtifImageSource& a, const AtifImageSource& b) { return !(a == b); }
+
 /// AtifContentPart, viewed.
 struct AtifContentPart {
+    using viewed_model = rows::AtifContentPart;  ///< the model it views
     AtifContentPartType type{};
     std::optional<Nullable<std::string_view>> text{};
     std::optional<Nullable<view::AtifImageSource>> source{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const AtifContentPart& a, const AtifContentPart& b) {
+    return a.type == b.type &&
+           a.text == b.text &&
+           a.source == b.source;
+}
+inline bool operator!=(const AtifContentPart& a, const AtifContentPart& b) { return !(a == b); }
+
 using AtifContent = std::variant<std::string_view, std::vector<view::AtifContentPart>>;
 
 /// AtifToolCall, viewed.
 struct AtifToolCall {
+    using viewed_model = rows::AtifToolCall;  ///< the model it views
     std::string_view tool_call_id{};
     std::string_view function_name{};
     JsonView arguments{};
     std::optional<Nullable<JsonView>> extra{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const AtifToolCall& a, const AtifToolCall& b) {
+    return a.tool_call_id == b.tool_call_id &&
+           a.function_name == b.function_name &&
+           a.arguments == b.arguments &&
+           a.extra == b.extra;
+}
+inline bool operator!=(const AtifToolCall& a, const AtifToolCall& b) { return !(a == b); }
+
 /// AtifObservationResult, viewed.
 struct AtifObservationResult {
+    using viewed_model = rows::AtifObservationResult;  ///< the model it views
     std::optional<Nullable<std::string_view>> source_call_id{};
     std::optional<Nullable<view::AtifContent>> content{};
     std::optional<Nullable<std::vector<JsonView>>> subagent_trajectory_ref{};
     std::optional<Nullable<JsonView>> extra{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const AtifObservationResult& a, const AtifObservationResult& b) {
+    return a.source_call_id == b.source_call_id &&
+           a.content == b.content &&
+           a.subagent_trajectory_ref == b.subagent_trajectory_ref &&
+           a.extra == b.extra;
+}
+inline bool operator!=(const AtifObservationResult& a, const AtifObservationResult& b) { return !(a == b); }
+
 /// AtifObservation, viewed.
 struct AtifObservation {
+    using viewed_model = rows::AtifObservation;  ///< the model it views
     std::vector<view::AtifObservationResult> results{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const AtifObservation& a, const AtifObservation& b) {
+    return a.results == b.results;
+}
+inline bool operator!=(const AtifObservation& a, const AtifObservation& b) { return !(a == b); }
+
 /// AtifStepMetrics, viewed.
 struct AtifStepMetrics {
+    using viewed_model = rows::AtifStepMetrics;  ///< the model it views
     std::optional<Nullable<Integer>> prompt_tokens{};
     std::optional<Nullable<Integer>> completion_tokens{};
     std::optional<Nullable<Integer>> cached_tokens{};
@@ -84,8 +479,22 @@ struct AtifStepMetrics {
     std::optional<Nullable<JsonView>> extra{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const AtifStepMetrics& a, const AtifStepMetrics& b) {
+    return a.prompt_tokens == b.prompt_tokens &&
+           a.completion_tokens == b.completion_tokens &&
+           a.cached_tokens == b.cached_tokens &&
+           a.cost_usd == b.cost_usd &&
+           a.prompt_token_ids == b.prompt_token_ids &&
+           a.completion_token_ids == b.completion_token_ids &&
+           a.logprobs == b.logprobs &&
+           a.extra == b.extra;
+}
+inline bool operator!=(const AtifStepMetrics& a, const AtifStepMetrics& b) { return !(a == b); }
+
 /// AtifStep, viewed.
 struct AtifStep {
+    using viewed_model = rows::AtifStep;  ///< the model it views
     Integer step_id{};
     std::optional<Nullable<std::string_view>> timestamp{};
     AtifStepSource source{};
@@ -101,8 +510,27 @@ struct AtifStep {
     std::optional<Nullable<JsonView>> extra{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const AtifStep& a, const AtifStep& b) {
+    return a.step_id == b.step_id &&
+           a.timestamp == b.timestamp &&
+           a.source == b.source &&
+           a.model_name == b.model_name &&
+           a.reasoning_effort == b.reasoning_effort &&
+           a.message == b.message &&
+           a.reasoning_content == b.reasoning_content &&
+           a.tool_calls == b.tool_calls &&
+           a.observation == b.observation &&
+           a.metrics == b.metrics &&
+           a.llm_call_count == b.llm_call_count &&
+           a.is_copied_context == b.is_copied_context &&
+           a.extra == b.extra;
+}
+inline bool operator!=(const AtifStep& a, const AtifStep& b) { return !(a == b); }
+
 /// AtifFinalMetrics, viewed.
 struct AtifFinalMetrics {
+    using viewed_model = rows::AtifFinalMetrics;  ///< the model it views
     std::optional<Nullable<Integer>> total_prompt_tokens{};
     std::optional<Nullable<Integer>> total_completion_tokens{};
     std::optional<Nullable<Integer>> total_cached_tokens{};
@@ -111,8 +539,20 @@ struct AtifFinalMetrics {
     std::optional<Nullable<JsonView>> extra{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const AtifFinalMetrics& a, const AtifFinalMetrics& b) {
+    return a.total_prompt_tokens == b.total_prompt_tokens &&
+           a.total_completion_tokens == b.total_completion_tokens &&
+           a.total_cached_tokens == b.total_cached_tokens &&
+           a.total_cost_usd == b.total_cost_usd &&
+           a.total_steps == b.total_steps &&
+           a.extra == b.extra;
+}
+inline bool operator!=(const AtifFinalMetrics& a, const AtifFinalMetrics& b) { return !(a == b); }
+
 /// AtifTrajectory, viewed.
 struct AtifTrajectory {
+    using viewed_model = rows::AtifTrajectory;  ///< the model it views
     std::optional<Nullable<std::string_view>> session_id{};
     std::optional<Nullable<std::string_view>> trajectory_id{};
     view::AtifAgent agent{};
@@ -124,29 +564,337 @@ struct AtifTrajectory {
     std::optional<Nullable<JsonView>> extra{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const AtifTrajectory& a, const AtifTrajectory& b) {
+    return a.session_id == b.session_id &&
+           a.trajectory_id == b.trajectory_id &&
+           a.agent == b.agent &&
+           a.steps == b.steps &&
+           a.notes == b.notes &&
+           a.final_metrics == b.final_metrics &&
+           a.continued_trajectory_ref == b.continued_trajectory_ref &&
+           a.subagent_trajectories == b.subagent_trajectories &&
+           a.extra == b.extra;
+}
+inline bool operator!=(const AtifTrajectory& a, const AtifTrajectory& b) { return !(a == b); }
+
+/// NemoGymMetadataV1, viewed.
+struct NemoGymMetadataV1 {
+    using viewed_model = rows::NemoGymMetadataV1;  ///< the model it views
+    std::string_view instance_id{};
+    std::optional<RewardSource> reward_source{};
+    std::string_view org_id{};
+    std::string_view session_id{};
+    std::int64_t segment_index{};
+    std::optional<view::Verification> verification{};
+    std::vector<view::CIOutcome> verifier_results{};
+    std::optional<view::CIResolution> ci_resolution{};
+    AttributionSource attribution_source{};
+    Split split{};
+    view::Provenance provenance{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const NemoGymMetadataV1& a, const NemoGymMetadataV1& b) {
+    return a.instance_id == b.instance_id &&
+           a.reward_source == b.reward_source &&
+           a.org_id == b.org_id &&
+           a.session_id == b.session_id &&
+           a.segment_index == b.segment_index &&
+           a.verification == b.verification &&
+           a.verifier_results == b.verifier_results &&
+           a.ci_resolution == b.ci_resolution &&
+           a.attribution_source == b.attribution_source &&
+           a.split == b.split &&
+           a.provenance == b.provenance;
+}
+inline bool operator!=(const NemoGymMetadataV1& a, const NemoGymMetadataV1& b) { return !(a == b); }
+
+/// NemoGymRolloutRowV1, viewed.
+struct NemoGymRolloutRowV1 {
+    using viewed_model = rows::NemoGymRolloutRowV1;  ///< the model it views
+    view::NemoGymResponsesCreateParams responses_create_params{};
+    view::NemoGymResponse response{};
+    std::optional<Number> reward{};
+    view::NemoGymMetadataV1 metadata{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const NemoGymRolloutRowV1& a, const NemoGymRolloutRowV1& b) {
+    return a.responses_create_params == b.responses_create_params &&
+           a.response == b.response &&
+           a.reward == b.reward &&
+           a.metadata == b.metadata;
+}
+inline bool operator!=(const NemoGymRolloutRowV1& a, const NemoGymRolloutRowV1& b) { return !(a == b); }
+
+/// NemoGymMetadataV3, viewed.
+struct NemoGymMetadataV3 {
+    using viewed_model = rows::NemoGymMetadataV3;  ///< the model it views
+    std::string_view instance_id{};
+    std::optional<RewardSource> reward_source{};
+    std::string_view org_id{};
+    std::string_view session_id{};
+    std::int64_t segment_index{};
+    std::optional<view::Verification> verification{};
+    std::vector<view::CIOutcome> verifier_results{};
+    std::optional<view::CIResolution> ci_resolution{};
+    AttributionSource attribution_source{};
+    Split split{};
+    view::Provenance provenance{};
+    std::vector<std::string_view> session_commit_observation_ids{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const NemoGymMetadataV3& a, const NemoGymMetadataV3& b) {
+    return a.instance_id == b.instance_id &&
+           a.reward_source == b.reward_source &&
+           a.org_id == b.org_id &&
+           a.session_id == b.session_id &&
+           a.segment_index == b.segment_index &&
+           a.verification == b.verification &&
+           a.verifier_results == b.verifier_results &&
+           a.ci_resolution == b.ci_resolution &&
+           a.attribution_source == b.attribution_source &&
+           a.split == b.split &&
+           a.provenance == b.provenance &&
+           a.session_commit_observation_ids == b.session_commit_observation_ids;
+}
+inline bool operator!=(const NemoGymMetadataV3& a, const NemoGymMetadataV3& b) { return !(a == b); }
+
+/// NemoGymRolloutRowV3, viewed.
+struct NemoGymRolloutRowV3 {
+    using viewed_model = rows::NemoGymRolloutRowV3;  ///< the model it views
+    view::NemoGymResponsesCreateParams responses_create_params{};
+    view::NemoGymResponse response{};
+    std::optional<Number> reward{};
+    view::NemoGymMetadataV3 metadata{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const NemoGymRolloutRowV3& a, const NemoGymRolloutRowV3& b) {
+    return a.responses_create_params == b.responses_create_params &&
+           a.response == b.response &&
+           a.reward == b.reward &&
+           a.metadata == b.metadata;
+}
+inline bool operator!=(const NemoGymRolloutRowV3& a, const NemoGymRolloutRowV3& b) { return !(a == b); }
+
+/// CIOutcomeV4, viewed.
+struct CIOutcomeV4 {
+    using viewed_model = rows::CIOutcomeV4;  ///< the model it views
+    std::int64_t schema_version{};
+    Nullable<std::string_view> repository_provider{};
+    Nullable<std::string_view> repository_host{};
+    Nullable<std::string_view> repository_id{};
+    std::string_view outcome_id{};
+    std::string_view org_id{};
+    Provider provider{};
+    std::string_view run_id{};
+    Nullable<std::int64_t> run_attempt{};
+    std::string_view repo{};
+    std::string_view commit_sha{};
+    std::string_view branch{};
+    Result result{};
+    std::string_view workflow_name{};
+    Nullable<std::string_view> workflow_id{};
+    Nullable<std::string_view> workflow_path{};
+    Nullable<std::string_view> run_url{};
+    Nullable<std::string_view> provider_result{};
+    Nullable<std::string_view> error_type{};
+    Nullable<std::string_view> reason{};
+    Nullable<std::string_view> source_event_type{};
+    Nullable<std::string_view> source_spec_version{};
+    Nullable<std::string_view> source_event_id{};
+    Nullable<std::int64_t> pr_number{};
+    std::string_view captured_at{};
+    JsonView raw{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const CIOutcomeV4& a, const CIOutcomeV4& b) {
+    return a.schema_version == b.schema_version &&
+           a.repository_provider == b.repository_provider &&
+           a.repository_host == b.repository_host &&
+           a.repository_id == b.repository_id &&
+           a.outcome_id == b.outcome_id &&
+           a.org_id == b.org_id &&
+           a.provider == b.provider &&
+           a.run_id == b.run_id &&
+           a.run_attempt == b.run_attempt &&
+           a.repo == b.repo &&
+           a.commit_sha == b.commit_sha &&
+           a.branch == b.branch &&
+           a.result == b.result &&
+           a.workflow_name == b.workflow_name &&
+           a.workflow_id == b.workflow_id &&
+           a.workflow_path == b.workflow_path &&
+           a.run_url == b.run_url &&
+           a.provider_result == b.provider_result &&
+           a.error_type == b.error_type &&
+           a.reason == b.reason &&
+           a.source_event_type == b.source_event_type &&
+           a.source_spec_version == b.source_spec_version &&
+           a.source_event_id == b.source_event_id &&
+           a.pr_number == b.pr_number &&
+           a.captured_at == b.captured_at &&
+           a.raw == b.raw;
+}
+inline bool operator!=(const CIOutcomeV4& a, const CIOutcomeV4& b) { return !(a == b); }
+
+/// RepositoryIdentity, viewed.
+struct RepositoryIdentity {
+    using viewed_model = rows::RepositoryIdentity;  ///< the model it views
+    std::string_view host{};
+    std::string_view repository_id{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const RepositoryIdentity& a, const RepositoryIdentity& b) {
+    return a.host == b.host &&
+           a.repository_id == b.repository_id;
+}
+inline bool operator!=(const RepositoryIdentity& a, const RepositoryIdentity& b) { return !(a == b); }
+
+/// CIResolutionV4, viewed.
+struct CIResolutionV4 {
+    using viewed_model = rows::CIResolutionV4;  ///< the model it views
+    std::string_view org_id{};
+    std::string_view repo{};
+    std::string_view commit_sha{};
+    Nullable<Verdict> verdict{};
+    Nullable<Number> reliability{};
+    bool suspected_flake{};
+    std::vector<view::CIWorkflowResolution> workflow_resolutions{};
+    std::vector<std::string_view> source_outcome_ids{};
+    std::vector<std::string_view> verdict_outcome_ids{};
+    std::vector<std::string_view> non_verdict_outcome_ids{};
+    view::Provenance provenance{};
+    Nullable<view::RepositoryIdentity> repository_identity{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const CIResolutionV4& a, const CIResolutionV4& b) {
+    return a.org_id == b.org_id &&
+           a.repo == b.repo &&
+           a.commit_sha == b.commit_sha &&
+           a.verdict == b.verdict &&
+           a.reliability == b.reliability &&
+           a.suspected_flake == b.suspected_flake &&
+           a.workflow_resolutions == b.workflow_resolutions &&
+           a.source_outcome_ids == b.source_outcome_ids &&
+           a.verdict_outcome_ids == b.verdict_outcome_ids &&
+           a.non_verdict_outcome_ids == b.non_verdict_outcome_ids &&
+           a.provenance == b.provenance &&
+           a.repository_identity == b.repository_identity;
+}
+inline bool operator!=(const CIResolutionV4& a, const CIResolutionV4& b) { return !(a == b); }
+
+/// NemoGymMetadataV4, viewed.
+struct NemoGymMetadataV4 {
+    using viewed_model = rows::NemoGymMetadataV4;  ///< the model it views
+    std::string_view instance_id{};
+    std::optional<RewardSource> reward_source{};
+    std::string_view org_id{};
+    std::string_view session_id{};
+    std::int64_t segment_index{};
+    std::optional<view::Verification> verification{};
+    std::vector<view::CIOutcomeV4> verifier_results{};
+    std::optional<view::CIResolutionV4> ci_resolution{};
+    AttributionSource attribution_source{};
+    Split split{};
+    view::Provenance provenance{};
+    std::vector<std::string_view> session_commit_observation_ids{};
+    Nullable<view::RepositoryIdentity> repository_identity{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const NemoGymMetadataV4& a, const NemoGymMetadataV4& b) {
+    return a.instance_id == b.instance_id &&
+           a.reward_source == b.reward_source &&
+           a.org_id == b.org_id &&
+           a.session_id == b.session_id &&
+           a.segment_index == b.segment_index &&
+           a.verification == b.verification &&
+           a.verifier_results == b.verifier_results &&
+           a.ci_resolution == b.ci_resolution &&
+           a.attribution_source == b.attribution_source &&
+           a.split == b.split &&
+           a.provenance == b.provenance &&
+           a.session_commit_observation_ids == b.session_commit_observation_ids &&
+           a.repository_identity == b.repository_identity;
+}
+inline bool operator!=(const NemoGymMetadataV4& a, const NemoGymMetadataV4& b) { return !(a == b); }
+
+/// NemoGymRolloutRowV4, viewed.
+struct NemoGymRolloutRowV4 {
+    using viewed_model = rows::NemoGymRolloutRowV4;  ///< the model it views
+    view::NemoGymResponsesCreateParams responses_create_params{};
+    view::NemoGymResponse response{};
+    std::optional<Number> reward{};
+    view::NemoGymMetadataV4 metadata{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const NemoGymRolloutRowV4& a, const NemoGymRolloutRowV4& b) {
+    return a.responses_create_params == b.responses_create_params &&
+           a.response == b.response &&
+           a.reward == b.reward &&
+           a.metadata == b.metadata;
+}
+inline bool operator!=(const NemoGymRolloutRowV4& a, const NemoGymRolloutRowV4& b) { return !(a == b); }
+
 /// HarborSubagentTrajectoryRef, viewed.
 struct HarborSubagentTrajectoryRef {
+    using viewed_model = rows::HarborSubagentTrajectoryRef;  ///< the model it views
     std::optional<Nullable<std::string_view>> trajectory_id{};
     std::optional<Nullable<std::string_view>> session_id{};
     std::optional<Nullable<std::string_view>> trajectory_path{};
     std::optional<Nullable<JsonView>> extra{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const HarborSubagentTrajectoryRef& a, const HarborSubagentTrajectoryRef& b) {
+    return a.trajectory_id == b.trajectory_id &&
+           a.session_id == b.session_id &&
+           a.trajectory_path == b.trajectory_path &&
+           a.extra == b.extra;
+}
+inline bool operator!=(const HarborSubagentTrajectoryRef& a, const HarborSubagentTrajectoryRef& b) { return !(a == b); }
+
 /// HarborObservationResult, viewed.
 struct HarborObservationResult {
+    using viewed_model = rows::HarborObservationResult;  ///< the model it views
     std::optional<Nullable<std::string_view>> source_call_id{};
     std::optional<Nullable<view::AtifContent>> content{};
     std::optional<Nullable<std::vector<view::HarborSubagentTrajectoryRef>>> subagent_trajectory_ref{};
     std::optional<Nullable<JsonView>> extra{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const HarborObservationResult& a, const HarborObservationResult& b) {
+    return a.source_call_id == b.source_call_id &&
+           a.content == b.content &&
+           a.subagent_trajectory_ref == b.subagent_trajectory_ref &&
+           a.extra == b.extra;
+}
+inline bool operator!=(const HarborObservationResult& a, const HarborObservationResult& b) { return !(a == b); }
+
 /// HarborObservation, viewed.
 struct HarborObservation {
+    using viewed_model = rows::HarborObservation;  ///< the model it views
     std::vector<view::HarborObservationResult> results{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const HarborObservation& a, const HarborObservation& b) {
+    return a.results == b.results;
+}
+inline bool operator!=(const HarborObservation& a, const HarborObservation& b) { return !(a == b); }
+
 /// HarborStep, viewed.
 struct HarborStep {
+    using viewed_model = rows::HarborStep;  ///< the model it views
     Integer step_id{};
     std::optional<Nullable<std::string_view>> timestamp{};
     AtifStepSource source{};
@@ -162,8 +910,27 @@ struct HarborStep {
     std::optional<Nullable<JsonView>> extra{};
 };
 
+/// The same values as the model's operator== compares.
+inline bool operator==(const HarborStep& a, const HarborStep& b) {
+    return a.step_id == b.step_id &&
+           a.timestamp == b.timestamp &&
+           a.source == b.source &&
+           a.model_name == b.model_name &&
+           a.reasoning_effort == b.reasoning_effort &&
+           a.message == b.message &&
+           a.reasoning_content == b.reasoning_content &&
+           a.tool_calls == b.tool_calls &&
+           a.observation == b.observation &&
+           a.metrics == b.metrics &&
+           a.llm_call_count == b.llm_call_count &&
+           a.is_copied_context == b.is_copied_context &&
+           a.extra == b.extra;
+}
+inline bool operator!=(const HarborStep& a, const HarborStep& b) { return !(a == b); }
+
 /// HarborTrajectory, viewed.
 struct HarborTrajectory {
+    using viewed_model = rows::HarborTrajectory;  ///< the model it views
     std::optional<AtifVersion> schema_version{};
     std::optional<Nullable<std::string_view>> session_id{};
     std::optional<Nullable<std::string_view>> trajectory_id{};
@@ -175,6 +942,21 @@ struct HarborTrajectory {
     std::optional<Nullable<std::vector<view::HarborTrajectory>>> subagent_trajectories{};
     std::optional<Nullable<JsonView>> extra{};
 };
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const HarborTrajectory& a, const HarborTrajectory& b) {
+    return a.schema_version == b.schema_version &&
+           a.session_id == b.session_id &&
+           a.trajectory_id == b.trajectory_id &&
+           a.agent == b.agent &&
+           a.steps == b.steps &&
+           a.notes == b.notes &&
+           a.final_metrics == b.final_metrics &&
+           a.continued_trajectory_ref == b.continued_trajectory_ref &&
+           a.subagent_trajectories == b.subagent_trajectories &&
+           a.extra == b.extra;
+}
+inline bool operator!=(const HarborTrajectory& a, const HarborTrajectory& b) { return !(a == b); }
 
 }  // namespace sediment::rows::detail::view
 
