@@ -8,6 +8,7 @@
 
 #include "cli.hpp"
 #include "process.hpp"
+#include "sediment/rows/detail/fast.hpp"
 #include "support.hpp"
 
 using namespace sediment::rows;
@@ -22,16 +23,31 @@ std::string row(int version, const std::vector<test::Change>& edits = {}) {
     return dump(doc);
 }
 
-std::vector<Error> findings(const std::string& text, const LintOptions& options = {}) {
-    const Checked c = lint("nemo-gym-rollout", text, options);
-    REQUIRE(c.schema);  // schema-valid: only lint findings
-    return c.errors;
-}
-
 std::string ids(const std::vector<Error>& errors) {
     std::string out;
     for (const Error& e : errors) out += to_string(e) + "\n";
     return out;
+}
+
+/// Whether lint() of `text` reads it as a view (the fast path), not as a model.
+bool viewed(const std::string& text) {
+    thread_local detail::fast::AnyRolloutRowView view;
+    simdjson::dom::element root;
+    return detail::fast::view_row(text, false, Limits(), std::nullopt, view, root);
+}
+
+/// The lint findings of a schema-valid row's text, which lint() reads as a view: the same as those of
+/// its model (lint_row), which the rules also read.
+std::vector<Error> findings(const std::string& text, const LintOptions& options = {}) {
+    const Checked c = lint("nemo-gym-rollout", text, options);
+    REQUIRE(c.schema);  // schema-valid: only lint findings
+    CHECK(viewed(text));
+    AnyRolloutRow row;
+    std::vector<Error> errors, of_model;
+    REQUIRE(decode(text, row, errors));
+    lint_row(row, of_model, options);
+    CHECK(ids(of_model) == ids(c.errors));
+    return c.errors;
 }
 
 // A second CI outcome, of another commit and run: it changes no resolution of the row's commit.
@@ -458,6 +474,66 @@ TEST_CASE("lint: a session's rows agree on everything but their turns") {
     l.add(decoded(segment(2, 1, {{"/metadata/verification", ""}})), out);
     REQUIRE(out.size() == 1);
     CHECK(out[0].id == "rows.lint.session.verification");
+}
+
+TEST_CASE("lint: a session's digests are of its JSON values: the text's view, its model, any layout and key order") {
+    for (int version = 1; version <= 4; ++version) {
+        INFO("version " << version);
+        const std::string text = segment(version, 0);
+        std::vector<Error> f;
+        SessionFacts of_view;
+        REQUIRE(lint("nemo-gym-rollout", text, f, of_view) == schema_of(decoded(text)));
+        CHECK(viewed(text));
+        const SessionFacts of_model = session_facts(decoded(text));
+        CHECK(of_view.digests == of_model.digests);
+        CHECK(of_view.instance_id == of_model.instance_id);
+        const int present = version == 4 ? SessionFacts::kFields : version == 3 ? SessionFacts::kFields - 1 : SessionFacts::kFields - 2;
+        for (int field = 0; field < SessionFacts::kFields; ++field) CHECK((of_view.digests[field] != 0) == (field < present));
+        // the same values in another layout: indented, and every object's members in reverse order
+        const auto reversed = [](const Json& v, const auto& self) -> Json {
+            if (v.is_array()) {
+                Json out = Json::array();
+                for (const Json& x : v) out.push_back(self(x, self));
+                return out;
+            }
+            if (!v.is_object()) return v;
+            Json out = Json::object();
+            const auto& members = v.get_ref<const Json::object_t&>();
+            for (auto m = members.rbegin(); m != members.rend(); ++m) out[m->first] = self(m->second, self);
+            return out;
+        };
+        const std::string other = reversed(parse(text), reversed).dump(2);
+        REQUIRE(other != text);
+        SessionFacts of_other;
+        REQUIRE(lint("nemo-gym-rollout", other, f, of_other));
+        CHECK(of_other.digests == of_view.digests);
+        CHECK(ids(f) == "");
+    }
+}
+
+TEST_CASE("lint: a row the fast path leaves to the exact reader is linted as its model") {
+    // an integer beyond 64 bits in a CI outcome's raw payload: valid, and read by the exact reader only
+    const std::string big = segment(4, 0, {{"/metadata/verifier_results/0/raw/n", "1180591620717411303424"}});
+    CHECK_FALSE(viewed(big));
+    std::vector<Error> f;
+    SessionFacts facts;
+    REQUIRE(lint("nemo-gym-rollout", big, f, facts) == SchemaId::nemo_gym_rollout_v4);
+    CHECK(ids(f) == "");
+    CHECK(facts.digests == session_facts(decoded(big)).digests);
+    // its findings are the model's
+    const std::string tampered = segment(4, 0, {{"/metadata/verifier_results/0/raw/n", "1180591620717411303424"}, {"/reward", "0.0"}});
+    REQUIRE(lint("nemo-gym-rollout", tampered, f, facts));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].id == "rows.lint.reward");
+    // the session's rows repeat the payload, or they do not
+    Linter linter;
+    std::vector<Error> out;
+    for (const std::string& text : {big, segment(4, 1, {{"/metadata/verifier_results/0/raw/n", "1180591620717411303424"}}), segment(4, 2)}) {
+        REQUIRE(lint("nemo-gym-rollout", text, out, facts));
+        linter.add(facts, out);
+    }
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].id == "rows.lint.session.verifier_results");
 }
 
 TEST_CASE("lint: segment indexes and instance ids are unique") {
