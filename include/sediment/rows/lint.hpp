@@ -12,7 +12,9 @@
 //   rows::Linter linter;
 //   for (const std::string& line : lines) {
 //       std::vector<rows::Error> findings;
-//       if (rows::decode(line, row, findings)) linter.add(row, findings);  // schema errors, else lint
+//       rows::SessionFacts facts;
+//       if (rows::lint("nemo-gym-rollout", line, findings, facts))  // schema errors, else lint
+//           linter.add(std::move(facts), findings);
 //       report(findings);
 //   }
 //   for (const rows::LintFinding& f : linter.finish()) report(f);  // --sessions-complete
