@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "sediment/rows/decode.hpp"
 #include "sediment/rows/detail/fast.hpp"
@@ -307,20 +309,18 @@ void leaves(const detail::view::JsonView& v, std::string& out) {
     }
 }
 
+/// The alternative of the union P (a model's or a view's) that is or views T.
+template <class T, class P, std::size_t... I>
+constexpr std::size_t alternative_of(std::index_sequence<I...>) {
+    std::size_t index = sizeof...(I);
+    ((std::is_same_v<T, model_t<std::variant_alternative_t<I, P>>> ? (index = I, true) : false) || ...);
+    return index;
+}
+
 /// The part `p` (of a model's message or a view's) as a T (TextPart, ...), or null.
 template <class T, class P>
 const auto* part_as(const P& p) {
-    constexpr std::size_t index = [] {
-        constexpr bool same[] = {std::is_same_v<T, model_t<std::variant_alternative_t<0, P>>>,
-                                 std::is_same_v<T, model_t<std::variant_alternative_t<1, P>>>,
-                                 std::is_same_v<T, model_t<std::variant_alternative_t<2, P>>>,
-                                 std::is_same_v<T, model_t<std::variant_alternative_t<3, P>>>};
-        std::size_t i = 0;
-        while (!same[i]) ++i;
-        return i;
-    }();
-    static_assert(std::variant_size_v<P> == 4);
-    return std::get_if<index>(&p);
+    return std::get_if<alternative_of<T, P>(std::make_index_sequence<std::variant_size_v<P>>())>(&p);
 }
 
 template <class M>
@@ -811,7 +811,7 @@ SessionFacts session_facts(const AnyRolloutRow& row) {
     std::vector<Error> errors;
     Limits limits;
     limits.max_document_bytes = limits.max_depth = limits.max_string_bytes = std::numeric_limits<std::size_t>::max();
-    parse(text, document, errors, limits);  // what encode() writes parses
+    parse(text, document, errors, limits);  // what encode() writes parses (it throws for what it cannot write)
     return std::visit([&](const auto& r) {
         return facts_of(r, [&](const char* pointer) -> std::uint64_t {
             const Json::json_pointer at(pointer);
