@@ -2,6 +2,9 @@
 //   - a rollout row of any version: what the fast path reads, the exact reader of the version the row
 //     names reads too, to the same value; the check-only fast path accepts exactly what the fast path
 //     does, as the same version; both engines give the same verdict and read the same version;
+//   - lint reads a row as schema-valid exactly when check() does, as the same version, and a valid row
+//     (which it lints as a view of the text when the fast path reads it) gets the findings and session
+//     digests of its model;
 //   - a valid row upgrades to v4, or fails naming what it cannot derive (or what v4 refuses), and lossy
 //     mode succeeds wherever strict mode does, with the same bytes; an upgraded row is a valid v4 row
 //     that upgrades to itself; it converts to ATIF and back exactly;
@@ -63,6 +66,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const rows::Checked schema = rows::validate("nemo-gym-rollout", text);
     SEDIMENT_CHECK(typed.errors.empty() == schema.errors.empty());
     SEDIMENT_CHECK(typed.schema == schema.schema);
+    std::vector<rows::Error> findings;
+    rows::SessionFacts facts;
+    const std::optional<SchemaId> linted = rows::lint("nemo-gym-rollout", text, findings, facts);
+    SEDIMENT_CHECK(linted.has_value() == typed.errors.empty());
+    if (linted) SEDIMENT_CHECK(linted == typed.schema);
     if (fast_ok) {
         SEDIMENT_CHECK(typed.errors.empty() && typed.schema == rows::schema_of(fast));
         std::visit([&](const auto& row) {
@@ -76,6 +84,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         rows::AnyRolloutRow row;
         std::vector<rows::Error> errors;
         SEDIMENT_CHECK(rows::decode(text, row, errors));
+        std::vector<rows::Error> of_model;
+        rows::lint_row(row, of_model);
+        SEDIMENT_CHECK(of_model == findings);
+        SEDIMENT_CHECK(rows::session_facts(row).digests == facts.digests);
         try {
             const rows::AtifTrajectory t = rows::to_atif(row);
             SEDIMENT_CHECK(rows::to_any_rollout_row(t, rows::schema_of(row)).value == row);

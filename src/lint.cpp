@@ -312,9 +312,10 @@ void leaves(const detail::view::JsonView& v, std::string& out) {
 /// The alternative of the union P (a model's or a view's) that is or views T.
 template <class T, class P, std::size_t... I>
 constexpr std::size_t alternative_of(std::index_sequence<I...>) {
-    std::size_t index = sizeof...(I);
-    ((std::is_same_v<T, model_t<std::variant_alternative_t<I, P>>> ? (index = I, true) : false) || ...);
-    return index;
+    constexpr bool same[] = {std::is_same_v<T, model_t<std::variant_alternative_t<I, P>>>...};
+    std::size_t i = 0;
+    while (i < sizeof...(I) && !same[i]) ++i;
+    return i;
 }
 
 /// The part `p` (of a model's message or a view's) as a T (TextPart, ...), or null.
