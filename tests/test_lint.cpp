@@ -229,6 +229,22 @@ TEST_CASE("lint: each rule broken gives exactly its finding at its pointer, and 
     }
 }
 
+TEST_CASE("lint: a view compares free-form values as the model does: members in order, numbers by value") {
+    const std::string echo = "/response/turns/1/new_messages/0/parts/2/arguments", call = "/response/turns/0/tool_calls/0/arguments";
+    // the echo's arguments with their members in another order are other arguments
+    const std::vector<Error> reordered = findings(row(2, {{echo, R"({"timeout": 30, "command": "ls src"})"}}));
+    REQUIRE(reordered.size() == 1);
+    CHECK(reordered[0].id == "rows.lint.turns.tool_calls");
+    CHECK(reordered[0].pointer == "/response/turns/0/tool_calls/0");
+    // 30 and 30.0, and an integer read as signed or unsigned, are the same number
+    CHECK(ids(findings(row(2, {{echo, R"({"command": "ls src", "timeout": 30.0})"}}))) == "");
+    CHECK(ids(findings(row(2, {{echo, R"({"command": "ls src", "timeout": 30, "n": [-1, 18446744073709551615]})"},
+                               {call, R"({"command": "ls src", "timeout": 30, "n": [-1.0, 18446744073709551615]})"}}))) == "");
+    const std::vector<Error> other = findings(row(2, {{echo, R"({"command": "ls src", "timeout": 31})"}}));
+    REQUIRE(other.size() == 1);
+    CHECK(other[0].id == "rows.lint.turns.tool_calls");
+}
+
 TEST_CASE("lint: every rule id of docs/lint.md has a test here, and every id tested is documented") {
     const std::string doc = test::read_file(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/docs/lint.md");
     std::set<std::string> tested;
