@@ -39,8 +39,8 @@ void check_step(Decoder& d, const Step& value) {
     }
     if (given(value.timestamp) && !PythonIsoformat::accepts_atif_timestamp(**value.timestamp)) {
         auto at = d.at("timestamp");
-        d.error("rows.decode.format", "'" + std::string((**value.timestamp).substr(0, 64)) +
-                                          "' is not a timestamp Python's datetime.fromisoformat reads");
+        d.error("rows.decode.format", detail::quoted(**value.timestamp, 64) +
+                                          " is not a timestamp Python's datetime.fromisoformat reads");
     }
 }
 
@@ -73,7 +73,7 @@ void check_steps(Decoder& d, const Trajectory& value) {
             auto result_at = d.at(k);
             auto at = d.at("source_call_id");
             d.error("rows.decode.atif_source_call_id",
-                    "'" + std::string(**results[k].source_call_id) + "' names no tool call of step " + std::to_string(i + 1));
+                    detail::quoted(**results[k].source_call_id, detail::Decoder::kQuoted) + " names no tool call of step " + std::to_string(i + 1));
         }
     }
 }
@@ -164,8 +164,8 @@ bool harbor_trajectory_rules(Decoder& d, const Trajectory& value) {
             if (id->is_null()) {
                 d.error("rows.decode.atif_subagent", "an embedded subagent trajectory needs a trajectory_id, not null");
             } else if (const auto [first, added] = ids.emplace(**id, i); !added) {
-                d.error("rows.decode.atif_subagent", "trajectory_id '" + std::string((**id).substr(0, 64)) +
-                                                         "' is also embedded subagent trajectory " + std::to_string(first->second) + "'s");
+                d.error("rows.decode.atif_subagent", "trajectory_id " + detail::quoted(**id, 64) +
+                                                         " is also embedded subagent trajectory " + std::to_string(first->second) + "'s");
             }
         }
     }

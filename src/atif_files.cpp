@@ -2,6 +2,7 @@
 #include <filesystem>
 
 #include "sediment/rows/atif.hpp"
+#include "sediment/rows/detail/text.hpp"
 
 namespace sediment::rows {
 namespace {
@@ -18,7 +19,7 @@ void check_content(const AtifContent& content, const std::string& at, const std:
         std::error_code ignored;
         if (std::filesystem::exists(folder / path, ignored)) continue;
         errors.push_back(Error{"rows.atif.image_file", at + "/" + std::to_string(i) + "/source/path",
-                               "image file '" + path.substr(0, 200) + "' does not exist (relative to the trajectory's folder)"});
+                               "image file " + detail::quoted(path, 200) + " does not exist (relative to the trajectory's folder)"});
     }
 }
 

@@ -287,7 +287,7 @@ template <class Field>
 void read_extension(Decoder& d, const Json& j, Field&& field) {
     if (!d.expect_object(j)) return;
     for (auto it = j.begin(); it != j.end(); ++it) {
-        if (!field(it.key(), *it)) d.error("rows.convert.extension", "unknown key '" + it.key() + "'");
+        if (!field(it.key(), *it)) d.error("rows.convert.extension", "unknown key " + detail::quoted(it.key(), Decoder::kQuoted));
     }
 }
 
@@ -595,8 +595,9 @@ M extension_metadata(const Json& j) {
     auto extra_at = d.at("extra");
     auto key_at = d.at(kAtifExtensionKey);
     auto metadata_at = d.at("metadata");
-    if (!detail::read(d, j, out)) throw ConvertError(std::move(errors));
-    return out;
+    if (detail::read(d, j, out)) return out;
+    detail::put_first(errors, 0, detail::other_version(document_traits<M>::schema, Json{{"metadata", j}}, "/extra/sediment_rows", true));
+    throw ConvertError(std::move(errors));
 }
 template <class M>
 M extension_metadata(element e) {
@@ -672,7 +673,8 @@ Converted<Row> rollout_row(const T& trajectory, const std::optional<RowMetadataO
     Converted<RowParts> parts = convert(trajectory, metadata, options, &found, seed_of);
     if (!found)
         throw ConvertError({Error{"rows.convert.metadata", "",
-                                  "a rollout row needs metadata: pass it, or convert to the row's parts"}});
+                                  "a rollout row needs Sediment's metadata: pass a metadata document (docs/convert.md), or convert to "
+                                  "nemo-gym-response.vN for the row's trainer parts"}});
     Converted<Row> out;
     out.value.responses_create_params = std::move(parts.value.responses_create_params);
     out.value.response = std::move(parts.value.response);
@@ -702,7 +704,8 @@ SchemaId own_version(const T& trajectory) {
     const auto ext = member_of(trajectory.extra, kAtifExtensionKey);
     const auto metadata = ext ? metadata_of(*ext) : decltype(metadata_of(*ext))();
     if (!metadata)
-        throw ConvertError({Error{"rows.convert.metadata", "", "a rollout row needs metadata, and the trajectory has none of its own"}});
+        throw ConvertError({Error{"rows.convert.metadata", "", "a rollout row needs Sediment's metadata, and the trajectory has none of its own: pass a "
+                                  "metadata document (docs/convert.md), or convert to nemo-gym-response.vN for the row's trainer parts"}});
     return extension_version(*metadata);
 }
 
@@ -902,6 +905,7 @@ bool decode(std::string_view text, BasicRowMetadata<M>& out, std::vector<Error>&
     Json document;
     if (!parse(text, document, errors)) return false;
     const std::size_t before = errors.size();
+    std::optional<Error> other = detail::other_version(document_traits<M>::schema, document, "", true);
     Decoder d(document_traits<M>::schema, errors, Limits{}, Decoder::Source::owned_parse);
     if (!d.expect_object(document)) return false;
     bool has_metadata = false;
@@ -918,6 +922,7 @@ bool decode(std::string_view text, BasicRowMetadata<M>& out, std::vector<Error>&
         }
     }
     if (!has_metadata) d.error("rows.decode.missing_key", "missing key 'metadata'");
+    detail::put_first(errors, before, std::move(other));
     return errors.size() == before;
 }
 

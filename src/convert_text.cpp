@@ -22,8 +22,8 @@ struct Conversion {
 
 Conversion conversion(std::string_view from, std::string_view to) {
     const std::vector<SchemaId> f = schemas_named(from), t = schemas_named(to);
-    if (f.empty()) throw std::invalid_argument("no bundled schema is called '" + std::string(from) + "'");
-    if (t.empty()) throw std::invalid_argument("no bundled schema is called '" + std::string(to) + "'");
+    if (f.empty()) throw std::invalid_argument(unknown_schema_message(from));
+    if (t.empty()) throw std::invalid_argument(unknown_schema_message(to));
     const Conversion c{schema_info(f.front()), schema_info(t.front()), find_schema(from) != nullptr, find_schema(to) != nullptr};
     if (c.from_atif() ? !(c.to_row() || c.to_response() || c.to.base == "nemo-gym-responses-create-params")
                       : c.from.base != "nemo-gym-rollout" || c.to.id != SchemaId::atif_v1_7)
@@ -36,6 +36,17 @@ Conversion conversion(std::string_view from, std::string_view to) {
 }  // namespace
 
 void check_conversion(std::string_view from, std::string_view to) { conversion(from, to); }
+
+std::string loss_kind(const Error& loss) {
+    constexpr std::string_view prefix = "rows.convert.loss.";
+    if (loss.id.compare(0, prefix.size(), prefix) == 0) return loss.id.substr(prefix.size());
+    std::string member;  // the pointer's last token, unescaped (RFC 6901)
+    for (std::size_t i = loss.pointer.rfind('/') + 1; i < loss.pointer.size(); ++i) {
+        const bool escape = loss.pointer[i] == '~' && i + 1 < loss.pointer.size();
+        member += escape ? (loss.pointer[++i] == '1' ? '/' : '~') : loss.pointer[i];
+    }
+    return member;
+}
 
 bool convert(std::string_view text, std::string_view from, std::string_view to, ConvertedText& out,
              std::vector<Error>& errors, Style style, const ConvertOptions& options,

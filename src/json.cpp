@@ -15,12 +15,8 @@ namespace {
 // Objects larger than this check duplicate keys with a hash set instead of a scan.
 constexpr std::size_t kLinearKeyScan = 32;
 
-std::string quote_limited(std::string_view s, std::size_t max = 40) {
-    std::string out = "'";
-    out.append(s.substr(0, max));
-    if (s.size() > max) out += "...";
-    return out + "'";
-}
+// A token or key of the input in a message: at most 40 bytes, always valid UTF-8.
+std::string quote_limited(std::string_view s) { return detail::quoted(s, 40); }
 
 class DomBuilder {
 public:
@@ -169,6 +165,7 @@ private:
                 if (!obj.empty()) detail::append_pointer_token(pointer, obj.back().first);
             }
         }
+        detail::make_printable(message);  // nlohmann's own text quotes the bytes it read
         errors_.push_back(Error{id, std::move(pointer), std::move(message)});
         failed_ = true;
         return false;

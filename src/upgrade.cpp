@@ -77,8 +77,8 @@ void rollout_3_to_4(Json& row, Findings& f) {
             m["ci_resolution"]["repository_identity"] = nullptr;
         else
             resolution_underivable(row, "/metadata/ci_resolution/repository_identity",
-                                   "its source outcome '" + missing.substr(0, 100) +
-                                       "' is not among verifier_results, so the row does not say whether its repository was identified", f);
+                                   "its source outcome " + detail::quoted(missing, 100) +
+                                       " is not among verifier_results, so the row does not say whether its repository was identified", f);
     }
     row["metadata"]["repository_identity"] = nullptr;
 }

@@ -17,6 +17,7 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include "sediment/rows/decode.hpp"
 #include "sediment/rows/detail/text.hpp"
 #include "sediment/rows/schema.hpp"
 
@@ -72,7 +73,7 @@ struct FormatCheck {
         return format != "date-time" || detail::is_rfc3339_date_time(value);
     }
     static std::string message(const std::string&, const std::string& value) {
-        return "'" + value.substr(0, 64) + "' is not an RFC 3339 date-time";
+        return detail::quoted(value, 64) + " is not an RFC 3339 date-time";
     }
 };
 
@@ -174,8 +175,10 @@ std::vector<Error> validate_document(SchemaId schema, const Json& document) {
     valijson::ValidationResults::Error e;
     while (results.popError(e)) {
         std::string pointer = context_pointer(e.context);
-        if (seen.emplace(pointer, e.description).second)
-            errors.push_back(Error{"rows.schema.invalid", std::move(pointer), e.description});
+        if (!seen.emplace(pointer, e.description).second) continue;
+        errors.push_back(Error{"rows.schema.invalid", std::move(pointer), e.description});
+        detail::make_printable(errors.back().pointer);  // a caller's document may hold keys that are not UTF-8
+        detail::make_printable(errors.back().message);
     }
     if (errors.empty()) errors.push_back(Error{"rows.schema.invalid", "", "the document does not match the schema"});
     return errors;
@@ -185,7 +188,9 @@ std::vector<Error> validate(SchemaId schema, std::string_view text, const Limits
     Json document;
     std::vector<Error> errors;
     if (!parse(text, document, errors, limits, decimals_of(schema))) return errors;
-    return validate_document(schema, document);
+    errors = validate_document(schema, document);
+    detail::put_first(errors, 0, detail::other_version(schema, document));
+    return errors;
 }
 
 }  // namespace sediment::rows

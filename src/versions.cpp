@@ -15,8 +15,27 @@ const SchemaInfo* named_family(std::string_view base) {
     return nullptr;
 }
 
-[[noreturn]] void unknown_name(std::string_view name) {
-    throw std::invalid_argument("no bundled schema is called '" + std::string(name) + "'");
+[[noreturn]] void unknown_name(std::string_view name) { throw std::invalid_argument(unknown_schema_message(name)); }
+
+// The edit distance between `a` and `b` (insertions, deletions, substitutions and swaps of two
+// neighbours, each 1), ASCII letters compared without case; stops counting past `limit`.
+std::size_t distance(std::string_view a, std::string_view b, std::size_t limit) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > limit) return limit + 1;
+    std::vector<std::size_t> before(b.size() + 1), previous(b.size() + 1), current(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        current[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const bool same = lower(a[i - 1]) == lower(b[j - 1]);
+            current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + !same});
+            if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]))
+                current[j] = std::min(current[j], before[j - 2] + 1);
+        }
+        std::swap(before, previous);
+        std::swap(previous, current);
+    }
+    return previous[b.size()];
 }
 
 // Runs `versioned(id)` for a versioned name; for a name of every version, finds the version the
@@ -29,6 +48,43 @@ Checked under(std::string_view name, Versioned versioned, Any any) {
 }
 
 }  // namespace
+
+std::vector<std::string_view> similar_schema_names(std::string_view name, std::size_t count) {
+    std::vector<std::string_view> names;  // every name a schema can be given, in bundle order
+    for (const SchemaInfo& s : kSchemas) {
+        if (!s.version_pointer.empty() && std::find(names.begin(), names.end(), s.base) == names.end()) names.push_back(s.base);
+        names.push_back(s.name);
+    }
+    // a typo costs one edit per few characters; a part of a name (or a name inside it) of 4 or more
+    // characters is near too, behind every typo
+    const std::size_t limit = std::max<std::size_t>(2, name.size() / 4);
+    std::vector<std::pair<std::size_t, std::string_view>> near;
+    for (const std::string_view candidate : names) {
+        std::size_t d = distance(name, candidate, limit);
+        const bool part = name.size() >= 4 && candidate.size() >= 4 &&
+                          (candidate.find(name) != std::string_view::npos || name.find(candidate) != std::string_view::npos);
+        if (d > limit && part) d = limit + 1 + (candidate.size() > name.size() ? candidate.size() - name.size() : name.size() - candidate.size());
+        if (d <= limit || part) near.emplace_back(d, candidate);
+    }
+    std::stable_sort(near.begin(), near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::string_view> out;
+    for (std::size_t i = 0; i < near.size() && out.size() < count; ++i)
+        if (near[i].second != name) out.push_back(near[i].second);
+    return out;
+}
+
+std::string unknown_schema_message(std::string_view name) {
+    const std::vector<SchemaId> versions = versions_of(name);
+    std::string names;
+    for (std::size_t i = 0; i < versions.size(); ++i)
+        names += (i == 0 ? "" : i + 1 == versions.size() ? " or " : ", ") + std::string(schema_info(versions[i]).name);
+    if (!versions.empty()) return std::string(name) + " documents do not name their version: name one of " + names;
+    std::string message = "unknown schema " + detail::quoted(name, 100);
+    const std::vector<std::string_view> near = similar_schema_names(name);
+    for (std::size_t i = 0; i < near.size(); ++i)
+        message += (i == 0 ? "; did you mean " : i + 1 == near.size() ? " or " : ", ") + detail::quoted(near[i]);
+    return message + (near.empty() ? "" : "?");
+}
 
 std::vector<SchemaId> versions_of(std::string_view base) {
     std::vector<SchemaId> out;
@@ -79,9 +135,65 @@ std::optional<SchemaId> version_named(std::string_view base, const Json& documen
         names += (names.empty() ? "" : ", ") + std::string(schema_info(id).name);
     }
     errors.push_back({"rows.decode.version", where,
-                      "'" + uri.substr(0, 200) + "' is not the $id of a published " + std::string(base) + " version (" + names + ")"});
+                      detail::quoted(uri, 200) + " is not the $id of a published " + std::string(base) + " version (" + names + ")"});
     return std::nullopt;
 }
+
+namespace detail {
+
+std::optional<Error> other_version(SchemaId schema, const Json& document, std::string_view at, bool converting) {
+    if (!document.is_object()) return std::nullopt;
+    const SchemaInfo& asked = schema_info(schema);
+    std::string pointer(at), message;
+    if (schema == SchemaId::atif_v1_7) {  // NeMo Gym's subset; Harbor's model reads every label
+        const auto label = document.find("schema_version");
+        AtifVersion version{};
+        if (label == document.end() || !label->is_string() || !from_string(label->get_ref<const std::string&>(), version) ||
+            version == AtifVersion::ATIF_v1_7)
+            return std::nullopt;
+        pointer += "/schema_version";
+        message = "the trajectory is " + label->get<std::string>() +
+                  ", not ATIF-v1.7: read it as atif (Harbor's model, every ATIF version), or upgrade it to atif-v1.7";
+    } else if (!asked.version_pointer.empty()) {  // "/metadata/schema_id"
+        const Json* uri = &document;
+        for (std::string_view rest = asked.version_pointer.substr(1); uri;) {
+            const std::string key(rest.substr(0, rest.find('/')));
+            const auto it = uri->is_object() ? uri->find(key) : uri->end();
+            uri = it == uri->end() ? nullptr : &*it;
+            if (rest.find('/') == std::string_view::npos) break;
+            rest.remove_prefix(rest.find('/') + 1);
+        }
+        if (!uri || !uri->is_string()) return std::nullopt;
+        const auto named = std::find_if(kSchemas, std::end(kSchemas), [&](const SchemaInfo& s) {
+            return s.base == asked.base && s.uri == uri->get_ref<const std::string&>();
+        });
+        if (named == std::end(kSchemas) || named->id == schema) return std::nullopt;
+        pointer += asked.version_pointer;
+        const std::string is(named->name), base(asked.base), want(asked.name);
+        const bool newer = named->version > asked.version;
+        if (converting)
+            message = "the metadata is " + is + "'s, not " + want + "'s: convert to " + base +
+                      " (a row of the version its metadata names)" +
+                      (newer ? "; a conversion does not go back to an older version" : ", then upgrade it to " + want);
+        else
+            message = "the row is " + is + ", not " + want + ": read it as " + base +
+                      " (each row as the version it names)" +
+                      (newer ? "; a row does not go back to an older version" : ", or upgrade it to " + want);
+    } else {
+        return std::nullopt;  // the document does not say its version
+    }
+    return Error{"rows.decode.other_version", std::move(pointer), std::move(message)};
+}
+
+void put_first(std::vector<Error>& errors, std::size_t first, std::optional<Error> e) {
+    if (!e || errors.size() <= first) return;
+    errors.erase(std::remove_if(errors.begin() + static_cast<std::ptrdiff_t>(first), errors.end(),
+                                [&](const Error& x) { return x.pointer == e->pointer; }),
+                 errors.end());
+    errors.insert(errors.begin() + static_cast<std::ptrdiff_t>(first), std::move(*e));
+}
+
+}  // namespace detail
 
 SchemaId schema_of(const AnyRolloutRow& row) noexcept {
     return std::visit([](const auto& r) { return document_traits<std::decay_t<decltype(r)>>::schema; }, row);

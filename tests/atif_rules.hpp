@@ -28,7 +28,8 @@ struct AtifCase {
 inline const std::vector<AtifCase>& atif_cases() {
     static const std::vector<AtifCase> cases = {
         // the version gate
-        {"schema_version: another version", {"/schema_version", "\"ATIF-v1.6\""}, "rows.decode.const", "/schema_version"},
+        {"schema_version: another version", {"/schema_version", "\"ATIF-v1.6\""}, "rows.decode.other_version", "/schema_version"},
+        {"schema_version: not a version", {"/schema_version", "\"ATIF-v1.9\""}, "rows.decode.const", "/schema_version"},
         {"schema_version: missing", {"/schema_version", ""}, "rows.decode.missing_key", ""},
         {"schema_version: null", {"/schema_version", "null"}, "rows.decode.type", "/schema_version"},
 

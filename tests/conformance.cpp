@@ -144,11 +144,16 @@ TEST_CASE("conformance: rows of each version are invalid under every other, at t
                 if (a == b) continue;
                 INFO("v" << a << " row under v" << b << ": " << line.substr(0, 200));
                 const std::string expected = first_difference(row, a, b);
+                // first, that the row is of another version and how to read it; then, in document
+                // order, the first place it differs
                 const auto typed = check(to, line);
-                REQUIRE_FALSE(typed.empty());
-                CHECK(typed.front().pointer == expected);
+                REQUIRE(typed.size() >= 2);
+                CHECK(typed.front().id == "rows.decode.other_version");
+                CHECK(typed.front().pointer == "/metadata/schema_id");
+                CHECK(typed[expected == "/metadata/schema_id" ? 0 : 1].pointer == expected);
                 const auto schema = validate(to, line);
                 REQUIRE_FALSE(schema.empty());
+                CHECK(schema.front() == typed.front());
                 CHECK(test::same_place(expected, schema));
                 pointers.insert(expected);
                 ++compared;

@@ -101,7 +101,7 @@ inline const std::vector<RuleCase>& rule_cases() {
         {"const: recipe_version 1.0", kRollout, {"/metadata/recipe_version", "1.0"}, "", ""},
         {"const: recipe_version 1.5", kRollout, {"/metadata/recipe_version", "1.5"}, "rows.decode.integer", "/metadata/recipe_version"},
         {"const: recipe_version string", kRollout, {"/metadata/recipe_version", "\"1\""}, "rows.decode.type", "/metadata/recipe_version"},
-        {"const: schema_id", kRollout, {"/metadata/schema_id", "\"https://sediment.so/schemas/training-rows/nemo-gym-rollout/v1.json\""}, "rows.decode.const", "/metadata/schema_id"},
+        {"const: schema_id", kRollout, {"/metadata/schema_id", "\"https://sediment.so/schemas/training-rows/nemo-gym-rollout/v1.json\""}, "rows.decode.other_version", "/metadata/schema_id"},
         {"const: schema_version", kRollout, {"/metadata/schema_version", "3"}, "rows.decode.const", "/metadata/schema_version"},
         {"const: CI outcome schema_version", kOutcome, {"/schema_version", "2"}, "rows.decode.const", "/schema_version"},
 
@@ -197,9 +197,9 @@ inline const std::vector<RuleCase>& rule_cases() {
         {"v4: agent_harness cursor", kRolloutV4, {TURN0 "/decisions/0/agent_harness", "\"cursor\""}, "", ""},
         {"v3: response agent_harness cursor", kResponseV3, {"/turns/0/decisions/0/agent_harness", "\"cursor\""}, "", ""},
         // the schema_id and schema_version of each version
-        {"v1: schema_id", kRolloutV1, {"/metadata/schema_id", "\"https://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json\""}, "rows.decode.const", "/metadata/schema_id"},
+        {"v1: schema_id", kRolloutV1, {"/metadata/schema_id", "\"https://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json\""}, "rows.decode.other_version", "/metadata/schema_id"},
         {"v1: schema_version", kRolloutV1, {"/metadata/schema_version", "2"}, "rows.decode.const", "/metadata/schema_version"},
-        {"v3: schema_id", kRolloutV3, {"/metadata/schema_id", "\"https://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json\""}, "rows.decode.const", "/metadata/schema_id"},
+        {"v3: schema_id", kRolloutV3, {"/metadata/schema_id", "\"https://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json\""}, "rows.decode.other_version", "/metadata/schema_id"},
         {"v4: schema_version", kRolloutV4, {"/metadata/schema_version", "3"}, "rows.decode.const", "/metadata/schema_version"},
         {"v4: schema_version 4.0", kRolloutV4, {"/metadata/schema_version", "4.0"}, "", ""},
         // create-params v1 has no pattern on tool-call ids

@@ -1,5 +1,6 @@
 // The command-line contract: output formats, exit status, files, standard input.
 #include <catch2/catch.hpp>
+#include <map>
 #include <regex>
 #include <tuple>
 
@@ -104,8 +105,10 @@ TEST_CASE("cli: format re-encodes strictly, one line per document") {
 TEST_CASE("cli: schema list and schema show") {
     const auto list = cli("schema list");
     CHECK(list.status == 0);
-    // every version, by name and version
+    // first the name without a version and what it stands for; then every version, by name and version
     CHECK(list.out ==
+          "nemo-gym-rollout\tany version, each document read as the version it names: nemo-gym-rollout.v1 nemo-gym-rollout.v2 "
+          "nemo-gym-rollout.v3 nemo-gym-rollout.v4\n"
           "atif\turn:sediment-rows:schemas:atif\n"
           "atif-v1.7\turn:sediment-rows:schemas:atif-v1.7-subset\n"
           "ci-outcome.v1\thttps://sediment.so/schemas/facts/ci-outcome/v1.json\n"
@@ -177,8 +180,15 @@ TEST_CASE("cli: convert ATIF to rows: losses fail the document unless --lossy, w
         const auto lossy = to_row_parts(decode<AtifTrajectory>(test::kTrajectory), ConvertOptions{true});
         CHECK(r.out == encode(lossy.value.response) + "\n");
         std::string expected;
-        for (const Error& e : lossy.losses) expected += file + ":1: " + e.pointer + ": dropped: " + e.message + "\n";
-        CHECK(r.err == expected + "1 converted, 0 failed\n");
+        std::map<std::string, int> kinds;  // the summary counts them by kind, the id's last part
+        for (const Error& e : lossy.losses) {
+            expected += file + ":1: " + e.pointer + ": dropped: " + e.message + "\n";
+            ++kinds[e.id.substr(e.id.rfind('.') + 1)];
+        }
+        std::string counts;
+        for (const auto& [kind, n] : kinds) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + kind;
+        CHECK(kinds.size() >= 5);
+        CHECK(r.err == expected + "1 converted, 0 failed; dropped from 1 document: " + counts + "\n");
     }
     SECTION("the create-params part") {
         const auto r = cli("convert --lossy --from atif-v1.7 --to nemo-gym-responses-create-params.v2 --style sediment " + test::quote(file));
@@ -189,7 +199,8 @@ TEST_CASE("cli: convert ATIF to rows: losses fail the document unless --lossy, w
     SECTION("a rollout row needs metadata") {
         const auto r = cli("convert --lossy --from atif-v1.7 --to nemo-gym-rollout.v2 " + test::quote(file));
         CHECK(r.status == 1);
-        CHECK(r.err.find(file + ":1: (root): a rollout row needs metadata: pass it, or convert to the row's parts\n") != std::string::npos);
+        CHECK(r.err.find(file + ":1: (root): a rollout row needs Sediment's metadata: pass a metadata document (docs/convert.md), "
+                                "or convert to nemo-gym-response.vN for the row's trainer parts\n") != std::string::npos);
     }
     SECTION("--metadata gives it, line by line; a missing line is an I/O error") {
         const Json row = test::base(test::kRollout);

@@ -223,7 +223,7 @@ TEST_CASE("cli: a name without a version where documents do not say theirs is a 
     const auto r = cli("validate --schema nemo-gym-response -");
     CHECK(r.status == 2);
     CHECK(r.err.rfind("sediment-rows: nemo-gym-response documents do not name their version: name one of nemo-gym-response.v1, "
-                      "nemo-gym-response.v2, nemo-gym-response.v3\n", 0) == 0);
+                      "nemo-gym-response.v2 or nemo-gym-response.v3 (see 'sediment-rows schema list')\n", 0) == 0);
     CHECK(cli("validate --schema ci-outcome -").status == 2);
     CHECK(cli("convert --from nemo-gym-response --to atif-v1.7 -").status == 2);
     CHECK(cli("convert --from atif-v1.7 --to nemo-gym-response -").status == 2);
@@ -272,7 +272,11 @@ TEST_CASE("versions: rows of every version convert to ATIF and back exactly") {
     RowMetadataOf<v3::NemoGymRolloutRow> read;
     std::vector<Error> errors;
     CHECK_FALSE(decode(R"({"metadata": )" + dump(test::row_of_version(4)["metadata"]) + "}", read, errors));
-    CHECK(errors.at(0).pointer == "/metadata/verifier_results/0/schema_version");  // 2, where v3 says 1
+    // first, that the metadata is of another version; then where v4's differs (2, where v3 says 1)
+    CHECK(errors.at(0) == Error{"rows.decode.other_version", "/metadata/schema_id",
+                                "the metadata is nemo-gym-rollout.v4's, not nemo-gym-rollout.v3's: convert to nemo-gym-rollout (a row of "
+                                "the version its metadata names); a conversion does not go back to an older version"});
+    CHECK(errors.at(1).pointer == "/metadata/verifier_results/0/schema_version");
     errors.clear();
     CHECK(decode(R"({"metadata": )" + dump(test::row_of_version(3)["metadata"]) + R"(, "reward": 1.0})", read, errors));
     CHECK(read.metadata.session_commit_observation_ids.size() == 2);

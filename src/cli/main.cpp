@@ -51,8 +51,10 @@ Exit status: 0 when every document passes, 1 when one does not, 2 on a usage or 
 
 const char* const kFiles = R"(
 FILE is a path, or - for standard input. A file named *.json or *.json.gz holds one document; any
-other file holds one document per line (blank lines are skipped). Compressed files (gzip) are read
-whatever their name. Files are read as a stream: memory holds the documents in flight, not the file.
+other file holds one document per line (JSONL; blank lines are skipped), unless --document says each
+file is one document. Compressed files (gzip) are read whatever their name. Files are read as a
+stream: memory holds the documents in flight, not the file. A file that holds no document is said so
+on standard error ("no documents in FILE").
 )";
 
 const char* const kCommonOptions = R"(
@@ -66,6 +68,11 @@ Reporting:
   -v, --verbose  also the run's time, speed and peak resident memory (validate: and each valid document)
   --fail-fast    stop at the first document that fails
   --max-errors N stop after N errors
+Input:
+  --document     each FILE (standard input too) is one JSON document, whatever its name and layout
+                 (a pretty-printed document, a JSON array)
+  --require-documents
+                 a FILE that holds no document fails the run (exit 1), as an empty export should
 Running:
   -j, --jobs N   threads (default: every core); output stays in input order
   --max-depth N, --max-document-bytes N, --max-string-bytes N
@@ -92,6 +99,7 @@ const char* const kValidateExit = R"(
 Exit status:
   0  every document is valid
   1  a document is invalid
+     (with --require-documents: also a FILE that holds no document)
   2  usage error, or a file that cannot be read
 )";
 
@@ -117,6 +125,7 @@ const char* const kFormatExit = R"(
 Exit status:
   0  every document is valid (and, with --check, every file is formatted)
   1  a document is invalid, or (--check) a file would be reformatted
+     (with --require-documents: also a FILE that holds no document)
   2  usage error, or a file that cannot be read or rewritten
 )";
 
@@ -145,6 +154,7 @@ const char* const kConvertExit = R"(
 Exit status:
   0  every document was converted
   1  a document could not be (invalid, or it would lose values without --lossy)
+     (with --require-documents: also a FILE that holds no document)
   2  usage error, or a file that cannot be read
 )";
 
@@ -171,6 +181,7 @@ const char* const kUpgradeExit = R"(
 Exit status:
   0  every document was upgraded
   1  a document could not be (invalid, newer than --to, or a field it cannot derive)
+     (with --require-documents: also a FILE that holds no document)
   2  usage error, or a file that cannot be read
 )";
 
@@ -196,13 +207,15 @@ const char* const kLintExit = R"(
 Exit status:
   0  no finding
   1  a finding, or a row that is not schema-valid
+     (with --require-documents: also a FILE that holds no document)
   2  usage error, or a file that cannot be read
 )";
 
 const char* const kSchema = R"(usage: sediment-rows schema list
        sediment-rows schema show NAME
 
-list prints each bundled schema's name and URI; show prints one, byte for byte.
+list prints first the names without a version, each with the versions it stands for, then each
+bundled schema's name and URI; show prints one, byte for byte.
 
 Exit status:
   0  done
@@ -239,6 +252,7 @@ struct Options {
     std::string metadata;
     bool lossy = false, check = false, in_place = false, check_image_files = false;
     bool quiet = false, verbose = false, fail_fast = false;
+    bool whole_files = false, require_documents = false;
     rows::LintOptions lint;
     std::size_t max_errors = 0;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -247,7 +261,7 @@ struct Options {
 
     RunOptions run() const {
         RunOptions r;
-        r.jobs = jobs, r.limits = limits, r.progress = !quiet;
+        r.jobs = jobs, r.limits = limits, r.progress = !quiet, r.whole_files = whole_files;
         return r;
     }
     Reporter::Options reporting() const {
@@ -266,14 +280,13 @@ std::optional<std::size_t> number(const std::string& v, std::size_t min, std::si
     return n;
 }
 
-/// Why `name` names no schema: unknown, or a name without the version its documents do not say.
+/// Why `name` names no schema: unknown (with the nearest names), or a name without the version its
+/// documents do not say, or (`--to` of upgrade) one that stands for every version.
 std::string unknown_schema(const std::string& name) {
-    const std::vector<rows::SchemaId> versions = rows::versions_of(name);
-    if (versions.empty()) return "unknown schema '" + name + "' (see 'sediment-rows schema list')";
+    if (rows::schemas_named(name).empty()) return rows::unknown_schema_message(name) + " (see 'sediment-rows schema list')";
     std::string names;
-    for (const rows::SchemaId id : versions) names += (names.empty() ? "" : ", ") + std::string(rows::schema_info(id).name);
-    if (!rows::schemas_named(name).empty()) return "'" + name + "' stands for every version here: name one of " + names;
-    return name + " documents do not name their version: name one of " + names;
+    for (const rows::SchemaId id : rows::versions_of(name)) names += (names.empty() ? "" : ", ") + std::string(rows::schema_info(id).name);
+    return "'" + name + "' stands for every version here: name one of " + names;
 }
 
 /// Parses the options of validate, format and convert into `o`; a usage error's message, or empty.
@@ -348,6 +361,10 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
             if (!flag(o.verbose)) return a + " takes no value";
         } else if (a == "--fail-fast") {
             if (!flag(o.fail_fast)) return "--fail-fast takes no value";
+        } else if (a == "--document") {
+            if (!flag(o.whole_files)) return "--document takes no value";
+        } else if (a == "--require-documents") {
+            if (!flag(o.require_documents)) return "--require-documents takes no value";
         } else if (a == "--max-errors") {
             const auto n = value() ? number(v, 1, SIZE_MAX) : std::nullopt;
             if (!n) return "--max-errors needs a number, 1 or more";
@@ -391,23 +408,51 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
 
 // ----- what every document command shares --------------------------------------------------------
 
-/// Counts, I/O errors and the summary line shared by validate, format and convert.
+/// Counts, I/O errors, files without documents, dropped values and the exit status shared by every
+/// document command.
 struct Tally {
+    explicit Tally(const Options& o) : quiet(o.quiet), require_documents(o.require_documents) {}
+
+    bool quiet, require_documents;
     std::size_t ok = 0, failed = 0;
     bool io_error = false;
+    std::size_t empty_files = 0;                 // files that held no document
+    const std::string* unreadable = nullptr;     // the file of the last I/O error
+    std::map<std::string, std::size_t> dropped;  // lossy: the values dropped, by kind (rows::loss_kind)
+    std::size_t dropped_documents = 0;
 
-    /// Takes an outcome that is not a document's: an I/O error is printed and remembered.
-    void io(const Outcome& o) {
-        if (o.kind == Document::io_error) io_failure(o.message);
+    /// Takes an outcome that is not a document's: an I/O error is printed and remembered, and a file
+    /// that held no document is said so (with --require-documents, a failure).
+    void other(const Outcome& o) {
+        if (o.kind == Document::io_error) {
+            io_failure(o.message);
+            unreadable = o.finding.path;
+        } else if (o.kind == Document::end_of_file && o.documents == 0 && o.finding.path != unreadable) {
+            ++empty_files;
+            if (!quiet || require_documents)
+                std::cerr << "sediment-rows: no documents in " << display_name(*o.finding.path)
+                          << (require_documents ? " (--require-documents)" : "") << "\n";
+        }
     }
     void io_failure(const std::string& message) {
-        std::cerr << "sediment-rows: " << message << "\n";
+        std::cerr << "sediment-rows: " << rows::detail::printable(message) << "\n";  // a path may not be UTF-8
         io_error = true;
     }
-    void count(const Finding& f) { ++(f.ok() ? ok : failed); }
+    void count(const Finding& f) {
+        ++(f.ok() ? ok : failed);
+        for (const rows::Error& e : f.dropped) ++dropped[rows::loss_kind(e)];
+        dropped_documents += !f.dropped.empty();
+    }
+    /// "; dropped from 7 documents: 7 ci_resolution, 7 reward, 7 reward_source", or nothing.
+    std::string dropped_summary() const {
+        std::string kinds;
+        for (const auto& [kind, n] : dropped) kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + kind;
+        if (kinds.empty()) return "";
+        return "; dropped from " + std::to_string(dropped_documents) + (dropped_documents == 1 ? " document: " : " documents: ") + kinds;
+    }
     int status(bool failed_otherwise = false) const {
         if (io_error) return kExitUsage;
-        return failed || failed_otherwise ? kExitFailed : kExitOk;
+        return failed || failed_otherwise || (require_documents && empty_files) ? kExitFailed : kExitOk;
     }
 };
 
@@ -478,7 +523,7 @@ std::vector<rows::Error> trajectory_and_images(const Document& d, const Options&
 
 int run_validate(const Options& o) {
     Reporter reporter(std::cout, o.reporting());
-    Tally tally;
+    Tally tally(o);
     Versions versions{o.schema == nullptr, {}};
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         rows::Checked c;
@@ -491,7 +536,7 @@ int run_validate(const Options& o) {
                                      : trajectory_and_images<rows::AtifTrajectory>(d, o, std::move(out.finding.errors));
         if (c.schema && versions.any) out.finding.read_as = rows::schema_info(*c.schema).name;
     }, [&](Outcome& out) {
-        if (out.kind != Document::document) return tally.io(out), true;
+        if (out.kind != Document::document) return tally.other(out), true;
         tally.count(out.finding);
         reporter.report(out.finding, versions.take(out));
         return std::cout.good() && !reporter.stopped();
@@ -504,7 +549,7 @@ int run_validate(const Options& o) {
 
 int run_lint(const Options& o) {
     Reporter reporter(std::cout, o.reporting());
-    Tally tally;
+    Tally tally(o);
     Versions versions{o.schema == nullptr, {}};
     rows::Linter linter(o.lint);
     const std::string* current = nullptr;
@@ -522,7 +567,7 @@ int run_lint(const Options& o) {
         out.facts = std::move(facts);
         if (versions.any) out.finding.read_as = rows::schema_info(*version).name;
     }, [&](Outcome& out) {
-        if (out.kind != Document::document) return tally.io(out), true;
+        if (out.kind != Document::document) return tally.other(out), true;
         if (out.facts) {
             if (out.finding.path != current) linter.begin_file(display_name(*(current = out.finding.path)));
             linter.add(std::move(*out.facts), out.finding.errors);
@@ -616,7 +661,7 @@ private:
 
 int run_format(const Options& o) {
     Reporter reporter(std::cerr, o.reporting());
-    Tally tally;
+    Tally tally(o);
     std::size_t files = 0, changed_files = 0;
     // the file being read: its first line that changes, whether it holds an invalid document
     std::size_t first_change = 0;
@@ -629,6 +674,7 @@ int run_format(const Options& o) {
     const bool rewriting = o.check || o.in_place;
 
     const auto end_of_file = [&](const Outcome& out) {
+        tally.other(out);
         ++files;
         const std::string name = display_name(*out.finding.path);
         if (out.layout_line && (!first_change || out.layout_line < first_change)) first_change = out.layout_line;
@@ -672,7 +718,7 @@ int run_format(const Options& o) {
     }, [&](Outcome& out) {
         if (out.kind == Document::end_of_file) return end_of_file(out), !reporter.stopped();
         if (out.kind == Document::io_error) {
-            tally.io(out);
+            tally.other(out);
             unreadable = true;
             return true;
         }
@@ -720,7 +766,7 @@ int run_convert(const Options& o) {
     if (!o.metadata.empty()) run.metadata = &metadata;
     const rows::ConvertOptions options{o.lossy};
     Reporter reporter(std::cerr, o.reporting());
-    Tally tally;
+    Tally tally(o);
     const RunTotals t = run_documents(o.files, run, [&](const Document& d, Outcome& out) {
         std::optional<std::string_view> line;
         if (!o.metadata.empty()) line = d.metadata;
@@ -733,13 +779,13 @@ int run_convert(const Options& o) {
             out.finding.line = d.metadata_line;
         }
     }, [&](Outcome& out) {
-        if (out.kind != Document::document) return tally.io(out), true;
+        if (out.kind != Document::document) return tally.other(out), true;
         tally.count(out.finding);
         reporter.report(out.finding, o.lossy ? "\"dropped\": " + json_errors(out.finding.dropped, SIZE_MAX) + ", " : "");
         std::cout << out.out;
         return std::cout.good() && !reporter.stopped();
     });
-    summary(o, std::to_string(tally.ok) + " converted, " + std::to_string(tally.failed) + " failed", t, reporter);
+    summary(o, std::to_string(tally.ok) + " converted, " + std::to_string(tally.failed) + " failed" + tally.dropped_summary(), t, reporter);
     return tally.status();
 }
 
@@ -753,7 +799,7 @@ int run_upgrade(const Options& o) {
                            " is not", "upgrade");
     const rows::ConvertOptions options{o.lossy};
     Reporter reporter(std::cerr, o.reporting());
-    Tally tally;
+    Tally tally(o);
     Versions versions{o.schema == nullptr, {}};
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         rows::Upgraded up;
@@ -763,14 +809,15 @@ int run_upgrade(const Options& o) {
         }
         if (up.from && versions.any) out.finding.read_as = rows::schema_info(*up.from).name;
     }, [&](Outcome& out) {
-        if (out.kind != Document::document) return tally.io(out), true;
+        if (out.kind != Document::document) return tally.other(out), true;
         tally.count(out.finding);
         const std::string fields = versions.take(out) + (o.lossy ? "\"dropped\": " + json_errors(out.finding.dropped, SIZE_MAX) + ", " : "");
         reporter.report(out.finding, fields);
         std::cout << out.out;
         return std::cout.good() && !reporter.stopped();
     });
-    summary(o, std::to_string(tally.ok) + " upgraded, " + std::to_string(tally.failed) + " failed" + versions.summary(), t, reporter);
+    summary(o, std::to_string(tally.ok) + " upgraded, " + std::to_string(tally.failed) + " failed" + versions.summary() + tally.dropped_summary(),
+            t, reporter);
     return tally.status();
 }
 
@@ -783,6 +830,14 @@ int run_schema(const std::vector<std::string>& args) {
         std::sort(list.begin(), list.end(), [](const rows::SchemaInfo* a, const rows::SchemaInfo* b) {
             return a->base != b->base ? a->base < b->base : a->version < b->version;
         });
+        // first the names without a version (documents that say their own), then every schema
+        for (const rows::SchemaInfo* s : list) {
+            const std::vector<rows::SchemaId> versions = rows::schemas_named(s->base);
+            if (versions.size() < 2 || versions.front() != s->id) continue;
+            std::cout << s->base << "\tany version, each document read as the version it names:";
+            for (const rows::SchemaId id : versions) std::cout << " " << rows::schema_info(id).name;
+            std::cout << "\n";
+        }
         for (const rows::SchemaInfo* s : list) std::cout << s->name << "\t" << s->uri << "\n";
         return kExitOk;
     }

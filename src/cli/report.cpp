@@ -30,9 +30,10 @@ std::string github_escape(std::string_view s, bool property) {
 
 std::string pointer_name(const std::string& pointer) { return pointer.empty() ? "(root)" : pointer; }
 
-/// `s` on one line and safe for a terminal: control characters (a key may hold a newline or an escape
-/// sequence) are written as JSON escapes.
-std::string one_line(std::string_view s) {
+/// `s` on one line, valid UTF-8 and safe for a terminal: control characters (a key may hold a newline
+/// or an escape sequence) are written as JSON escapes, bytes that are not UTF-8 as \xNN (printable()).
+std::string one_line(std::string_view text) {
+    const std::string s = rows::detail::printable(text);
     std::string out;
     for (const char c : s) {
         const auto u = static_cast<unsigned char>(c);
@@ -56,16 +57,9 @@ std::string one_line(std::string_view s) {
 }  // namespace
 
 std::string json_string(std::string_view s) {
-    std::string valid;
-    // File names and messages may hold bytes that are not UTF-8: replace them rather than fail.
-    for (std::size_t i = 0; i < s.size();) {
-        const std::size_t n = rows::detail::utf8_sequence(s, i);
-        valid.append(n ? s.substr(i, n) : std::string_view("\xEF\xBF\xBD"));
-        i += n ? n : 1;
-    }
     std::string out;
     rows::detail::Writer w(out, rows::Style::sediment);
-    w.string(valid);
+    w.string(rows::detail::printable(s));  // a file name may hold bytes that are not UTF-8
     return w.finish();
 }
 
@@ -77,7 +71,7 @@ std::string json_errors(const std::vector<rows::Error>& errors, std::size_t coun
     return out + "]";
 }
 
-std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : rows::detail::printable(path); }
 
 bool Reporter::take_error() {
     if (o_.max_errors && errors_ >= o_.max_errors) {

@@ -59,13 +59,14 @@ private:
     bool stopped_ = false;
 };
 
-/// `s` as a JSON string literal; bytes that are not UTF-8 become U+FFFD.
+/// `s` as a JSON string literal; bytes that are not UTF-8 are written as \xNN (rows::detail::printable).
 std::string json_string(std::string_view s);
 
 /// `errors` as a JSON array of {"pointer", "message"} objects ({"id", "pointer", "message"} with `ids`).
 std::string json_errors(const std::vector<sediment::rows::Error>& errors, std::size_t count, bool ids = false);
 
-/// The name under which `path` is reported: "<stdin>" for "-".
+/// The name under which `path` is reported, valid UTF-8 (bytes that are not are written as \xNN):
+/// "<stdin>" for "-".
 std::string display_name(const std::string& path);
 
 }  // namespace sediment_rows_cli

@@ -41,7 +41,11 @@ Results process_batch(Batch& batch, const Process& process) {
         o.message = std::move(d.message);
         o.layout_line = d.layout_line;
         o.compressed = d.compressed;
-        if (d.kind == Document::document) process(d, o);
+        o.documents = d.documents;
+        if (d.kind != Document::document) continue;
+        process(d, o);
+        if (!d.whole_file && !o.finding.errors.empty() && o.finding.path == d.path)  // (not the errors of a --metadata line)
+            o.finding.errors.front().message += layout_hint(d.text);
     }
     r.bytes = batch.bytes;
     batch = Batch();
@@ -165,12 +169,28 @@ Document io_error(const std::string& path, std::string message) {
     return d;
 }
 
+/// " (...)": layout_hint()'s words.
+constexpr const char* kArrayHint =
+    " (the line is a JSON array: JSONL holds one document per line, so write its items one per line, or read the "
+    "file as one document with --document)";
+constexpr const char* kOpenedHint =
+    " (the line opens a document that goes on over the next lines: read the file as one document with --document)";
+
 bool ends_with(const std::string& s, const char* suffix) {
     const std::string_view t(suffix);
     return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
 }
 
 }  // namespace
+
+std::string layout_hint(std::string_view line) {
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    const std::size_t last = line.find_last_not_of(" \t\r");
+    if (first == std::string_view::npos) return {};
+    if (first == last && (line[first] == '{' || line[first] == '[')) return kOpenedHint;
+    if (line[first] == '[') return kArrayHint;
+    return {};
+}
 
 RunTotals run_documents(const std::vector<std::string>& files, const RunOptions& options, const Process& process,
                         const Take& take) {
@@ -242,10 +262,13 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
         }
         Document d;
         d.path = &path;
-        if (ends_with(path, ".json") || ends_with(path, ".json.gz")) {
+        if (options.whole_files || ends_with(path, ".json") || ends_with(path, ".json.gz")) {
             d.line = 1;
             d.whole_file = true;
-            if (in.rest(d.text, keep, d.size)) add(std::move(d));
+            if (in.rest(d.text, keep, d.size)) {  // even an empty one: it is not a JSON document
+                add(std::move(d));
+                ++end.documents;
+            }
         } else {
             bool terminated = true;
             for (std::size_t number = 1; !stopped && in.next_line(d.text, keep, d.size, terminated); ++number) {
@@ -256,6 +279,7 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
                 if (!terminated && !end.layout_line) end.layout_line = number;
                 d.line = number;
                 add(std::move(d));
+                ++end.documents;
                 d = Document();
                 d.path = &path;
             }

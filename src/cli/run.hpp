@@ -30,6 +30,7 @@ struct Document {
     std::string message;          ///< io_error: why
     std::size_t layout_line = 0;  ///< end_of_file: the first blank or unterminated line, or 0
     bool compressed = false;      ///< end_of_file: the file was gzip-compressed
+    std::size_t documents = 0;    ///< end_of_file: the documents the file held
 };
 
 /// What processing one item gave, in input order.
@@ -41,6 +42,7 @@ struct Outcome {
     std::string message;          ///< io_error: why
     std::size_t layout_line = 0;  ///< end_of_file: as in Document
     bool compressed = false;      ///< end_of_file: as in Document
+    std::size_t documents = 0;    ///< end_of_file: as in Document
     std::optional<sediment::rows::SessionFacts> facts;  ///< lint: what the rules across rows need
 };
 
@@ -54,6 +56,7 @@ struct RunOptions {
     sediment::rows::Limits limits;
     bool progress = true;         ///< a progress line on standard error when it is a terminal
     Input* metadata = nullptr;    ///< an open file whose i-th non-blank line goes with the i-th document
+    bool whole_files = false;     ///< each file is one document, whatever its name (--document)
 };
 
 struct RunTotals {
@@ -64,9 +67,16 @@ struct RunTotals {
 /// True for a line that holds no document: spaces, tabs and carriage returns only (skipped).
 inline bool blank_line(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
-/// Reads every document of every file (a file named *.json or *.json.gz is one document, any other
-/// holds one per line, blank lines skipped), processes them in batches on `jobs` threads, and hands
-/// the outcomes to `take` in input order. Memory holds the batches in flight, never a whole file.
+/// Why the invalid line `line` of a JSONL file may not be a line's document at all, or empty: it holds
+/// a JSON array (of documents, most likely), or it opens a document that goes on over the next lines
+/// (pretty-printed JSON). Added to the line's first error.
+std::string layout_hint(std::string_view line);
+
+/// Reads every document of every file (a file named *.json or *.json.gz, or any file with
+/// `whole_files`, is one document; any other holds one per line, blank lines skipped), processes them
+/// in batches on `jobs` threads, and hands the outcomes to `take` in input order. Memory holds the
+/// batches in flight, never a whole file. A line that is not a JSONL document but a JSON array, or the
+/// first line of a document written over several lines, gets a hint (layout_hint()).
 RunTotals run_documents(const std::vector<std::string>& files, const RunOptions& options, const Process& process,
                         const Take& take);
 

@@ -26,27 +26,57 @@ namespace cli = sediment_rows_cli;
 
 namespace {
 
-/// The UTF-8 bytes of a `bytes` or `str` argument, valid while `data` lives (both are immutable).
-std::string_view text_of(const py::object& data) {
+/// A str of text the library wrote, which is valid UTF-8 (input bytes reach it only as \xNN); should
+/// a byte that is not UTF-8 slip through, it is written as \xNN too (Python's "backslashreplace"),
+/// never raised as a UnicodeDecodeError.
+py::str py_text(std::string_view s) {
+    PyObject* out = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "backslashreplace");
+    if (!out) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(out);
+}
+
+/// The bytes of a `bytes` or `str` argument, valid while the Text lives. A str is its UTF-8; one that
+/// holds lone surrogates (as text read with errors="surrogateescape" does) is encoded with them, as
+/// the bytes they stand for, so that the document gets its verdict (rows.parse.syntax) like bytes do.
+struct Text {
+    py::object owner;  // the bytes behind `view`, when they had to be made
+    std::string_view view;
+};
+Text text_of(const py::object& data) {
+    Text t;
     if (PyBytes_Check(data.ptr())) {
         char* bytes = nullptr;
         Py_ssize_t size = 0;
         PyBytes_AsStringAndSize(data.ptr(), &bytes, &size);
-        return {bytes, static_cast<std::size_t>(size)};
+        t.view = {bytes, static_cast<std::size_t>(size)};
+        return t;
     }
-    if (PyUnicode_Check(data.ptr())) {
-        Py_ssize_t size = 0;
-        const char* utf8 = PyUnicode_AsUTF8AndSize(data.ptr(), &size);
-        if (!utf8) throw py::error_already_set();
-        return {utf8, static_cast<std::size_t>(size)};
+    if (!PyUnicode_Check(data.ptr()))
+        throw py::type_error("data must be bytes or str, not " + std::string(py::str(py::type::of(data).attr("__name__"))));
+    Py_ssize_t size = 0;
+    if (const char* utf8 = PyUnicode_AsUTF8AndSize(data.ptr(), &size)) {
+        t.view = {utf8, static_cast<std::size_t>(size)};
+        return t;
     }
-    throw py::type_error("data must be bytes or str, not " + std::string(py::str(py::type::of(data).attr("__name__"))));
+    PyErr_Clear();  // lone surrogates: U+DC80..U+DCFF stand for the bytes 0x80..0xFF, any other is itself
+    PyObject* bytes = PyUnicode_AsEncodedString(data.ptr(), "utf-8", "surrogateescape");
+    if (!bytes) {
+        PyErr_Clear();
+        bytes = PyUnicode_AsEncodedString(data.ptr(), "utf-8", "surrogatepass");
+    }
+    if (!bytes) throw py::error_already_set();
+    t.owner = py::reinterpret_steal<py::object>(bytes);
+    t.view = {PyBytes_AS_STRING(bytes), static_cast<std::size_t>(PyBytes_GET_SIZE(bytes))};
+    return t;
 }
 
 /// The names validate() accepts: every bundled schema, and each schema's name without a version.
 void check_name(std::string_view schema) {
-    if (rows::schemas_named(schema).empty()) throw py::value_error("unknown schema '" + std::string(schema) + "' (see schemas())");
+    if (rows::schemas_named(schema).empty()) throw py::value_error(rows::unknown_schema_message(schema) + " (see schemas())");
 }
+
+/// An error as plain Python values, (id, pointer, message): what a Dask task returns, which pickles anywhere.
+py::tuple plain(const rows::Error& e) { return py::make_tuple(py_text(e.id), py_text(e.pointer), py_text(e.message)); }
 
 /// Python values from JSON text the library wrote (valid, compact style): objects become dicts in the
 /// text's key order, integers ints of any size, decimals floats, null None.
@@ -234,11 +264,12 @@ private:
 /// re-encoded compact for PythonBuilder. The reading thread never touches Python objects.
 class Reader {
 public:
-    Reader(std::vector<std::string> files, std::string schema, unsigned jobs)
+    Reader(std::vector<std::string> files, std::string schema, unsigned jobs, bool whole_files)
         : files_(std::move(files)), schema_(std::move(schema)) {
         cli::RunOptions options;
         options.jobs = jobs;
         options.progress = false;
+        options.whole_files = whole_files;
         thread_ = std::thread([this, options] {
             cli::run_documents(files_, options, [this](const cli::Document& d, cli::Outcome& out) {
                 out.finding.errors = rows::reencode(schema_, d.text, rows::Style::compact, out.out).errors;
@@ -289,7 +320,7 @@ public:
                     break;
                 }
                 close();
-                PyErr_SetString(PyExc_OSError, o.message.c_str());
+                PyErr_SetObject(PyExc_OSError, py_text(o.message).ptr());
                 throw py::error_already_set();
             }
             py::object value = py::none();
@@ -355,16 +386,19 @@ PYBIND11_MODULE(_native, m) {
     m.attr("__version__") = SEDIMENT_ROWS_VERSION;
 
     py::class_<rows::Error>(m, "Error", "One error: where (a JSON Pointer), why, and its stable id.")
-        .def_readonly("id", &rows::Error::id, "The error's stable id, e.g. 'rows.decode.unknown_key'.")
-        .def_readonly("pointer", &rows::Error::pointer, "RFC 6901 JSON Pointer of the value at fault; '' for the whole document.")
-        .def_readonly("message", &rows::Error::message, "What is wrong, e.g. \"unknown key 'debug'\".")
+        .def_property_readonly("id", [](const rows::Error& e) { return py_text(e.id); },
+                               "The error's stable id, e.g. 'rows.decode.unknown_key'.")
+        .def_property_readonly("pointer", [](const rows::Error& e) { return py_text(e.pointer); },
+                               "RFC 6901 JSON Pointer of the value at fault; '' for the whole document.")
+        .def_property_readonly("message", [](const rows::Error& e) { return py_text(e.message); },
+                               "What is wrong, e.g. \"unknown key 'debug'\"; bytes of the input that are not UTF-8 show as \\xNN.")
         .def("__eq__", [](const rows::Error& a, const rows::Error& b) { return a == b; })
         .def("__repr__", [](const rows::Error& e) {
-            return "Error(id=" + std::string(py::repr(py::str(e.id))) + ", pointer=" + std::string(py::repr(py::str(e.pointer))) +
-                   ", message=" + std::string(py::repr(py::str(e.message))) + ")";
+            return "Error(id=" + std::string(py::repr(py_text(e.id))) + ", pointer=" + std::string(py::repr(py_text(e.pointer))) +
+                   ", message=" + std::string(py::repr(py_text(e.message))) + ")";
         })
-        .def("__str__", [](const rows::Error& e) { return rows::to_string(e); })
-        .def(py::pickle([](const rows::Error& e) { return py::make_tuple(e.id, e.pointer, e.message); },
+        .def("__str__", [](const rows::Error& e) { return py_text(rows::to_string(e)); })
+        .def(py::pickle([](const rows::Error& e) { return plain(e); },
                         [](const py::tuple& t) {
                             return rows::Error{t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<std::string>()};
                         }));
@@ -384,7 +418,8 @@ PYBIND11_MODULE(_native, m) {
     m.def("validate", [](std::string_view schema, const py::object& data, std::string_view engine) {
         check_name(schema);
         if (engine != "typed" && engine != "schema") throw py::value_error("engine is 'typed' or 'schema'");
-        const std::string_view text = text_of(data);
+        const Text data_text = text_of(data);
+        const std::string_view text = data_text.view;
         rows::Checked checked;
         {
             py::gil_scoped_release unlocked;
@@ -401,7 +436,8 @@ PYBIND11_MODULE(_native, m) {
         check_name(schema);
         const rows::LintOptions options{eval_fraction};
         rows::check_lint_options(options);
-        const std::string_view text = text_of(data);
+        const Text data_text = text_of(data);
+        const std::string_view text = data_text.view;
         rows::Checked checked;
         {
             py::gil_scoped_release unlocked;
@@ -422,7 +458,8 @@ PYBIND11_MODULE(_native, m) {
              }),
              py::arg("schema") = "nemo-gym-rollout", py::arg("eval_fraction") = 0.1, py::arg("sessions_complete") = false)
         .def("add", [](PyLinter& l, const py::object& data) {
-                 const std::string_view text = text_of(data);
+                 const Text data_text = text_of(data);
+        const std::string_view text = data_text.view;
                  std::vector<rows::Error> findings;  // the GIL stays held: one Linter is never used by two threads at once
                  rows::SessionFacts facts;
                  if (rows::lint(l.schema, text, findings, facts, l.linter.options())) l.linter.add(std::move(facts), findings);
@@ -440,7 +477,8 @@ PYBIND11_MODULE(_native, m) {
 
     m.def("_loads", [](std::string_view schema, const py::object& data) -> py::object {
         check_name(schema);
-        const std::string_view text = text_of(data);
+        const Text data_text = text_of(data);
+        const std::string_view text = data_text.view;
         std::string compact;
         rows::Checked checked;
         {
@@ -470,14 +508,15 @@ PYBIND11_MODULE(_native, m) {
     }, py::arg("schema"), py::arg("value"), py::arg("style"), "dumps() without the exception: (True, bytes) or (False, errors).");
 
     py::class_<Reader>(m, "_Reader", "The documents of one file, read on every core (read()).")
-        .def(py::init([](std::vector<std::string> files, std::string schema, unsigned jobs) {
+        .def(py::init([](std::vector<std::string> files, std::string schema, unsigned jobs, bool whole_files) {
                  check_name(schema);
-                 return std::make_unique<Reader>(std::move(files), std::move(schema), std::max(jobs, 1u));
-             }), py::arg("files"), py::arg("schema"), py::arg("jobs"))
+                 return std::make_unique<Reader>(std::move(files), std::move(schema), std::max(jobs, 1u), whole_files);
+             }), py::arg("files"), py::arg("schema"), py::arg("jobs"), py::arg("whole_files"))
         .def("next_batch", &Reader::next_batch, "The next (line, value or None, errors) tuples; [] at the end.")
         .def("close", &Reader::close, "Stops reading.");
 
-    m.def("_validate_files", [](const std::vector<std::string>& files, const std::string& schema, unsigned jobs, std::size_t max_errors) {
+    m.def("_validate_files", [](const std::vector<std::string>& files, const std::string& schema, unsigned jobs, std::size_t max_errors,
+                                bool whole_files) {
         check_name(schema);
         FileVerdicts v;
         {
@@ -485,6 +524,7 @@ PYBIND11_MODULE(_native, m) {
             cli::RunOptions options;
             options.jobs = std::max(jobs, 1u);
             options.progress = false;
+            options.whole_files = whole_files;
             cli::run_documents(files, options, [&](const cli::Document& d, cli::Outcome& out) {
                 out.finding.errors = rows::check(schema, rows::StringText(d.text)).errors;
             }, [&](cli::Outcome& out) {
@@ -498,11 +538,13 @@ PYBIND11_MODULE(_native, m) {
             });
         }
         if (!v.io_error.empty()) {
-            PyErr_SetString(PyExc_OSError, v.io_error.c_str());
+            PyErr_SetObject(PyExc_OSError, py_text(v.io_error).ptr());
             throw py::error_already_set();
         }
-        return py::make_tuple(v.valid, v.invalid, v.errors);
-    }, py::arg("files"), py::arg("schema"), py::arg("jobs"), py::arg("max_errors"),
+        py::list errors;
+        for (auto& [file, line, e] : v.errors) errors.append(py::make_tuple(py_text(file), line, std::move(e)));
+        return py::make_tuple(v.valid, v.invalid, errors);
+    }, py::arg("files"), py::arg("schema"), py::arg("jobs"), py::arg("max_errors"), py::arg("whole_files"),
        "validate_file()'s work: (valid, invalid, [(file, line, Error)]) over `files`, in their order.");
 
     m.def("_validate_block", [](const std::string& schema, const py::buffer& data, std::size_t first_line, bool whole) {
@@ -518,6 +560,7 @@ PYBIND11_MODULE(_native, m) {
                 std::vector<rows::Error> found = rows::check(schema, document).errors;
                 if (found.empty()) return void(++valid);
                 ++invalid;
+                if (!whole) found.front().message += cli::layout_hint(document);  // as the CLI reports it
                 for (rows::Error& e : found) errors.emplace_back(line, std::move(e));
             };
             if (whole) {
@@ -532,17 +575,24 @@ PYBIND11_MODULE(_native, m) {
                 }
             }
         }
-        return py::make_tuple(newlines, valid, invalid, errors);
+        py::list plain_errors;  // plain values: a task's result pickles anywhere
+        for (const auto& [line, e] : errors) plain_errors.append(py::make_tuple(line, py_text(e.id), py_text(e.pointer), py_text(e.message)));
+        return py::make_tuple(newlines, valid, invalid, plain_errors);
     }, py::arg("schema"), py::arg("data"), py::arg("first_line"), py::arg("whole"),
        "One block of whole lines of a JSONL file (or a whole .json document), any bytes-like object: (newlines, valid, invalid,\n"
-       "[(line, Error)]), the lines numbered from `first_line`. The Dask validation's task.");
+       "[(line, id, pointer, message)]), the lines numbered from `first_line`: plain values only. The Dask validation's task.");
+
+    m.def("_loss_kind", [](const rows::Error& loss) { return py_text(rows::loss_kind(loss)); }, py::arg("loss"),
+          "The kind of value a loss is (rows::loss_kind): 'timestamp', 'metrics', ..., 'ci_resolution', 'reward'.");
 
     m.def("_convert", [](std::string_view from, std::string_view to, const py::object& data, std::string_view style, bool lossy,
                          const py::object& metadata) -> py::object {
         const rows::Style s = style_of(style);
-        const std::string_view text = text_of(data);
+        const Text data_text = text_of(data);
+        const std::string_view text = data_text.view;
         std::optional<std::string_view> given;
-        if (!metadata.is_none()) given = text_of(metadata);
+        Text metadata_text;
+        if (!metadata.is_none()) given = (metadata_text = text_of(metadata)).view;
         rows::ConvertedText out;
         std::vector<rows::Error> errors;
         try {
@@ -561,7 +611,8 @@ PYBIND11_MODULE(_native, m) {
         const rows::SchemaInfo* target = rows::find_schema(to);
         if (!target) throw py::value_error("upgrade goes to a versioned schema: unknown schema '" + std::string(to) + "' (see schemas())");
         check_name(from);
-        const std::string_view text = text_of(data);
+        const Text data_text = text_of(data);
+        const std::string_view text = data_text.view;
         rows::Upgraded out;
         std::vector<rows::Error> errors;
         try {

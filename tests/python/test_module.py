@@ -307,7 +307,7 @@ def test_convert_errors_losses_and_metadata():
         sediment_rows.convert("atif-v1.7", "ci-outcome.v1", bare)
     with pytest.raises(ValueError, match="metadata goes with"):
         sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", bare, metadata=metadata)
-    with pytest.raises(ValueError, match="no bundled schema"):
+    with pytest.raises(ValueError, match="unknown schema .atif-v9.; did you mean .atif.\?"):
         sediment_rows.convert("atif-v9", "nemo-gym-response.v2", bare)
 
 

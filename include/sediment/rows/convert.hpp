@@ -142,6 +142,11 @@ bool decode(std::string_view text, RowMetadata& out, std::vector<Error>& errors)
 template <class Metadata>
 bool decode(std::string_view text, BasicRowMetadata<Metadata>& out, std::vector<Error>& errors);
 
+/// What kind of value a loss is (an entry of Converted::losses or Upgraded::losses), to count them by:
+/// the <kind> of a conversion's `rows.convert.loss.<kind>` ("timestamp", "metrics", ...), and the
+/// member an upgrade's `rows.upgrade.loss` dropped ("ci_resolution", "reward", "reward_source").
+std::string loss_kind(const Error& loss);
+
 /// One document converted by convert(): its text, and what lossy mode dropped.
 struct ConvertedText {
     std::string text;            ///< the converted document, in the style asked for

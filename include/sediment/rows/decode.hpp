@@ -1,6 +1,7 @@
 // Strict decoding of documents into the typed models.
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -41,14 +42,30 @@ bool fast_check(std::string_view, type_tag<T>, const Limits&, SchemaId, bool = f
     return false;
 }
 
+/// When `document`, to be read under the rules of `schema`, names another bundled version of it (a
+/// rollout row's metadata.schema_id, an ATIF trajectory's schema_version): `rows.decode.other_version`
+/// at that place, saying which version the document is and the name to read it with. `document` is a
+/// row, or an object holding a row's "metadata" (`converting`: the metadata of a row a conversion
+/// asks for), at `at` in the text errors point into. Asked before decoding, which may move the
+/// document's strings out. (src/versions.cpp)
+std::optional<Error> other_version(SchemaId schema, const Json& document, std::string_view at = {}, bool converting = false);
+
+/// Puts `e` (other_version()'s) first among errors[first..], in place of the errors at its place; a
+/// document with no error there is left as it is.
+void put_first(std::vector<Error>& errors, std::size_t first, std::optional<Error> e);
+
 /// The exact reader: the strict parser, then the typed readers over its DOM. Every verdict and error
 /// comes from here.
 template <class T>
 bool exact_decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits, SchemaId schema) {
     Json document;
     if (!parse(text, document, errors, limits, decimals_of(schema))) return false;
+    const std::size_t first = errors.size();
+    std::optional<Error> other = other_version(schema, document);
     Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
-    return read(d, document, out);
+    if (read(d, document, out)) return true;
+    put_first(errors, first, std::move(other));
+    return false;
 }
 
 /// check() of a text that `padded` says kTextPadding readable bytes follow.

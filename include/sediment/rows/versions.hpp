@@ -32,6 +32,16 @@ std::vector<SchemaId> versions_of(std::string_view base);
 /// Empty for any other name: a response, create-params or CI outcome document does not say its version.
 std::vector<SchemaId> schemas_named(std::string_view name);
 
+/// The schema names nearest to `name`, nearest first and at most `count`: bundled schemas' names, and
+/// the names without a version that schemas_named() takes. Near is a few typed characters away (case
+/// aside), or a part of the name, or a name of which it is a part. Empty when no name is near.
+std::vector<std::string_view> similar_schema_names(std::string_view name, std::size_t count = 3);
+
+/// Why `name` stands for no bundled schema, in one line: a schema whose documents do not say their
+/// version, with the names to give instead; or an unknown name, with the nearest names
+/// ("unknown schema 'nemo-gym-rolout'; did you mean 'nemo-gym-rollout'?").
+std::string unknown_schema_message(std::string_view name);
+
 /// The version of `base` that a document names where its schemas put it (SchemaInfo::version_pointer:
 /// a rollout row's /metadata/schema_id), the schema whose $id that is. Otherwise appends one error at
 /// that place (or at the object that lacks it) and returns nothing: `rows.decode.version` for a

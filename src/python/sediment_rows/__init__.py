@@ -12,7 +12,7 @@
 sediment_rows.dask validates sharded corpora on a Dask cluster.
 """
 import os
-from typing import Any, Iterator, List, Literal, NamedTuple, Optional, Union
+from typing import Any, Dict, Iterator, List, Literal, NamedTuple, Optional, Union
 
 from . import _native
 from ._native import Error, Linter, __version__, lint, schema_text, schemas, validate
@@ -87,6 +87,17 @@ class Converted(NamedTuple):
     data: bytes
     losses: List[Error]
 
+    @property
+    def dropped(self) -> Dict[str, int]:
+        """How many values of each kind ``losses`` holds, as the CLI's summary counts them: a
+        conversion's kinds ("timestamp", "metrics", ...), an upgrade's dropped members
+        ("ci_resolution", "reward", "reward_source"). Empty when nothing was dropped."""
+        counts: Dict[str, int] = {}
+        for loss in self.losses:
+            kind = _native._loss_kind(loss)
+            counts[kind] = counts.get(kind, 0) + 1
+        return counts
+
 
 class Document(NamedTuple):
     """One document of a file, as read() yields it: its line (1 for a whole .json file), and its
@@ -132,12 +143,13 @@ def _jobs(jobs, spare=0):
 
 
 def _path(path):
+    """The path as str (how errors name it) and as the bytes the file system knows it by."""
     path = os.fspath(path)
     if not isinstance(path, str):
         path = os.fsdecode(path)
     if path != "-":
         os.stat(path)  # FileNotFoundError, PermissionError, ... now rather than at the first document
-    return path
+    return path, os.fsencode(path)  # a name that is not UTF-8 (surrogateescape) reaches the file as it is
 
 
 def _documents(reader):
@@ -152,10 +164,12 @@ def _documents(reader):
         reader.close()
 
 
-def read(path: Path, schema: str, jobs: Optional[int] = None) -> Iterator[Document]:
+def read(path: Path, schema: str, jobs: Optional[int] = None, document: bool = False) -> Iterator[Document]:
     """Iterates over the documents of a file under ``schema``, in file order, as Document tuples
     (line, value or None, errors). A JSONL file holds one document per line (blank lines skipped); a
-    file named *.json or *.json.gz is one document. Plain or gzip-compressed, whatever the name.
+    file named *.json or *.json.gz, or any file with ``document=True`` (the CLI's --document), is one
+    document, whatever its layout. Plain or gzip-compressed, whatever the name. Bytes that are not
+    UTF-8 anywhere give the document its error (rows.parse.syntax), as the CLI reports it.
 
     The file is read, decoded and validated on ``jobs`` threads with the GIL released, ahead of the
     loop and in bounded memory; values are the same as loads() gives. By default, every core but one:
@@ -163,22 +177,23 @@ def read(path: Path, schema: str, jobs: Optional[int] = None) -> Iterator[Docume
     that cannot be read raises OSError, after the documents read before the fault. Stopping the loop
     early (break, or close() on the iterator) stops the reading.
     """
-    reader = _native._Reader([_path(path)], schema, _jobs(jobs, spare=1))
+    reader = _native._Reader([_path(path)[1]], schema, _jobs(jobs, spare=1), bool(document))
     return _documents(reader)
 
 
-def validate_file(path: Path, schema: str, jobs: Optional[int] = None, max_errors: Optional[int] = None) -> Validation:
-    """The verdicts on every document of a file (see read() for the layout) without building a
-    Python value: a Validation with the counts and the errors (FileError), on ``jobs`` threads (every
-    core by default) with the GIL released. ``max_errors`` caps the errors kept (the counts stay
-    exact). A file that cannot be read raises OSError.
+def validate_file(path: Path, schema: str, jobs: Optional[int] = None, max_errors: Optional[int] = None,
+                  document: bool = False) -> Validation:
+    """The verdicts on every document of a file (see read() for the layout and ``document``) without
+    building a Python value: a Validation with the counts and the errors (FileError), on ``jobs``
+    threads (every core by default) with the GIL released. ``max_errors`` caps the errors kept (the
+    counts stay exact). A file that cannot be read raises OSError.
     """
     if max_errors is not None and (not isinstance(max_errors, int) or max_errors < 0):
         raise ValueError("max_errors is a non-negative int, or None for no limit")
-    path = _path(path)
+    name, path = _path(path)
     limit = (1 << 62) if max_errors is None else max_errors
-    valid, invalid, errors = _native._validate_files([path], schema, _jobs(jobs), limit)
-    return Validation(valid, invalid, [FileError(f, line, e.pointer, e.message, e.id) for f, line, e in errors])
+    valid, invalid, errors = _native._validate_files([path], schema, _jobs(jobs), limit, bool(document))
+    return Validation(valid, invalid, [FileError(name, line, e.pointer, e.message, e.id) for _, line, e in errors])
 
 
 def convert(source: str, target: str, data: Data, style: Style = "compact", lossy: bool = False,

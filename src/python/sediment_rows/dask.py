@@ -13,8 +13,10 @@ Files are read where the tasks run, through fsspec (local paths, globs, s3://, g
 reads). A plain JSONL file is split into byte blocks of whole lines, one task each; a compressed file
 (by its name: .gz, .bz2, .xz, ...) and a file named *.json or *.json.gz (one document) are read whole.
 Each task returns its counts and errors with line numbers from the start of its block, and how many
-lines the block holds; the last step numbers the lines of each file from its first block on, so every
-line is exact whichever way the file was split.
+lines the block holds, as plain Python values (which pickle anywhere: a task's result always reaches
+the last step); the last step numbers the lines of each file from its first block on, so every line is
+exact whichever way the file was split. A task that fails (a file that cannot be read, say) fails the
+computation with its error.
 """
 import threading
 from typing import Any, Dict, List, Optional, Union
@@ -104,9 +106,9 @@ def _combine(names, files, max_errors):
         for newlines, block_valid, block_invalid, block_errors in blocks:
             valid += block_valid
             invalid += block_invalid
-            for line, e in block_errors:
+            for line, id, pointer, message in block_errors:
                 if max_errors is None or len(errors) < max_errors:
-                    errors.append(FileError(name, first + line - 1, e.pointer, e.message, e.id))
+                    errors.append(FileError(name, first + line - 1, pointer, message, id))
             first += newlines
     return Validation(valid, invalid, errors)
 
@@ -124,7 +126,7 @@ def _offsets(size, blocksize):
 
 def validate(paths: Union[str, List[str]], schema: str, blocksize: Union[int, str, None] = "64 MiB",
              max_errors: Optional[int] = None, storage_options: Optional[Dict[str, Any]] = None, compute: bool = True,
-             **compute_kwargs: Any) -> Union[Validation, "dask.delayed.Delayed"]:
+             document: bool = False, **compute_kwargs: Any) -> Union[Validation, "dask.delayed.Delayed"]:
     """Validates every document of every file that ``paths`` names under ``schema``, as a Dask
     computation, and returns a sediment_rows.Validation: the counts ``valid`` and ``invalid`` and the
     ``errors`` (FileError: file, line, pointer, message, id), in the order of the files then of their
@@ -134,7 +136,8 @@ def validate(paths: Union[str, List[str]], schema: str, blocksize: Union[int, st
     ``paths``: a path, a glob or a list of them, local or any fsspec URL (``storage_options`` go to the
     file system, e.g. credentials). ``blocksize`` (bytes, or a string such as "64 MiB"; None for whole
     files) is the size of the byte blocks plain JSONL files are split into. ``max_errors`` caps the
-    errors kept (the counts stay exact). With ``compute=False`` the result is a dask.delayed.Delayed
+    errors kept (the counts stay exact). ``document=True`` reads each file as one document, whatever its
+    name (the CLI's --document). With ``compute=False`` the result is a dask.delayed.Delayed
     to compute later or beside other work; otherwise it is computed with ``dask.compute`` on the
     current scheduler (the active distributed Client, if any), with ``compute_kwargs``.
     """
@@ -154,7 +157,7 @@ def validate(paths: Union[str, List[str]], schema: str, blocksize: Union[int, st
     names, files = [], []
     for path in resolved:
         compression = infer_compression(path)
-        whole = path.endswith(".json") or path.endswith(".json.gz")
+        whole = document or path.endswith(".json") or path.endswith(".json.gz")
         size = None
         if compression or whole or blocksize is None:
             blocks = [(0, None)]

@@ -70,6 +70,9 @@ public:
     Decoder(SchemaId schema, std::vector<Error>& errors, const Limits& limits, Source source)
         : schema_(schema), errors_(errors), limits_(limits), owned_(source == Source::owned_parse) {}
 
+    /// The most bytes of a document's string that a message quotes.
+    static constexpr std::size_t kQuoted = 200;
+
     /// The schema whose rules apply to this document.
     SchemaId schema() const noexcept { return schema_; }
 
@@ -107,8 +110,13 @@ public:
     }
 
     /// Records an error at the current place (errors past Limits::max_errors are counted, not kept).
+    /// The message and pointer are made printable(): a caller's DOM may hold keys and strings that
+    /// are not UTF-8.
     void error(const char* id, std::string message) {
-        if (error_count_++ < limits_.max_errors) errors_.push_back(Error{id, pointer(), std::move(message)});
+        if (error_count_++ >= limits_.max_errors) return;
+        errors_.push_back(Error{id, pointer(), std::move(message)});
+        make_printable(errors_.back().pointer);
+        make_printable(errors_.back().message);
     }
     /// Errors found so far in this document, including those past Limits::max_errors.
     std::size_t error_count() const noexcept { return error_count_; }
@@ -124,7 +132,7 @@ public:
     bool expect_object(const J& j) { return expect(j, j.is_object(), "an object"); }
 
     void unknown_key(std::string_view key) {
-        error("rows.decode.unknown_key", "unknown key '" + std::string(key) + "'");
+        error("rows.decode.unknown_key", "unknown key " + quoted(key, kQuoted));
     }
 
     /// Reports every required key (bit i of `required` is names[i]) that `seen` lacks.
@@ -151,7 +159,7 @@ public:
         const std::string_view tag = it->template get_ref<const typename J::string_t&>();  // read again by the branch
         for (std::size_t i = 0; i < N; ++i)
             if (tags[i] == tag) return static_cast<int>(i);
-        error("rows.decode.const", "'" + std::string(tag) + "' is not one of " + quoted_list(tags));
+        error("rows.decode.const", quoted(tag, kQuoted) + " is not one of " + quoted_list(tags));
         return -1;
     }
 
@@ -172,7 +180,7 @@ public:
 
     void check_const(std::string_view value, std::string_view expected) {
         if (value != expected)
-            error("rows.decode.const", "expected '" + std::string(expected) + "', got '" + std::string(value) + "'");
+            error("rows.decode.const", "expected '" + std::string(expected) + "', got " + quoted(value, kQuoted));
     }
     void check_const(std::int64_t value, std::int64_t expected) {
         if (value != expected)
@@ -239,7 +247,7 @@ public:
     }
     void check_date_time(std::string_view value) {
         if (!is_rfc3339_date_time(value))
-            error("rows.decode.format", "'" + std::string(value.substr(0, 64)) + "' is not an RFC 3339 date-time");
+            error("rows.decode.format", quoted(value, 64) + " is not an RFC 3339 date-time");
     }
 
     // ----- scalar readers ----------------------------------------------------------------------
@@ -367,7 +375,7 @@ private:
     bool out_of_range(const J& j) {
         const std::string_view digits = big_digits(j);
         if (digits.empty()) return false;
-        error("rows.decode.range", std::string(digits.substr(0, 64)) + " is outside the 64-bit signed integer range");
+        error("rows.decode.range", printable(digits, 64) + " is outside the 64-bit signed integer range");
         return true;
     }
 
@@ -446,7 +454,7 @@ bool read(Decoder& d, const J& j, E& out) {
     std::vector<std::string_view> allowed;  // this schema's values
     for (std::size_t i = 0; i < std::size(enum_traits<E>::names); ++i)
         if (in_schema(static_cast<E>(i), d.schema())) allowed.push_back(enum_traits<E>::names[i]);
-    d.error("rows.decode.enum", "'" + text + "' is not one of " + Decoder::quoted_list(allowed));
+    d.error("rows.decode.enum", quoted(text, Decoder::kQuoted) + " is not one of " + Decoder::quoted_list(allowed));
     return false;
 }
 

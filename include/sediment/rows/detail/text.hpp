@@ -50,6 +50,39 @@ inline std::size_t utf8_error_offset(std::string_view s) noexcept {
     return std::string_view::npos;
 }
 
+/// `s` as text for a message, always valid UTF-8: each byte of an ill-formed UTF-8 sequence is written
+/// as `\xNN` (`"\xcf"` for the byte 0xCF), and text longer than `max` bytes is cut at a character
+/// boundary, with "..." after it. Input bytes reach an error message only through here.
+inline std::string printable(std::string_view s, std::size_t max = std::string_view::npos) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    std::size_t i = 0;
+    while (i < s.size() && out.size() < max) {
+        const std::size_t n = utf8_sequence(s, i);
+        if (n) {
+            out.append(s, i, n);
+            i += n;
+            continue;
+        }
+        const auto b = static_cast<unsigned char>(s[i++]);
+        out += "\\x";
+        out += kHex[b >> 4];
+        out += kHex[b & 15];
+    }
+    if (i < s.size()) out += "...";
+    return out;
+}
+
+/// `s` in single quotes, as printable() writes it: `'text'`, or `'text...'` past `max` bytes.
+inline std::string quoted(std::string_view s, std::size_t max = std::string_view::npos) {
+    return "'" + printable(s, max) + "'";
+}
+
+/// Makes `s` printable() in place when it is not valid UTF-8 (a message or pointer that quotes input).
+inline void make_printable(std::string& s) {
+    if (utf8_error_offset(s) != std::string_view::npos) s = printable(s);
+}
+
 /// Number of code points in valid UTF-8 (JSON Schema's `maxLength` counts these, not bytes).
 inline std::size_t code_points(std::string_view s) noexcept {
     std::size_t n = 0;
