@@ -20,7 +20,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<rows::Error> errors;
     rows::AtifTrajectory trajectory;
     rows::ConvertedText by_name;
-    if (rows::decode(text, trajectory, errors)) {
+    const bool trajectory_ok = rows::decode(text, trajectory, errors);
+    check_printable(errors);
+    for (const char* from : {"atif", "atif-v1.7"}) {  // by name, from either model: errors in valid UTF-8 too
+        std::vector<rows::Error> by_name_errors;
+        rows::convert(text, from, "nemo-gym-rollout.v4", by_name, by_name_errors, rows::Style::compact, rows::ConvertOptions{true});
+        check_printable(by_name_errors);
+    }
+    if (trajectory_ok) {
         std::optional<rows::Converted<rows::RowParts>> lossy;
         std::vector<rows::Error> refused;
         try {
@@ -55,7 +62,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     errors.clear();
     rows::NemoGymRolloutRow row;
-    if (rows::decode(text, row, errors)) {
+    const bool row_ok = rows::decode(text, row, errors);
+    check_printable(errors);
+    if (row_ok) {
         std::optional<rows::AtifTrajectory> atif;
         try {
             atif = rows::to_atif(row);

@@ -29,6 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const bool fast_ok = rows::detail::fast_decode(text, fast, rows::Limits{}, schema);
         const bool exact_ok = rows::detail::exact_decode(text, exact, errors, rows::Limits{}, schema);
         SEDIMENT_CHECK(exact_ok == errors.empty());
+        check_printable(errors);
         if (fast_ok) SEDIMENT_CHECK(exact_ok && fast == exact);
         SEDIMENT_CHECK(rows::detail::fast_check(text, tag, rows::Limits{}, schema) == fast_ok);
         SEDIMENT_CHECK(rows::check<T>(text, schema).empty() == exact_ok);

@@ -15,8 +15,10 @@ namespace rows = sediment::rows;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     for (const rows::SchemaInfo& schema : rows::kSchemas) {
-        const bool typed = rows::check(schema.id, text).empty();
-        const bool valijson = rows::validate(schema.id, text).empty();
+        const std::vector<rows::Error> typed_errors = rows::check(schema.id, text), schema_errors = rows::validate(schema.id, text);
+        check_printable(typed_errors);
+        check_printable(schema_errors);
+        const bool typed = typed_errors.empty(), valijson = schema_errors.empty();
         const bool agree = schema.strict_numbers ? (!typed || valijson) : typed == valijson;  // ATIF, both models
         SEDIMENT_CHECK(agree);
     }

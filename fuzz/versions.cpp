@@ -43,6 +43,8 @@ void upgrades(std::string_view text) {
     const bool ok = rows::upgrade(text, "nemo-gym-rollout", v4, strict, errors);
     const bool lossy_ok = rows::upgrade(text, "nemo-gym-rollout", v4, lossy, lossy_errors, rows::Style::compact, rows::ConvertOptions{true});
     SEDIMENT_CHECK(ok == errors.empty());
+    check_printable(errors);
+    check_printable(lossy_errors);
     if (ok) SEDIMENT_CHECK(lossy_ok && lossy.text == strict.text && lossy.losses.empty());
     for (const rows::Error& e : errors) SEDIMENT_CHECK(e.id == "rows.upgrade.underivable" || e.id == "rows.decode.pattern");
     if (!lossy_ok) return;
@@ -65,11 +67,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const rows::Checked typed = rows::check("nemo-gym-rollout", text);
     const rows::Checked schema = rows::validate("nemo-gym-rollout", text);
     SEDIMENT_CHECK(typed.errors.empty() == schema.errors.empty());
+    check_printable(typed.errors);
+    check_printable(schema.errors);
     SEDIMENT_CHECK(typed.schema == schema.schema);
     std::vector<rows::Error> findings;
     rows::SessionFacts facts;
     const std::optional<SchemaId> linted = rows::lint("nemo-gym-rollout", text, findings, facts);
     SEDIMENT_CHECK(linted.has_value() == typed.errors.empty());
+    check_printable(findings);
     if (linted) SEDIMENT_CHECK(linted == typed.schema);
     if (fast_ok) {
         SEDIMENT_CHECK(typed.errors.empty() && typed.schema == rows::schema_of(fast));

@@ -66,10 +66,11 @@ std::vector<std::string_view> similar_schema_names(std::string_view name, std::s
         if (d > limit && part) d = limit + 1 + (candidate.size() > name.size() ? candidate.size() - name.size() : name.size() - candidate.size());
         if (d <= limit || part) near.emplace_back(d, candidate);
     }
+    near.erase(std::remove_if(near.begin(), near.end(), [&](const auto& n) { return n.second == name; }), near.end());
+    // the nearest only: one typo away from one name, it is that name, not also the two typos to others
     std::stable_sort(near.begin(), near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::string_view> out;
-    for (std::size_t i = 0; i < near.size() && out.size() < count; ++i)
-        if (near[i].second != name) out.push_back(near[i].second);
+    for (std::size_t i = 0; i < near.size() && out.size() < count && near[i].first == near.front().first; ++i) out.push_back(near[i].second);
     return out;
 }
 

@@ -200,9 +200,13 @@ TEST_CASE("cli: upgrade") {
     CHECK(r.out == upgrade(row(3), "nemo-gym-rollout", rollout(4), Style::sediment).text + "\n" +
                        upgrade(plain2, "nemo-gym-rollout", rollout(4), Style::sediment).text + "\n");
     CHECK(r.err.find("rows.jsonl:1: /metadata/session_commit_observation_ids: a version 2 row does not hold") != std::string::npos);
-    CHECK(r.err.find("2 upgraded, 2 failed (read as nemo-gym-rollout.v1: 1, nemo-gym-rollout.v2: 2, nemo-gym-rollout.v3: 1)\n") != std::string::npos);
+    CHECK(r.err.find("2 upgraded, 2 failed (read as nemo-gym-rollout.v1: 1, nemo-gym-rollout.v2: 2, nemo-gym-rollout.v3: 1); 2 would "
+                     "upgrade with --lossy, which drops each CI resolution it cannot derive, with its reward\n") != std::string::npos);
     r = test::run(cli + "--to nemo-gym-rollout.v4 --lossy --format jsonl -j 1 " + file);
     CHECK(r.status == 0);
+    CHECK(r.err.substr(r.err.rfind("4 upgraded")) == "4 upgraded, 0 failed (read as nemo-gym-rollout.v1: 1, nemo-gym-rollout.v2: 2, "
+                                                     "nemo-gym-rollout.v3: 1); dropped from 2 documents: 2 ci_resolution, 2 reward, "
+                                                     "2 reward_source\n");
     CHECK(r.err.rfind("{\"file\": " + name + ", \"line\": 1, \"valid\": true, \"schema\": \"nemo-gym-rollout.v1\", \"dropped\": "
                       "[{\"pointer\": \"/reward\", ", 0) == 0);
     test::write_file(dir / "v4.jsonl", r.out);

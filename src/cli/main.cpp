@@ -133,7 +133,9 @@ const char* const kConvert = R"(usage: sediment-rows convert --from NAME --to NA
                              [OPTIONS] FILE...
 
 Converts ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF, one output line
-per document, to standard output (docs/atif-mapping.md). Errors go to standard error.
+per document, to standard output. Errors go to standard error. docs/convert.md shows the three paths
+(a trajectory from elsewhere to trainer parts, to a row with Sediment's metadata, a row and back);
+docs/atif-mapping.md the mapping field by field.
   --from atif-v1.7 --to nemo-gym-rollout[.vN] | nemo-gym-response.vN | nemo-gym-responses-create-params.vN
   --from atif        the same from any ATIF version (Harbor's model): upgraded to atif-v1.7 first
                      (see upgrade), so what NeMo Gym's subset refuses fails the document
@@ -145,7 +147,8 @@ per document, to standard output (docs/atif-mapping.md). Errors go to standard e
                          atif-v1.7), or line i of FILE for the i-th trajectory, an object
                          {"metadata": {...}, "reward": 1.0} ("reward" optional) of the row's version
   --lossy                a value the target cannot hold fails the document, with the full list;
-                         --lossy drops exactly those values and lists them as warnings
+                         --lossy drops exactly those values and lists them as warnings; the
+                         summary counts what was dropped, by kind
   --style compact|sediment
                          as for format
 )";
@@ -420,6 +423,7 @@ struct Tally {
     const std::string* unreadable = nullptr;     // the file of the last I/O error
     std::map<std::string, std::size_t> dropped;  // lossy: the values dropped, by kind (rows::loss_kind)
     std::size_t dropped_documents = 0;
+    std::size_t lossy_would = 0;                 // strict: documents that failed only on what --lossy drops
 
     /// Takes an outcome that is not a document's: an I/O error is printed and remembered, and a file
     /// that held no document is said so (with --require-documents, a failure).
@@ -442,13 +446,19 @@ struct Tally {
         ++(f.ok() ? ok : failed);
         for (const rows::Error& e : f.dropped) ++dropped[rows::loss_kind(e)];
         dropped_documents += !f.dropped.empty();
+        lossy_would += !f.ok() && std::all_of(f.errors.begin(), f.errors.end(), [](const rows::Error& e) {
+            return e.id.rfind("rows.convert.loss.", 0) == 0 || e.id == "rows.upgrade.underivable";
+        });
     }
-    /// "; dropped from 7 documents: 7 ci_resolution, 7 reward, 7 reward_source", or nothing.
-    std::string dropped_summary() const {
+    /// What a lossy run dropped, "; dropped from 7 documents: 7 ci_resolution, 7 reward, 7
+    /// reward_source"; or what a strict one would have ("; 2 would upgrade with --lossy, ..."); or nothing.
+    std::string losses_summary(const char* verb, const char* what) const {
         std::string kinds;
         for (const auto& [kind, n] : dropped) kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + kind;
-        if (kinds.empty()) return "";
-        return "; dropped from " + std::to_string(dropped_documents) + (dropped_documents == 1 ? " document: " : " documents: ") + kinds;
+        if (!kinds.empty())
+            return "; dropped from " + std::to_string(dropped_documents) + (dropped_documents == 1 ? " document: " : " documents: ") + kinds;
+        if (lossy_would) return "; " + std::to_string(lossy_would) + " would " + verb + " with --lossy, which drops " + what;
+        return "";
     }
     int status(bool failed_otherwise = false) const {
         if (io_error) return kExitUsage;
@@ -785,7 +795,7 @@ int run_convert(const Options& o) {
         std::cout << out.out;
         return std::cout.good() && !reporter.stopped();
     });
-    summary(o, std::to_string(tally.ok) + " converted, " + std::to_string(tally.failed) + " failed" + tally.dropped_summary(), t, reporter);
+    summary(o, std::to_string(tally.ok) + " converted, " + std::to_string(tally.failed) + " failed" + tally.losses_summary("convert", "the values listed"), t, reporter);
     return tally.status();
 }
 
@@ -816,7 +826,7 @@ int run_upgrade(const Options& o) {
         std::cout << out.out;
         return std::cout.good() && !reporter.stopped();
     });
-    summary(o, std::to_string(tally.ok) + " upgraded, " + std::to_string(tally.failed) + " failed" + versions.summary() + tally.dropped_summary(),
+    summary(o, std::to_string(tally.ok) + " upgraded, " + std::to_string(tally.failed) + " failed" + versions.summary() + tally.losses_summary("upgrade", "each CI resolution it cannot derive, with its reward"),
             t, reporter);
     return tally.status();
 }

@@ -45,7 +45,7 @@ Results process_batch(Batch& batch, const Process& process) {
         if (d.kind != Document::document) continue;
         process(d, o);
         if (!d.whole_file && !o.finding.errors.empty() && o.finding.path == d.path)  // (not the errors of a --metadata line)
-            o.finding.errors.front().message += layout_hint(d.text);
+            o.finding.errors.front().message += layout_hint(d.text, d.line);
     }
     r.bytes = batch.bytes;
     batch = Batch();
@@ -183,12 +183,12 @@ bool ends_with(const std::string& s, const char* suffix) {
 
 }  // namespace
 
-std::string layout_hint(std::string_view line) {
-    const std::size_t first = line.find_first_not_of(" \t\r");
-    const std::size_t last = line.find_last_not_of(" \t\r");
+std::string layout_hint(std::string_view text, std::size_t number) {
+    const std::size_t first = text.find_first_not_of(" \t\r");
+    const std::size_t last = text.find_last_not_of(" \t\r");
     if (first == std::string_view::npos) return {};
-    if (first == last && (line[first] == '{' || line[first] == '[')) return kOpenedHint;
-    if (line[first] == '[') return kArrayHint;
+    if (first == last && number == 1 && (text[first] == '{' || text[first] == '[')) return kOpenedHint;
+    if (text[first] == '[') return kArrayHint;
     return {};
 }
 

@@ -67,10 +67,10 @@ struct RunTotals {
 /// True for a line that holds no document: spaces, tabs and carriage returns only (skipped).
 inline bool blank_line(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
-/// Why the invalid line `line` of a JSONL file may not be a line's document at all, or empty: it holds
-/// a JSON array (of documents, most likely), or it opens a document that goes on over the next lines
-/// (pretty-printed JSON). Added to the line's first error.
-std::string layout_hint(std::string_view line);
+/// Why the invalid line `text` (line `number`) of a JSONL file may not be a line's document at all, or
+/// empty: it holds a JSON array (of documents, most likely), or it is the first line and opens a
+/// document that goes on over the next lines (pretty-printed JSON). Added to the line's first error.
+std::string layout_hint(std::string_view text, std::size_t number);
 
 /// Reads every document of every file (a file named *.json or *.json.gz, or any file with
 /// `whole_files`, is one document; any other holds one per line, blank lines skipped), processes them

@@ -560,7 +560,7 @@ PYBIND11_MODULE(_native, m) {
                 std::vector<rows::Error> found = rows::check(schema, document).errors;
                 if (found.empty()) return void(++valid);
                 ++invalid;
-                if (!whole) found.front().message += cli::layout_hint(document);  // as the CLI reports it
+                if (!whole) found.front().message += cli::layout_hint(document, line);  // as the CLI reports it
                 for (rows::Error& e : found) errors.emplace_back(line, std::move(e));
             };
             if (whole) {

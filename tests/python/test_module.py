@@ -1,4 +1,5 @@
 """The Python module against the library's own verdicts (run by ctest with the build tree importable)."""
+import json
 import os
 import threading
 
@@ -199,6 +200,23 @@ def test_read_a_json_file_is_one_document(tmp_path):
     assert docs[0].value["schema_version"] == "ATIF-v1.7"
 
 
+def test_document_reads_any_file_as_one_document(tmp_path):
+    row = json.loads(example_rows()[0])
+    pretty = tmp_path / "row.txt"  # pretty-printed, and not named *.json
+    pretty.write_text(json.dumps(row, indent=2))
+    lines = sediment_rows.validate_file(pretty, "nemo-gym-rollout")
+    assert lines.valid == 0 and lines.invalid > 100
+    assert "read the file as one document with --document" in lines.errors[0].message and lines.errors[0].line == 1
+    whole = sediment_rows.validate_file(pretty, "nemo-gym-rollout", document=True)
+    assert (whole.valid, whole.invalid) == (1, 0)
+    docs = list(sediment_rows.read(pretty, "nemo-gym-rollout", document=True))
+    assert [(d.line, d.errors) for d in docs] == [(1, [])] and docs[0].value == row
+    array = tmp_path / "rows.jsonl"  # a JSON array on a JSONL line
+    array.write_bytes(b"[" + b", ".join(example_rows()) + b"]\n")
+    hint = sediment_rows.validate_file(array, "nemo-gym-rollout").errors[0].message
+    assert hint.startswith("expected an object, got an array (the line is a JSON array: JSONL holds one document per line")
+
+
 def test_read_many_rows_in_order_and_stop_early(tmp_path):
     lines = example_rows() * 4000  # several batches of the engine
     path = write_rows(tmp_path / "many.jsonl", lines)
@@ -298,6 +316,9 @@ def test_convert_errors_losses_and_metadata():
     lossy = sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", lossy_source, lossy=True)
     assert [e.pointer for e in lossy.losses] == [e.pointer for e in caught.value.errors]
     assert all(e.id.startswith("rows.convert.loss.") for e in lossy.losses)
+    # counted by kind, as the CLI's summary counts them
+    kinds = [e.id[len("rows.convert.loss."):] for e in lossy.losses]
+    assert lossy.dropped == {k: kinds.count(k) for k in kinds} and sum(lossy.dropped.values()) == len(kinds) == 3
     # an invalid source: its decoding errors, at their places
     trajectory["steps"][0]["step_id"] = 7
     with pytest.raises(sediment_rows.ConvertError) as caught:
@@ -307,7 +328,7 @@ def test_convert_errors_losses_and_metadata():
         sediment_rows.convert("atif-v1.7", "ci-outcome.v1", bare)
     with pytest.raises(ValueError, match="metadata goes with"):
         sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", bare, metadata=metadata)
-    with pytest.raises(ValueError, match="unknown schema .atif-v9.; did you mean .atif.\?"):
+    with pytest.raises(ValueError, match=r"unknown schema .atif-v9.; did you mean .atif.\?"):
         sediment_rows.convert("atif-v9", "nemo-gym-response.v2", bare)
 
 
@@ -321,6 +342,8 @@ def test_upgrade_rows_and_harbor_trajectories():
     up = sediment_rows.upgrade("nemo-gym-rollout", "nemo-gym-rollout.v3", line, lossy=True)
     assert [(e.id, e.pointer) for e in up.losses] == \
         [("rows.upgrade.loss", "/reward"), ("rows.upgrade.loss", "/metadata/reward_source"), ("rows.upgrade.loss", "/metadata/ci_resolution")]
+    assert up.dropped == {"reward": 1, "reward_source": 1, "ci_resolution": 1}
+    assert sediment_rows.upgrade("nemo-gym-rollout.v2", "nemo-gym-rollout.v2", line).dropped == {}
     value = sediment_rows.loads("nemo-gym-rollout.v3", up.data)
     assert value["metadata"]["schema_id"].endswith("/v3.json") and "reward" not in value
     assert value["metadata"]["session_commit_observation_ids"] == []

@@ -32,9 +32,10 @@ std::vector<SchemaId> versions_of(std::string_view base);
 /// Empty for any other name: a response, create-params or CI outcome document does not say its version.
 std::vector<SchemaId> schemas_named(std::string_view name);
 
-/// The schema names nearest to `name`, nearest first and at most `count`: bundled schemas' names, and
-/// the names without a version that schemas_named() takes. Near is a few typed characters away (case
-/// aside), or a part of the name, or a name of which it is a part. Empty when no name is near.
+/// The schema names nearest to `name`, at most `count` (all as near as the nearest, in bundle order):
+/// bundled schemas' names, and the names without a version that schemas_named() takes. Near is a few
+/// typed characters away (case aside), or a part of the name, or a name of which it is a part. Empty
+/// when no other name is near.
 std::vector<std::string_view> similar_schema_names(std::string_view name, std::size_t count = 3);
 
 /// Why `name` stands for no bundled schema, in one line: a schema whose documents do not say their
