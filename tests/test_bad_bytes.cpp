@@ -236,3 +236,21 @@ TEST_CASE("bad bytes: every CLI command, in every report format, writes valid UT
         }
     }
 }
+
+TEST_CASE("bad bytes: usage and I/O errors on standard error are valid UTF-8 too") {
+    test::TempDir dir;
+    const std::string missing = (dir / "missing\xcf.jsonl").string();
+    const std::vector<std::pair<std::string, std::string>> runs = {
+        {"validate --schema 'nemo\xcf' x", "sediment-rows: unknown schema 'nemo\\xcf'"},
+        {"validate --bogus\xcf --schema nemo-gym-rollout x", "sediment-rows: unknown option '--bogus\\xcf' for validate"},
+        {"validate --schema nemo-gym-rollout " + quote(missing), "sediment-rows: cannot open " + detail::printable(missing)},
+        {"convert --from atif --to nemo-gym-rollout --metadata " + quote(missing) + " x", "sediment-rows: cannot open"},
+    };
+    for (const auto& [args, said] : runs) {
+        INFO(args);
+        const auto r = cli(args);
+        CHECK(r.status == 2);
+        CHECK(utf8(r.err));
+        CHECK(r.err.rfind(said, 0) == 0);
+    }
+}

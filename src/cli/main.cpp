@@ -235,9 +235,12 @@ std::string help(const std::string& command) {
     return kOverview;
 }
 
+/// "sediment-rows: MESSAGE" on standard error, in valid UTF-8 (an argument or path may not be).
+void say(const std::string& message) { std::cerr << "sediment-rows: " << rows::detail::printable(message) << "\n"; }
+
 int usage_error(const std::string& message, const std::string& command = "") {
-    std::cerr << "sediment-rows: " << message << "\n"
-              << "Try 'sediment-rows " << (command.empty() ? "" : command + " ") << "--help'.\n";
+    say(message);
+    std::cerr << "Try 'sediment-rows " << (command.empty() ? "" : command + " ") << "--help'.\n";
     return kExitUsage;
 }
 
@@ -434,12 +437,11 @@ struct Tally {
         } else if (o.kind == Document::end_of_file && o.documents == 0 && o.finding.path != unreadable) {
             ++empty_files;
             if (!quiet || require_documents)
-                std::cerr << "sediment-rows: no documents in " << display_name(*o.finding.path)
-                          << (require_documents ? " (--require-documents)" : "") << "\n";
+                say("no documents in " + display_name(*o.finding.path) + (require_documents ? " (--require-documents)" : ""));
         }
     }
     void io_failure(const std::string& message) {
-        std::cerr << "sediment-rows: " << rows::detail::printable(message) << "\n";  // a path may not be UTF-8
+        say(message);
         io_error = true;
     }
     void count(const Finding& f) {
@@ -769,7 +771,7 @@ int run_convert(const Options& o) {
         return usage_error("--metadata goes with --to nemo-gym-rollout[.vN]", "convert");
     Input metadata;  // read line by line beside the documents
     if (!o.metadata.empty() && !metadata.open(o.metadata)) {
-        std::cerr << "sediment-rows: " << metadata.error() << "\n";
+        say(metadata.error());
         return kExitUsage;
     }
     RunOptions run = o.run();
