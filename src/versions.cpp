@@ -156,22 +156,13 @@ std::optional<Error> other_version(SchemaId schema, const Json& document, std::s
         message = "the trajectory is " + label->get<std::string>() +
                   ", not ATIF-v1.7: read it as atif (Harbor's model, every ATIF version), or upgrade it to atif-v1.7";
     } else if (!asked.version_pointer.empty()) {  // "/metadata/schema_id"
-        const Json* uri = &document;
-        for (std::string_view rest = asked.version_pointer.substr(1); uri;) {
-            const std::string key(rest.substr(0, rest.find('/')));
-            const auto it = uri->is_object() ? uri->find(key) : uri->end();
-            uri = it == uri->end() ? nullptr : &*it;
-            if (rest.find('/') == std::string_view::npos) break;
-            rest.remove_prefix(rest.find('/') + 1);
-        }
-        if (!uri || !uri->is_string()) return std::nullopt;
-        const auto named = std::find_if(kSchemas, std::end(kSchemas), [&](const SchemaInfo& s) {
-            return s.base == asked.base && s.uri == uri->get_ref<const std::string&>();
-        });
-        if (named == std::end(kSchemas) || named->id == schema) return std::nullopt;
+        std::vector<Error> unnamed;  // a document that names no version gets its errors from the decoder
+        const std::optional<SchemaId> id = version_named(asked.base, document, unnamed);
+        if (!id || *id == schema) return std::nullopt;
+        const SchemaInfo& named = schema_info(*id);
         pointer += asked.version_pointer;
-        const std::string is(named->name), base(asked.base), want(asked.name);
-        const bool newer = named->version > asked.version;
+        const std::string is(named.name), base(asked.base), want(asked.name);
+        const bool newer = named.version > asked.version;
         if (converting)
             message = "the metadata is " + is + "'s, not " + want + "'s: convert to " + base +
                       " (a row of the version its metadata names)" +

@@ -576,11 +576,11 @@ PYBIND11_MODULE(_native, m) {
             }
         }
         py::list plain_errors;  // plain values: a task's result pickles anywhere
-        for (const auto& [line, e] : errors) plain_errors.append(py::make_tuple(line, py_text(e.id), py_text(e.pointer), py_text(e.message)));
+        for (const auto& [line, e] : errors) plain_errors.append(py::make_tuple(line, plain(e)));
         return py::make_tuple(newlines, valid, invalid, plain_errors);
     }, py::arg("schema"), py::arg("data"), py::arg("first_line"), py::arg("whole"),
        "One block of whole lines of a JSONL file (or a whole .json document), any bytes-like object: (newlines, valid, invalid,\n"
-       "[(line, id, pointer, message)]), the lines numbered from `first_line`: plain values only. The Dask validation's task.");
+       "[(line, (id, pointer, message))]), the lines numbered from `first_line`: plain values only. The Dask validation's task.");
 
     m.def("_loss_kind", [](const rows::Error& loss) { return py_text(rows::loss_kind(loss)); }, py::arg("loss"),
           "The kind of value a loss is (rows::loss_kind): 'timestamp', 'metrics', ..., 'ci_resolution', 'reward'.");

@@ -106,7 +106,7 @@ def _combine(names, files, max_errors):
         for newlines, block_valid, block_invalid, block_errors in blocks:
             valid += block_valid
             invalid += block_invalid
-            for line, id, pointer, message in block_errors:
+            for line, (id, pointer, message) in block_errors:
                 if max_errors is None or len(errors) < max_errors:
                     errors.append(FileError(name, first + line - 1, pointer, message, id))
             first += newlines
