@@ -87,17 +87,17 @@ int main(int argc, char** argv) {
     report("simdjson parse alone (ceiling)", subset, repeat,
            [&](const std::string& d) { sink += parser.parse(d).is_object(); });
     std::vector<rows::Error> errors;
-    rows::AtifTrajectory trajectory;
+    rows::NemoGymAtifTrajectory trajectory;
     report("subset: decode() into one reused model", subset, repeat,
            [&](const std::string& d) { sink += rows::decode(d, trajectory, errors); });
     report("subset: decode() into a new model", subset, repeat, [&](const std::string& d) {
-        rows::AtifTrajectory fresh;
+        rows::NemoGymAtifTrajectory fresh;
         sink += rows::decode(d, fresh, errors);
     });
     report("subset: check() (builds nothing)", subset, repeat,
            [&](const std::string& d) { sink += rows::check(rows::SchemaId::atif_v1_7, d).size(); });
     report("subset: exact reader alone", subset, repeat, [&](const std::string& d) {
-        rows::AtifTrajectory fresh;
+        rows::NemoGymAtifTrajectory fresh;
         sink += rows::detail::exact_decode(d, fresh, errors, {}, rows::SchemaId::atif_v1_7);
     });
     // ATIF -> response: the text of a trajectory in, the text of its row parts out (lossy: each
@@ -118,13 +118,13 @@ int main(int argc, char** argv) {
         sink += rows::convert(d, "atif-v1.7", "nemo-gym-response.v2", converted, errors, rows::Style::sediment, lossy);
     });
     if (harbor.documents.empty()) return sink == 42;
-    rows::HarborTrajectory any_version;
+    rows::HarborAtifTrajectory any_version;
     report("Harbor: decode() into one reused model", harbor, repeat,
            [&](const std::string& d) { sink += rows::decode(d, any_version, errors); });
     report("Harbor: check() (builds nothing)", harbor, repeat,
            [&](const std::string& d) { sink += rows::check(rows::SchemaId::atif, d).size(); });
     report("Harbor: exact reader alone", harbor, repeat, [&](const std::string& d) {
-        rows::HarborTrajectory fresh;
+        rows::HarborAtifTrajectory fresh;
         sink += rows::detail::exact_decode(d, fresh, errors, {}, rows::SchemaId::atif);
     });
     rows::Upgraded upgraded;

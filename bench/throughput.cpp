@@ -155,22 +155,22 @@ int main(int argc, char** argv) {
     std::vector<rows::Error> errors;
     report("decode() into a new row per line", bytes, lines.size(), [&] {
         for (const auto& l : lines) {
-            rows::NemoGymRolloutRow row;  // built and dropped for each line
+            rows::NemoGymRolloutRowV2 row;  // built and dropped for each line
             sink += rows::decode(l, row, errors);
         }
     }, repeat);
-    rows::NemoGymRolloutRow reused;  // a trainer's loop: every line into one model, reusing its memory
+    rows::NemoGymRolloutRowV2 reused;  // a trainer's loop: every line into one model, reusing its memory
     report("decode() into one reused row", bytes, lines.size(), [&] {
         for (const auto& l : lines) sink += rows::decode(l, reused, errors);
     }, repeat);
     report("  exact reader alone", bytes, lines.size(), [&] {
         for (const auto& l : lines) {
-            rows::NemoGymRolloutRow row;
+            rows::NemoGymRolloutRowV2 row;
             sink += rows::detail::exact_decode(l, row, errors, {}, rows::SchemaId::nemo_gym_rollout_v2);
         }
     }, repeat);
     // The encoders read rows decoded once, as a program that decodes and then encodes does.
-    std::vector<rows::NemoGymRolloutRow> decoded(lines.size());
+    std::vector<rows::NemoGymRolloutRowV2> decoded(lines.size());
     for (std::size_t i = 0; i < lines.size(); ++i) rows::decode(lines[i], decoded[i], errors);
     std::string out;
     out.reserve(static_cast<std::size_t>(bytes) + 1024);

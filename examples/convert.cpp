@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
     try {
         // ATIF -> row parts. Strict by default: a value a row cannot hold throws ConvertError with its
         // pointer; ConvertOptions{true} drops such values and lists them in `losses`.
-        const auto trajectory = rows::decode<rows::AtifTrajectory>(read_file(argv[1]));
+        const auto trajectory = rows::decode<rows::NemoGymAtifTrajectory>(read_file(argv[1]));
         const rows::Converted<rows::RowParts> parts = rows::to_row_parts(trajectory, rows::ConvertOptions{true});
         std::cout << "turns: " << parts.value.response.turns.size() << "\n";
         for (const rows::Error& lost : parts.losses) std::cout << "not in the row: " << lost << "\n";
@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
         std::string line;
         std::getline(lines, line);
         const auto row = rows::decode<rows::NemoGymRolloutRow>(line);
-        const rows::AtifTrajectory as_atif = rows::to_atif(row);
+        const rows::NemoGymAtifTrajectory as_atif = rows::to_atif(row);
         std::cout << "steps: " << as_atif.steps.size() << "\n";
         const bool same = rows::to_rollout_row(as_atif).value == row;
         std::cout << "row -> ATIF -> row: " << (same ? "identical" : "DIFFERENT") << "\n";

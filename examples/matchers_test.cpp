@@ -16,7 +16,7 @@ std::string produce_row(const std::string& source, double reward) {
     return encode(row, Style::sediment);
 }
 
-const char* const kSource = R"({"responses_create_params": {"input": [{"role": "user", "parts": [{"type": "text", "content": "Fix it."}]}]}, "response": {"turns": []}, "metadata": {"instance_id": "i", "recipe_id": "rlvr_ci", "recipe_version": 1, "org_id": "o", "session_id": "s", "segment_index": 0, "verifier_results": [], "attribution_source": "git_notes", "split": "train", "provenance": {"policy_version": "1", "quarantine_revision": 0, "policy_digest": null}, "schema_id": "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json", "schema_version": 2}})";
+const char* const kSource = R"({"responses_create_params": {"input": [{"role": "user", "parts": [{"type": "text", "content": "Fix it."}]}]}, "response": {"turns": []}, "metadata": {"instance_id": "i", "recipe_id": "rlvr_ci", "recipe_version": 1, "org_id": "o", "session_id": "s", "segment_index": 0, "verifier_results": [], "attribution_source": "git_notes", "split": "train", "provenance": {"policy_version": "1", "quarantine_revision": 0, "policy_digest": null}, "session_commit_observation_ids": [], "repository_identity": null, "schema_id": "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json", "schema_version": 4}})";
 }  // namespace
 
 TEST_CASE("the pipeline writes valid rollout rows") {
@@ -26,5 +26,5 @@ TEST_CASE("the pipeline writes valid rollout rows") {
 TEST_CASE("a row without its metadata is refused at the root") {
     Json broken = parse(produce_row(kSource, 0.0));
     broken.erase("metadata");
-    REQUIRE_THAT(dump(broken), HasError<NemoGymRolloutRow>("", "missing key 'metadata'"));
+    REQUIRE_THAT(encode(broken), HasError<NemoGymRolloutRow>("", "missing key 'metadata'"));
 }

@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
         }
         std::ostringstream text;
         text << file.rdbuf();
-        rows::AtifTrajectory trajectory;
+        rows::NemoGymAtifTrajectory trajectory;
         std::vector<rows::Error> errors;
         if (rows::decode(text.str(), trajectory, errors)) {
             std::cout << argv[i] << ": valid, " << trajectory.steps.size() << " steps, agent " << trajectory.agent.name << "\n";

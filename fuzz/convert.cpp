@@ -18,7 +18,7 @@ namespace rows = sediment::rows;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     std::vector<rows::Error> errors;
-    rows::AtifTrajectory trajectory;
+    rows::NemoGymAtifTrajectory trajectory;
     rows::ConvertedText by_name;
     const bool trajectory_ok = rows::decode(text, trajectory, errors);
     check_printable(errors);
@@ -56,16 +56,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 strict = e.errors();
             }
             SEDIMENT_CHECK(strict == lossy->losses);
-            const rows::AtifTrajectory back = rows::to_atif(lossy->value);
+            const rows::NemoGymAtifTrajectory back = rows::to_atif(lossy->value);
             SEDIMENT_CHECK(rows::to_row_parts(back).value == lossy->value);
         }
     }
     errors.clear();
-    rows::NemoGymRolloutRow row;
+    rows::NemoGymRolloutRowV2 row;
     const bool row_ok = rows::decode(text, row, errors);
     check_printable(errors);
     if (row_ok) {
-        std::optional<rows::AtifTrajectory> atif;
+        std::optional<rows::NemoGymAtifTrajectory> atif;
         try {
             atif = rows::to_atif(row);
             SEDIMENT_CHECK(rows::to_rollout_row(*atif).value == row);

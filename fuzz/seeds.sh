@@ -1,6 +1,6 @@
 #!/bin/sh
 # Writes the fuzz targets' seed corpora into OUT/{rollout,response,create-params,ci-outcome,atif,versions}/,
-# one document per file: the rows of examples/rows.jsonl and their parts, a trajectory written here, and,
+# one document per file: the rows of examples/*.jsonl and their parts, a trajectory written here, and,
 # when ../shared is beside the project, rows from rowgen.py (of every version, in versions/) and the
 # public ATIF fixtures. Generated at each run, never committed.
 # usage: fuzz/seeds.sh OUT
@@ -10,7 +10,7 @@ out=$1
 shared=${SEDIMENT_ROWS_SHARED_DIR:-$root/../shared}
 mkdir -p "$out/rollout" "$out/response" "$out/create-params" "$out/ci-outcome" "$out/atif" "$out/versions"
 rows=$out/rows.jsonl
-cp "$root/examples/rows.jsonl" "$rows"
+cat "$root/examples/rows.jsonl" "$root/examples/mixed-versions.jsonl" > "$rows"
 if [ -f "$shared/tools/rowgen.py" ]; then
   python3 "$shared/tools/rowgen.py" rows 20 --seed 9 --scale 0.1 >> "$rows"
   python3 "$shared/tools/rowgen.py" rows 20 --seed 10 --scale 0.1 --sediment >> "$rows"

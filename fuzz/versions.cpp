@@ -94,7 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         SEDIMENT_CHECK(of_model == findings);
         SEDIMENT_CHECK(rows::session_facts(row).digests == facts.digests);
         try {
-            const rows::AtifTrajectory t = rows::to_atif(row);
+            const rows::NemoGymAtifTrajectory t = rows::to_atif(row);
             SEDIMENT_CHECK(rows::to_any_rollout_row(t, rows::schema_of(row)).value == row);
         } catch (const rows::ConvertError& e) {
             SEDIMENT_CHECK(e.errors().at(0).id == "rows.convert.empty");  // a row ATIF cannot hold: no step
@@ -104,7 +104,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fast_against_exact<rows::NemoGymResponse>(text, SchemaId::nemo_gym_response_v1);
     fast_against_exact<rows::NemoGymResponse>(text, SchemaId::nemo_gym_response_v3);
     fast_against_exact<rows::NemoGymResponsesCreateParams>(text, SchemaId::nemo_gym_responses_create_params_v1);
-    fast_against_exact<rows::CIOutcome>(text, SchemaId::ci_outcome_v2);
-    fast_against_exact<rows::v4::CIOutcome>(text, SchemaId::ci_outcome_v3);
+    fast_against_exact<rows::CIOutcomeV1>(text, SchemaId::ci_outcome_v2);
+    fast_against_exact<rows::CIOutcomeV3>(text, SchemaId::ci_outcome_v3);
     return 0;
 }

@@ -1,7 +1,7 @@
 // The ATIF rules that the JSON Schemas cannot say, or say only in an allOf, each error at the
 // offending value: NeMo Gym's model validators (nemo_gym.atif_v1_7) for the v1.7 subset
-// (AtifStep, AtifTrajectory), and Harbor's (harbor.models.trajectories) for every version
-// (HarborStep, HarborTrajectory). Where the two agree, one template states the rule for both; each
+// (NemoGymAtifStep, NemoGymAtifTrajectory), and Harbor's (harbor.models.trajectories) for every version
+// (HarborAtifStep, HarborAtifTrajectory). Where the two agree, one template states the rule for both; each
 // rule is a template over the model and its view model (generated/views.hpp, what check() reads).
 #include <map>
 #include <set>
@@ -96,7 +96,7 @@ bool content_part_rules(Decoder& d, const Part& value) {
     return d.error_count() == before;
 }
 
-// AtifStep.validate_agent_only_fields, validate_zero_llm_call_count and validate_timestamp: without a
+// NemoGymAtifStep.validate_agent_only_fields, validate_zero_llm_call_count and validate_timestamp: without a
 // model call (on any step), no reasoning effort, reasoning or metrics.
 template <class Step>
 bool subset_step_rules(Decoder& d, const Step& value) {
@@ -194,13 +194,13 @@ bool harbor_trajectory_rules(Decoder& d, const Trajectory& value) {
 
 bool check_rules(Decoder& d, const AtifContentPart& value) { return content_part_rules(d, value); }
 bool check_rules(Decoder& d, const view::AtifContentPart& value) { return content_part_rules(d, value); }
-bool check_rules(Decoder& d, const AtifStep& value) { return subset_step_rules(d, value); }
-bool check_rules(Decoder& d, const view::AtifStep& value) { return subset_step_rules(d, value); }
-bool check_rules(Decoder& d, const HarborStep& value) { return harbor_step_rules(d, value); }
-bool check_rules(Decoder& d, const view::HarborStep& value) { return harbor_step_rules(d, value); }
-bool check_rules(Decoder& d, const AtifTrajectory& value) { return subset_trajectory_rules(d, value); }
-bool check_rules(Decoder& d, const view::AtifTrajectory& value) { return subset_trajectory_rules(d, value); }
-bool check_rules(Decoder& d, const HarborTrajectory& value) { return harbor_trajectory_rules(d, value); }
-bool check_rules(Decoder& d, const view::HarborTrajectory& value) { return harbor_trajectory_rules(d, value); }
+bool check_rules(Decoder& d, const NemoGymAtifStep& value) { return subset_step_rules(d, value); }
+bool check_rules(Decoder& d, const view::NemoGymAtifStep& value) { return subset_step_rules(d, value); }
+bool check_rules(Decoder& d, const HarborAtifStep& value) { return harbor_step_rules(d, value); }
+bool check_rules(Decoder& d, const view::HarborAtifStep& value) { return harbor_step_rules(d, value); }
+bool check_rules(Decoder& d, const NemoGymAtifTrajectory& value) { return subset_trajectory_rules(d, value); }
+bool check_rules(Decoder& d, const view::NemoGymAtifTrajectory& value) { return subset_trajectory_rules(d, value); }
+bool check_rules(Decoder& d, const HarborAtifTrajectory& value) { return harbor_trajectory_rules(d, value); }
+bool check_rules(Decoder& d, const view::HarborAtifTrajectory& value) { return harbor_trajectory_rules(d, value); }
 
 }  // namespace sediment::rows::detail

@@ -42,11 +42,11 @@ std::vector<Error> missing(const Trajectory& t, const std::string& folder) {
 
 }  // namespace
 
-std::vector<Error> missing_image_files(const HarborTrajectory& trajectory, const std::string& folder) {
+std::vector<Error> missing_image_files(const HarborAtifTrajectory& trajectory, const std::string& folder) {
     return missing(trajectory, folder);
 }
 
-std::vector<Error> missing_image_files(const AtifTrajectory& trajectory, const std::string& folder) {
+std::vector<Error> missing_image_files(const NemoGymAtifTrajectory& trajectory, const std::string& folder) {
     return missing(trajectory, folder);
 }
 

@@ -21,7 +21,7 @@ namespace {
 using detail::Decoder;
 using Message = RLVRInferenceMessageRow;
 using simdjson::dom::element;
-using View = detail::view::AtifTrajectory;  // a trajectory read where it is (convert() by name)
+using View = detail::view::NemoGymAtifTrajectory;  // a trajectory read where it is (convert() by name)
 
 // The rules a row's parts are built under from ATIF (the extension is read under them): a row of a
 // version with other rules is checked under its own once built.
@@ -392,7 +392,7 @@ void checked(const T& value, SchemaId schema, const std::string& at, const Limit
 /// being mapped, asked for when first needed (a trajectory's view has no such text: ViewRefused).
 using Seed = std::function<std::uint64_t()>;
 
-/// The mapping of a trajectory T: the model (AtifTrajectory) or its view (View).
+/// The mapping of a trajectory T: the model (NemoGymAtifTrajectory) or its view (View).
 template <class T>
 struct FromAtif {
     using Extra = std::decay_t<decltype(*std::declval<T>().extra)>;  // Nullable<Json> or Nullable<JsonView>
@@ -658,7 +658,7 @@ Converted<RowParts> convert(const T& trajectory, const std::optional<BasicRowMet
 
 /// A trajectory built in C++ may break a rule: checked (ConvertError), and the seed of its ids, from
 /// the compact text the check read.
-Seed checked_seed(const AtifTrajectory& trajectory) {
+Seed checked_seed(const NemoGymAtifTrajectory& trajectory) {
     std::uint64_t seed = 0;
     checked(trajectory, SchemaId::atif_v1_7, "", detail::written_limits(), [&](std::string_view text) { seed = fnv1a(text); });
     return [seed] { return seed; };
@@ -763,15 +763,15 @@ std::vector<std::string> texts_of(const Message& m) {
     return out;
 }
 
-AtifStep plain_step(const Message& m) {
-    AtifStep s;
+NemoGymAtifStep plain_step(const Message& m) {
+    NemoGymAtifStep s;
     from_string(m.role, s.source);
     s.message = content_of(texts_of(m));
     return s;
 }
 
-AtifObservationResult observation_result(const ToolCallResponsePart& r) {
-    AtifObservationResult out;
+NemoGymAtifObservationResult observation_result(const ToolCallResponsePart& r) {
+    NemoGymAtifObservationResult out;
     out.source_call_id = Nullable<std::string>(r.id);
     if (r.result.is_string()) {
         out.content = Nullable<AtifContent>(AtifContent(r.result.get_ref<const std::string&>()));
@@ -809,11 +809,11 @@ bool put_metadata(std::string& text, std::string_view metadata) {
 
 /// The trajectory of a row's parts (and its metadata); `text`, when given, gets its compact text appended.
 /// With `metadata->metadata_text`, only that text holds the metadata.
-AtifTrajectory build_atif(const NemoGymResponsesCreateParams& params, const NemoGymResponse& response, RowSide* metadata,
+NemoGymAtifTrajectory build_atif(const NemoGymResponsesCreateParams& params, const NemoGymResponse& response, RowSide* metadata,
                           const Limits& limits, std::string* text = nullptr) {
     const auto& input = params.input;
     const auto& turns = response.turns;
-    AtifTrajectory t;
+    NemoGymAtifTrajectory t;
     t.agent.name = kAtifAgentName;
     t.agent.version = kAtifAgentVersion;
     Json ext = Json::object();
@@ -835,7 +835,7 @@ AtifTrajectory build_atif(const NemoGymResponsesCreateParams& params, const Nemo
     for (std::size_t k = 0; k < turns.size(); ++k) {
         const RLVRTurnRow& turn = turns[k];
         const std::optional<Echo>* next = k + 1 < turns.size() && echoes[k + 1] ? &echoes[k + 1] : nullptr;
-        AtifStep s;
+        NemoGymAtifStep s;
         s.source = AtifStepSource::agent;
         Json e = Json::object();
         e["inference_call_id"] = turn.inference_call_id;
@@ -848,9 +848,9 @@ AtifTrajectory build_atif(const NemoGymResponsesCreateParams& params, const Nemo
             calls = tool_calls_of(out);
             if (out.finish_reason) e["finish_reason"] = *out.finish_reason;
             if (!(*next)->results.empty()) {
-                AtifObservation o;
+                NemoGymAtifObservation o;
                 for (const ToolCallResponsePart* r : (*next)->results) o.results.push_back(observation_result(*r));
-                s.observation = Nullable<AtifObservation>(std::move(o));
+                s.observation = Nullable<NemoGymAtifObservation>(std::move(o));
             }
         } else {
             calls = turn.tool_calls;
@@ -928,22 +928,22 @@ bool decode(std::string_view text, BasicRowMetadata<M>& out, std::vector<Error>&
 
 bool decode(std::string_view text, RowMetadata& out, std::vector<Error>& errors) { return decode<NemoGymMetadata>(text, out, errors); }
 
-Converted<RowParts> to_row_parts(const AtifTrajectory& trajectory, const ConvertOptions& options) {
-    return convert<NemoGymMetadata>(trajectory, std::nullopt, options, nullptr, checked_seed(trajectory));
+Converted<RowParts> to_row_parts(const NemoGymAtifTrajectory& trajectory, const ConvertOptions& options) {
+    return convert<NemoGymMetadataV2>(trajectory, std::nullopt, options, nullptr, checked_seed(trajectory));
 }
 
 template <class Row>
-Converted<Row> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadataOf<Row>>& metadata,
+Converted<Row> to_rollout_row(const NemoGymAtifTrajectory& trajectory, const std::optional<RowMetadataOf<Row>>& metadata,
                               const ConvertOptions& options) {
     return rollout_row<Row>(trajectory, metadata, options, checked_seed(trajectory), detail::written_limits());
 }
 
-Converted<NemoGymRolloutRow> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadata>& metadata,
+Converted<NemoGymRolloutRow> to_rollout_row(const NemoGymAtifTrajectory& trajectory, const std::optional<RowMetadata>& metadata,
                                             const ConvertOptions& options) {
     return to_rollout_row<NemoGymRolloutRow>(trajectory, metadata, options);
 }
 
-Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, SchemaId version, const ConvertOptions& options) {
+Converted<AnyRolloutRow> to_any_rollout_row(const NemoGymAtifTrajectory& trajectory, SchemaId version, const ConvertOptions& options) {
     Converted<AnyRolloutRow> out;
     if (!detail::with_version(out.value, version, [&](auto& row) {
             auto converted = to_rollout_row<std::decay_t<decltype(row)>>(trajectory, std::nullopt, options);
@@ -955,11 +955,11 @@ Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, Sc
     return out;
 }
 
-Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, const ConvertOptions& options) {
+Converted<AnyRolloutRow> to_any_rollout_row(const NemoGymAtifTrajectory& trajectory, const ConvertOptions& options) {
     return to_any_rollout_row(trajectory, own_version(trajectory), options);
 }
 
-AtifTrajectory to_atif(const RowParts& parts) {
+NemoGymAtifTrajectory to_atif(const RowParts& parts) {
     const Limits limits = detail::written_limits();
     checked(parts.responses_create_params, SchemaId::nemo_gym_rollout_v2, "/responses_create_params", limits);
     checked(parts.response, SchemaId::nemo_gym_rollout_v2, "/response", limits);
@@ -968,7 +968,7 @@ AtifTrajectory to_atif(const RowParts& parts) {
 
 /// The trajectory of a row; `valid`: the row is known valid (decoded).
 template <class Row>
-AtifTrajectory to_atif_of(const Row& row, bool valid, const Limits& limits = detail::written_limits()) {
+NemoGymAtifTrajectory to_atif_of(const Row& row, bool valid, const Limits& limits = detail::written_limits()) {
     if (!valid) checked(row, document_traits<Row>::schema, "", limits);
     RowSide side{row.metadata.session_id, row.metadata.instance_id, Json(row.metadata), row.reward, {}};
     return build_atif(row.responses_create_params, row.response, &side, limits);
@@ -981,8 +981,8 @@ void to_atif_compact(const Row& row, std::string& out, const Limits& limits) {
     build_atif(row.responses_create_params, row.response, &side, limits, &out);
 }
 
-AtifTrajectory to_atif(const NemoGymRolloutRow& row) { return to_atif_of(row, false); }
-AtifTrajectory to_atif(const AnyRolloutRow& row) {
+NemoGymAtifTrajectory to_atif(const NemoGymRolloutRow& row) { return to_atif_of(row, false); }
+NemoGymAtifTrajectory to_atif(const AnyRolloutRow& row) {
     return std::visit([](const auto& r) { return to_atif_of(r, false); }, row);
 }
 
@@ -1014,7 +1014,7 @@ void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedTe
     // `t`, the view or the model, converted; false when the metadata document is not one (its errors in `found`).
     const auto convert_it = [&](const auto& t, const Seed& seed_of) {
         if (target.kind != AtifTarget::Kind::row) {
-            auto parts = convert<NemoGymMetadata>(t, std::nullopt, options, nullptr, seed_of);
+            auto parts = convert<NemoGymMetadataV2>(t, std::nullopt, options, nullptr, seed_of);
             if (target.kind == AtifTarget::Kind::response) rows::encode(parts.value.response, out.text, style);
             else rows::encode(parts.value.responses_create_params, out.text, style);
             out.losses = std::move(parts.losses);
@@ -1048,19 +1048,20 @@ void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedTe
             out.clear();
         }
     }
-    const AtifTrajectory trajectory = rows::decode<AtifTrajectory>(text, limits);
+    const NemoGymAtifTrajectory trajectory = rows::decode<NemoGymAtifTrajectory>(text, limits);
     out.metadata_fault = !convert_it(trajectory, [&] { return fnv1a(rows::encode(trajectory)); });
 }
 
 }  // namespace detail
 
 // Every rollout version.
-template Converted<v1::NemoGymRolloutRow> to_rollout_row<v1::NemoGymRolloutRow>(const AtifTrajectory&, const std::optional<RowMetadataOf<v1::NemoGymRolloutRow>>&, const ConvertOptions&);
-template Converted<v2::NemoGymRolloutRow> to_rollout_row<v2::NemoGymRolloutRow>(const AtifTrajectory&, const std::optional<RowMetadataOf<v2::NemoGymRolloutRow>>&, const ConvertOptions&);
-template Converted<v3::NemoGymRolloutRow> to_rollout_row<v3::NemoGymRolloutRow>(const AtifTrajectory&, const std::optional<RowMetadataOf<v3::NemoGymRolloutRow>>&, const ConvertOptions&);
-template Converted<v4::NemoGymRolloutRow> to_rollout_row<v4::NemoGymRolloutRow>(const AtifTrajectory&, const std::optional<RowMetadataOf<v4::NemoGymRolloutRow>>&, const ConvertOptions&);
-template bool decode<v1::NemoGymMetadata>(std::string_view, BasicRowMetadata<v1::NemoGymMetadata>&, std::vector<Error>&);
-template bool decode<v3::NemoGymMetadata>(std::string_view, BasicRowMetadata<v3::NemoGymMetadata>&, std::vector<Error>&);
-template bool decode<v4::NemoGymMetadata>(std::string_view, BasicRowMetadata<v4::NemoGymMetadata>&, std::vector<Error>&);
+template Converted<NemoGymRolloutRowV1> to_rollout_row<NemoGymRolloutRowV1>(const NemoGymAtifTrajectory&, const std::optional<RowMetadataOf<NemoGymRolloutRowV1>>&, const ConvertOptions&);
+template Converted<NemoGymRolloutRowV2> to_rollout_row<NemoGymRolloutRowV2>(const NemoGymAtifTrajectory&, const std::optional<RowMetadataOf<NemoGymRolloutRowV2>>&, const ConvertOptions&);
+template Converted<NemoGymRolloutRowV3> to_rollout_row<NemoGymRolloutRowV3>(const NemoGymAtifTrajectory&, const std::optional<RowMetadataOf<NemoGymRolloutRowV3>>&, const ConvertOptions&);
+template Converted<NemoGymRolloutRowV4> to_rollout_row<NemoGymRolloutRowV4>(const NemoGymAtifTrajectory&, const std::optional<RowMetadataOf<NemoGymRolloutRowV4>>&, const ConvertOptions&);
+template bool decode<NemoGymMetadataV1>(std::string_view, BasicRowMetadata<NemoGymMetadataV1>&, std::vector<Error>&);
+template bool decode<NemoGymMetadataV2>(std::string_view, BasicRowMetadata<NemoGymMetadataV2>&, std::vector<Error>&);
+template bool decode<NemoGymMetadataV3>(std::string_view, BasicRowMetadata<NemoGymMetadataV3>&, std::vector<Error>&);
+template bool decode<NemoGymMetadataV4>(std::string_view, BasicRowMetadata<NemoGymMetadataV4>&, std::vector<Error>&);
 
 }  // namespace sediment::rows

@@ -143,7 +143,7 @@ bool decode_document(std::string_view text, T& out, const Limits& limits, Schema
     return parse_dom(text, limits, doc) && read_document(doc, out, limits, schema);
 }
 
-bool view_document(std::string_view text, const Limits& limits, view::AtifTrajectory& out) {
+bool view_document(std::string_view text, const Limits& limits, view::NemoGymAtifTrajectory& out) {
     thread_local Parser parser;  // its own: a view outlives the documents read while it is mapped
     Document doc;
     return parse_dom(parser, text, limits, doc) && read_document(doc, out, limits, SchemaId::atif_v1_7);
@@ -177,7 +177,7 @@ template bool read_value(element, std::vector<ToolCallPart>&, SchemaId);
 template bool read_value(element, std::vector<RLVRInferenceMessageRow>&, SchemaId);
 template bool read_value(element, std::vector<RLVRDecisionRow>&, SchemaId);
 template bool read_value(element, NemoGymMetadataV1&, SchemaId);
-template bool read_value(element, NemoGymMetadata&, SchemaId);
+template bool read_value(element, NemoGymMetadataV2&, SchemaId);
 template bool read_value(element, NemoGymMetadataV3&, SchemaId);
 template bool read_value(element, NemoGymMetadataV4&, SchemaId);
 

@@ -107,7 +107,7 @@ using model_t = typename model_of<T>::type;
 
 /// A version 4 CI outcome, which may identify its repository.
 template <class O>
-constexpr bool kIdentifies = std::is_same_v<model_t<O>, CIOutcomeV4>;
+constexpr bool kIdentifies = std::is_same_v<model_t<O>, CIOutcomeV3>;
 
 std::string str(std::string_view s) { return std::string(s); }
 
@@ -221,8 +221,8 @@ CommitResolution resolve_all(const std::vector<O>& outcomes) {
 
 }  // namespace
 
-CommitResolution resolve_commit(const std::vector<CIOutcome>& outcomes) { return resolve_all(outcomes); }
-CommitResolution resolve_commit(const std::vector<CIOutcomeV4>& outcomes) { return resolve_all(outcomes); }
+CommitResolution resolve_commit(const std::vector<CIOutcomeV1>& outcomes) { return resolve_all(outcomes); }
+CommitResolution resolve_commit(const std::vector<CIOutcomeV3>& outcomes) { return resolve_all(outcomes); }
 
 // ----- the rules within a row ------------------------------------------------------------------
 
@@ -650,18 +650,18 @@ void lint(const R& row, std::vector<Error>& out, const LintOptions& options) {
         if (md.repository_identity != want) {
             const auto text = [](const Identity& v) { return v ? string_literal(v->host) + "/" + string_literal(v->repository_id) : std::string("null"); };
             f.add("rows.lint.repository_identity", "/metadata/repository_identity",
-                  std::string("expected ") + (md.ci_resolution ? "ci_resolution's repository_identity " : "null without a ci_resolution ") +
-                      (md.ci_resolution ? text(want) : "") + ", got " + text(md.repository_identity));
+                  std::string("expected ") + (md.ci_resolution ? "ci_resolution's repository_identity " + text(want) : "null without a ci_resolution") +
+                      ", got " + text(md.repository_identity));
         }
     }
 }
 
 }  // namespace
 
-void lint_row(const v1::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options) { lint(row, findings, options); }
-void lint_row(const v2::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options) { lint(row, findings, options); }
-void lint_row(const v3::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options) { lint(row, findings, options); }
-void lint_row(const v4::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options) { lint(row, findings, options); }
+void lint_row(const NemoGymRolloutRowV1& row, std::vector<Error>& findings, const LintOptions& options) { lint(row, findings, options); }
+void lint_row(const NemoGymRolloutRowV2& row, std::vector<Error>& findings, const LintOptions& options) { lint(row, findings, options); }
+void lint_row(const NemoGymRolloutRowV3& row, std::vector<Error>& findings, const LintOptions& options) { lint(row, findings, options); }
+void lint_row(const NemoGymRolloutRowV4& row, std::vector<Error>& findings, const LintOptions& options) { lint(row, findings, options); }
 void lint_row(const AnyRolloutRow& row, std::vector<Error>& findings, const LintOptions& options) {
     std::visit([&](const auto& r) { lint(r, findings, options); }, row);
 }

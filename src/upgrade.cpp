@@ -179,7 +179,7 @@ std::string relayout(std::string_view text, Style style) {
 /// reference names its trajectory) and the subset's (bounds, total_steps, exact decimals, ...) judge
 /// the result. No value is repaired or dropped.
 bool upgrade_atif(std::string_view text, Upgraded& out, std::vector<Error>& errors, Style style, const Limits& limits) {
-    HarborTrajectory source;
+    HarborAtifTrajectory source;
     if (!decode(text, source, errors, SchemaId::atif, limits)) return false;
     out.from = SchemaId::atif;
     const std::string_view v17 = to_string(AtifVersion::ATIF_v1_7);
@@ -268,9 +268,9 @@ Converted<AnyRolloutRow> upgrade(const AnyRolloutRow& row, SchemaId to, const Co
 
 namespace sediment::rows {
 
-AtifTrajectory upgrade(const HarborTrajectory& trajectory) {
+NemoGymAtifTrajectory upgrade(const HarborAtifTrajectory& trajectory) {
     const Upgraded up = upgrade(encode(trajectory), "atif", SchemaId::atif_v1_7);
-    return decode<AtifTrajectory>(up.text);
+    return decode<NemoGymAtifTrajectory>(up.text);
 }
 
 }  // namespace sediment::rows

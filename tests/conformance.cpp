@@ -320,8 +320,8 @@ TEST_CASE("conformance: the fast path reads generated and mutated rows as the ex
     // as a fresh model gets it, whatever the rows before it held.
     std::vector<std::string> lines = rowgen("rows 700 --seed 8");
     for (const std::string& line : rowgen("rows 300 --seed 8 --version 4")) lines.push_back(line);  // the same in v4
-    NemoGymRolloutRow reused;
-    v4::NemoGymRolloutRow reused_v4;
+    NemoGymRolloutRowV2 reused;
+    NemoGymRolloutRowV4 reused_v4;
     AnyRolloutRow reused_any;  // and rows of any version into one AnyRolloutRow
     const std::vector<std::string> replacements = {"null", "1", "-1", "3.0", "\"x\"", "\"\"", "true", "[]", "{}",
                                                    "18446744073709551616", "\"2026-02-30T00:00:00Z\"", "1e300"};
@@ -364,7 +364,7 @@ TEST_CASE("conformance: mutated rows that stay valid still come back from ATIF e
         for (int k = 0; k < 30; ++k) {
             doc = mutated(doc, random, replacements);
             const std::string text = dump(doc);
-            NemoGymRolloutRow row;
+            NemoGymRolloutRowV2 row;
             std::vector<Error> errors;
             if (!decode(text, row, errors)) {
                 doc = parse(line);
@@ -372,7 +372,7 @@ TEST_CASE("conformance: mutated rows that stay valid still come back from ATIF e
             }
             INFO(text.substr(0, 600));
             ++valid;
-            AtifTrajectory t;
+            NemoGymAtifTrajectory t;
             try {
                 t = to_atif(row);
             } catch (const ConvertError& e) {
@@ -381,7 +381,7 @@ TEST_CASE("conformance: mutated rows that stay valid still come back from ATIF e
             }
             const std::string atif = encode(t);
             CHECK(check(SchemaId::atif_v1_7, atif).empty());
-            CHECK(encode(to_rollout_row(decode<AtifTrajectory>(atif)).value, Style::sediment) == encode(row, Style::sediment));
+            CHECK(encode(to_rollout_row<NemoGymRolloutRowV2>(decode<NemoGymAtifTrajectory>(atif)).value, Style::sediment) == encode(row, Style::sediment));
         }
     }
     CHECK(valid > 500);
@@ -407,9 +407,9 @@ TEST_CASE("conformance: every ATIF fixture gets NeMo Gym's verdict, and valid on
         CHECK(schema.empty() == typed.empty());
         if (verdict == "valid") {
             ++valid;
-            const auto trajectory = decode<AtifTrajectory>(text);
+            const auto trajectory = decode<NemoGymAtifTrajectory>(text);
             const std::string encoded = encode(trajectory);
-            CHECK(decode<AtifTrajectory>(encoded) == trajectory);
+            CHECK(decode<NemoGymAtifTrajectory>(encoded) == trajectory);
             // nothing lost or added: the same JSON document, key order aside
             CHECK(nlohmann::json(parse(encoded)) == nlohmann::json(parse(text)));
         } else {
@@ -435,13 +435,13 @@ TEST_CASE("conformance: 1,000 generated rows become valid trajectories and come 
     std::size_t steps = 0, extensions = 0;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         INFO("row " << i + 1);
-        const auto row = decode<NemoGymRolloutRow>(lines[i]);
-        const AtifTrajectory t = to_atif(row);
+        const auto row = decode<NemoGymRolloutRowV2>(lines[i]);
+        const NemoGymAtifTrajectory t = to_atif(row);
         const std::string text = encode(t);
         REQUIRE(check(SchemaId::atif_v1_7, text).empty());
         // Sediment's rows are what the mapping describes: the steps alone give every turn back, and
         // the extension holds only what ATIF has no field for.
-        for (const AtifStep& step : t.steps) {
+        for (const NemoGymAtifStep& step : t.steps) {
             ++steps;
             if (!step.extra || step.extra->is_null()) continue;
             const Json& e = (**step.extra).at("sediment_rows");
@@ -452,8 +452,8 @@ TEST_CASE("conformance: 1,000 generated rows become valid trajectories and come 
             }
         }
         CHECK(!(**t.extra).at("sediment_rows").contains("input"));
-        CHECK(encode(to_rollout_row(decode<AtifTrajectory>(text)).value, Style::sediment) == lines[i]);
-        CHECK(encode(to_rollout_row(t, RowMetadata{row.metadata, row.reward}).value, Style::sediment) == lines[i]);
+        CHECK(encode(to_rollout_row<NemoGymRolloutRowV2>(decode<NemoGymAtifTrajectory>(text)).value, Style::sediment) == lines[i]);
+        CHECK(encode(to_rollout_row<NemoGymRolloutRowV2>(t, RowMetadataOf<NemoGymRolloutRowV2>{row.metadata, row.reward}).value, Style::sediment) == lines[i]);
         atif_lines += text + "\n";
         const Json j = parse(lines[i]);
         Json m = Json::object();
@@ -508,7 +508,7 @@ TEST_CASE("conformance: rows of every version become valid trajectories and come
             REQUIRE(schema_of(row) == schema);
             const std::string atif = encode(to_atif(row));
             REQUIRE(check(SchemaId::atif_v1_7, atif).empty());
-            const Converted<AnyRolloutRow> back = to_any_rollout_row(decode<AtifTrajectory>(atif), schema);
+            const Converted<AnyRolloutRow> back = to_any_rollout_row(decode<NemoGymAtifTrajectory>(atif), schema);
             CHECK(back.losses.empty());
             CHECK(std::visit([](const auto& r) { return encode(r, Style::sediment); }, back.value) == line);
         }
@@ -523,7 +523,7 @@ std::size_t check_conversions(const std::vector<std::pair<std::string, std::stri
     std::size_t losses = 0;
     for (const auto& [name, text] : documents) {
         INFO(name);
-        const auto t = decode<AtifTrajectory>(text);
+        const auto t = decode<NemoGymAtifTrajectory>(text);
         const auto lossy = to_row_parts(t, ConvertOptions{true});
         std::vector<Error> strict;
         try {
@@ -540,7 +540,7 @@ std::size_t check_conversions(const std::vector<std::pair<std::string, std::stri
         }
         losses += lossy.losses.size();
         // what a row holds comes back whole: row -> ATIF -> row loses nothing
-        const AtifTrajectory back = to_atif(lossy.value);
+        const NemoGymAtifTrajectory back = to_atif(lossy.value);
         const std::string back_text = encode(back);
         CHECK(check(SchemaId::atif_v1_7, back_text).empty());
         CHECK(to_row_parts(back).value == lossy.value);
@@ -637,8 +637,8 @@ TEST_CASE("conformance: every ATIF fixture gets Harbor's verdict from both engin
         }
         // the fast path reads it, to the exact reader's value (no public fixture holds an integer
         // beyond 64 bits or a free-form object of more than 64 keys)
-        CHECK(test::read_both<HarborTrajectory>(text, SchemaId::atif).fast);
-        const auto t = decode<HarborTrajectory>(text);
+        CHECK(test::read_both<HarborAtifTrajectory>(text, SchemaId::atif).fast);
+        const auto t = decode<HarborAtifTrajectory>(text);
         CHECK(nlohmann::json(parse(encode(t))) == nlohmann::json(parse(text)));  // nothing lost or added
         if (t.schema_version && *t.schema_version != AtifVersion::ATIF_v1_7) ++older;
 
@@ -650,13 +650,13 @@ TEST_CASE("conformance: every ATIF fixture gets Harbor's verdict from both engin
         CHECK(ok == subset_valid);
         if (!ok) continue;
         CHECK(check(SchemaId::atif_v1_7, up.text).empty());
-        CHECK(test::read_both<AtifTrajectory>(up.text, SchemaId::atif_v1_7).fast);
+        CHECK(test::read_both<NemoGymAtifTrajectory>(up.text, SchemaId::atif_v1_7).fast);
         Json relabelled = parse(text);
         relabelled["schema_version"] = "ATIF-v1.7";
         CHECK(nlohmann::json(parse(up.text)) == nlohmann::json(relabelled));
         // the typed upgrade agrees (a typed subagent reference is written in schema order, which the
         // subset then holds as a free-form object: the same JSON, key order aside)
-        const AtifTrajectory typed_up = upgrade(t), text_up = decode<AtifTrajectory>(up.text);
+        const NemoGymAtifTrajectory typed_up = upgrade(t), text_up = decode<NemoGymAtifTrajectory>(up.text);
         CHECK(nlohmann::json(parse(encode(typed_up))) == nlohmann::json(parse(up.text)));
         upgraded.emplace_back(file, up.text);
 

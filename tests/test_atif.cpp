@@ -15,15 +15,15 @@ TEST_CASE("atif: the schema engine agrees wherever the schema can say the rule")
 }
 
 TEST_CASE("atif: values land in the typed members") {
-    const auto t = decode<AtifTrajectory>(test::kTrajectory);
-    CHECK(AtifTrajectory::schema_version == "ATIF-v1.7");
+    const auto t = decode<NemoGymAtifTrajectory>(test::kTrajectory);
+    CHECK(NemoGymAtifTrajectory::schema_version == "ATIF-v1.7");
     CHECK(t.agent.name == "coder");
     REQUIRE(t.steps.size() == 4);
     CHECK(std::get<std::string>(t.steps[0].message) == "You are a careful engineer.");
     const auto& parts = std::get<std::vector<AtifContentPart>>(t.steps[1].message);
     CHECK(parts[1].type == AtifContentPartType::image);
     CHECK((**parts[1].source).media_type == AtifImageMediaType::image_png);
-    const AtifStep& agent = t.steps[2];
+    const NemoGymAtifStep& agent = t.steps[2];
     CHECK(std::get<std::string>(**agent.reasoning_effort) == "high");
     CHECK_FALSE((**agent.metrics).prompt_tokens->value().fits_int64());
     CHECK((**agent.metrics).prompt_tokens->value().to_string() == "1180591620717411303424");
@@ -34,9 +34,9 @@ TEST_CASE("atif: values land in the typed members") {
 }
 
 TEST_CASE("atif: encoding keeps absent and null apart and loses nothing") {
-    const auto t = decode<AtifTrajectory>(test::kTrajectory);
+    const auto t = decode<NemoGymAtifTrajectory>(test::kTrajectory);
     const std::string text = encode(t);
-    CHECK(decode<AtifTrajectory>(text) == t);
+    CHECK(decode<NemoGymAtifTrajectory>(text) == t);
     // the same document as the input, key order aside
     CHECK(nlohmann::json(parse(text)) == nlohmann::json(parse(test::kTrajectory)));
     CHECK(text.find("\"trajectory_id\":null") != std::string::npos);

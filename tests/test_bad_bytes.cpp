@@ -97,7 +97,7 @@ TEST_CASE("bad bytes: every C++ call gives the verdict at the place, in valid UT
         CHECK_FALSE(decode(in.text, any, errors));
         check_errors(in, errors);
         try {
-            decode<v4::NemoGymRolloutRow>(in.text);
+            decode<NemoGymRolloutRowV4>(in.text);
             FAIL("decoded");
         } catch (const DecodeError& e) {
             check_errors(in, e.errors());
@@ -161,7 +161,7 @@ TEST_CASE("bad bytes: a caller's DOM with keys and strings that are not UTF-8 ge
     row["metadata"]["split"] = "tr\xcf";           // a string that is not UTF-8
     row["response"]["turns"][0]["tool_calls"][0]["arguments"]["\xff"] = 1;  // inside a free-form value
     std::vector<Error> errors;
-    v4::NemoGymRolloutRow out;
+    NemoGymRolloutRowV4 out;
     CHECK_FALSE(decode(row, out, errors));
     REQUIRE_FALSE(errors.empty());
     std::map<std::string, std::string> found;

@@ -149,16 +149,20 @@ TEST_CASE("cli: validate --schema atif-v1.7 reads a pretty-printed .json traject
 
 TEST_CASE("cli: convert rows to ATIF and back, byte for byte") {
     test::TempDir dir;
-    const std::string rows = std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/examples/rows.jsonl";
-    const auto to = cli("convert --from nemo-gym-rollout.v2 --to atif-v1.7 " + test::quote(rows));
-    REQUIRE(to.status == 0);
-    CHECK(to.err == "3 converted, 0 failed\n");
-    test::write_file(dir / "atif.jsonl", to.out);
-    const auto valid = cli("validate --schema atif-v1.7 " + test::quote((dir / "atif.jsonl").string()));
-    CHECK(valid.status == 0);
-    const auto back = cli("convert --from atif-v1.7 --to nemo-gym-rollout.v2 --style sediment " + test::quote((dir / "atif.jsonl").string()));
-    CHECK(back.status == 0);
-    CHECK(back.out == test::read_file(rows));
+    // today's rows, and a file of several versions: each row comes back as the version it was
+    for (const char* file : {"rows.jsonl", "mixed-versions.jsonl"}) {
+        INFO(file);
+        const std::string rows = std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/examples/" + file;
+        const auto to = cli("convert --from nemo-gym-rollout --to atif-v1.7 " + test::quote(rows));
+        REQUIRE(to.status == 0);
+        CHECK(to.err == "3 converted, 0 failed\n");
+        test::write_file(dir / "atif.jsonl", to.out);
+        const auto valid = cli("validate --schema atif-v1.7 " + test::quote((dir / "atif.jsonl").string()));
+        CHECK(valid.status == 0);
+        const auto back = cli("convert --from atif-v1.7 --to nemo-gym-rollout --style sediment " + test::quote((dir / "atif.jsonl").string()));
+        CHECK(back.status == 0);
+        CHECK(back.out == test::read_file(rows));
+    }
 }
 
 TEST_CASE("cli: convert ATIF to rows: losses fail the document unless --lossy, which lists them") {
@@ -177,7 +181,7 @@ TEST_CASE("cli: convert ATIF to rows: losses fail the document unless --lossy, w
     SECTION("lossy: the part is written and the dropped values listed") {
         const auto r = cli("convert --lossy --from atif-v1.7 --to nemo-gym-response.v2 " + test::quote(file));
         CHECK(r.status == 0);
-        const auto lossy = to_row_parts(decode<AtifTrajectory>(test::kTrajectory), ConvertOptions{true});
+        const auto lossy = to_row_parts(decode<NemoGymAtifTrajectory>(test::kTrajectory), ConvertOptions{true});
         CHECK(r.out == encode(lossy.value.response) + "\n");
         std::string expected;
         std::map<std::string, int> kinds;  // the summary counts them by kind, the id's last part
@@ -209,8 +213,8 @@ TEST_CASE("cli: convert ATIF to rows: losses fail the document unless --lossy, w
         const auto r = cli("convert --lossy --from atif-v1.7 --to nemo-gym-rollout.v2 --metadata " + test::quote(metadata) + " " +
                            test::quote(file) + " " + test::quote(file));
         CHECK(r.status == 2);
-        const auto first = decode<NemoGymRolloutRow>(r.out);
-        CHECK(first.metadata == decode<NemoGymRolloutRow>(test::kRow).metadata);
+        const auto first = decode<NemoGymRolloutRowV2>(r.out);
+        CHECK(first.metadata == decode<NemoGymRolloutRowV2>(test::kRow).metadata);
         CHECK(!first.reward);
         CHECK(r.err.find(metadata + ": no metadata line left for the next document\n") != std::string::npos);
     }
@@ -261,7 +265,7 @@ TEST_CASE("cli: --jobs runs batches in parallel and keeps the output in input or
     const auto formatted = cli("format --schema nemo-gym-rollout.v2 --style sediment -j 2 " + f);
     std::string expected;
     for (int i = 0; i < 9000; ++i)
-        if (i % 7 != 3) expected += encode(decode<NemoGymRolloutRow>(good), Style::sediment) + "\n";
+        if (i % 7 != 3) expected += encode(decode<NemoGymRolloutRowV2>(good), Style::sediment) + "\n";
     CHECK(formatted.out == expected);
     CHECK(cli("validate --schema nemo-gym-rollout.v2 -j 0 " + f).status == 2);
     CHECK(cli("validate --schema nemo-gym-rollout.v2 --jobs x " + f).status == 2);
@@ -295,7 +299,7 @@ TEST_CASE("cli: on a terminal, a progress line that never lands inside the outpu
 }
 
 TEST_CASE("cli: no progress line when standard error is not a terminal") {
-    const auto r = cli("validate --schema nemo-gym-rollout.v2 " + test::quote(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/examples/rows.jsonl"));
+    const auto r = cli("validate --schema nemo-gym-rollout.v4 " + test::quote(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/examples/rows.jsonl"));
     CHECK(r.status == 0);
     CHECK(r.err == "3 valid, 0 invalid\n");
 }
@@ -341,18 +345,18 @@ TEST_CASE("cli: validating one 64 MiB document holds it twice at most: the line 
 
 TEST_CASE("cli: the limits on one document can be changed, and an error names the one exceeded") {
     const std::string rows = test::quote(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/examples/rows.jsonl");
-    const auto depth = cli("validate --schema nemo-gym-rollout.v2 --max-depth 3 " + rows);
+    const auto depth = cli("validate --schema nemo-gym-rollout.v4 --max-depth 3 " + rows);
     CHECK(depth.status == 1);
     CHECK(depth.out.find(":1: /responses_create_params/input/0: nesting deeper than 3 levels (limit max_depth)\n") != std::string::npos);
-    const auto strings = cli("validate --schema nemo-gym-rollout.v2 --max-string-bytes 20 " + rows);
+    const auto strings = cli("validate --schema nemo-gym-rollout.v4 --max-string-bytes 20 " + rows);
     CHECK(strings.status == 1);
     CHECK(strings.out.find("(limit max_string_bytes)") != std::string::npos);
-    const auto size = cli("format --schema nemo-gym-rollout.v2 --max-document-bytes 100 " + rows);
+    const auto size = cli("format --schema nemo-gym-rollout.v4 --max-document-bytes 100 " + rows);
     CHECK(size.status == 1);
     CHECK(size.err.find("(limit max_document_bytes)") != std::string::npos);
-    CHECK(cli("validate --schema nemo-gym-rollout.v2 --max-depth 1000 " + rows).status == 0);
-    CHECK(cli("validate --schema nemo-gym-rollout.v2 --max-depth 0 " + rows).status == 2);
-    CHECK(cli("validate --schema nemo-gym-rollout.v2 --max-string-bytes x " + rows).status == 2);
+    CHECK(cli("validate --schema nemo-gym-rollout.v4 --max-depth 1000 " + rows).status == 0);
+    CHECK(cli("validate --schema nemo-gym-rollout.v4 --max-depth 0 " + rows).status == 2);
+    CHECK(cli("validate --schema nemo-gym-rollout.v4 --max-string-bytes x " + rows).status == 2);
 }
 
 TEST_CASE("cli: validate --schema atif, and --check-image-files") {

@@ -29,7 +29,7 @@ const std::string kSplitError = "/metadata/split: 'test' is not one of 'train', 
 
 /// The line in `style` that format writes for the rollout row `line`.
 std::string formatted(const std::string& line, Style style = Style::compact) {
-    return encode(decode<NemoGymRolloutRow>(line), style);
+    return encode(decode<NemoGymRolloutRowV2>(line), style);
 }
 
 std::vector<std::string> names_in(const std::filesystem::path& dir) {
@@ -131,7 +131,7 @@ TEST_CASE("cli: --max-errors N stops after N errors, within a document or across
     const auto file = dir / "outcomes.jsonl";
     const std::string broken = R"({"x": 1})";  // an unknown key and every required key missing
     test::write_file(file, broken + "\n" + broken + "\n");
-    const std::vector<Error> errors = check<CIOutcome>(broken);
+    const std::vector<Error> errors = check<CIOutcomeV1>(broken);
     REQUIRE(errors.size() > 5);
     const std::string f = file.string();
 
@@ -384,7 +384,7 @@ TEST_CASE("cli: documents longer than the read buffer, plain and compressed, one
     Json row = Json::parse(test::kRow);
     row["responses_create_params"]["input"][0]["parts"][0]["content"] = std::string(3u << 20, 'x');
     const std::string line = dump(row);
-    REQUIRE(check<NemoGymRolloutRow>(line).empty());
+    REQUIRE(check<NemoGymRolloutRowV2>(line).empty());
     const std::string text = row_line() + "\n" + line + "\n" + kBadSplit + "\n" + line;  // the last line unterminated
     test::write_file(dir / "long.jsonl", text);
     write_gz(dir / "long.jsonl.gz", text);

@@ -92,7 +92,7 @@ TEST_CASE("guidance: lossy upgrades and conversions count what they dropped, by 
     const auto c = cli("convert --lossy --from atif-v1.7 --to nemo-gym-response.v3 " + quote(trajectory));
     CHECK(c.status == 0);
     std::map<std::string, int> kinds;  // the losses of the same conversion, by the last part of their id
-    for (const Error& e : to_row_parts(decode<AtifTrajectory>(test::kTrajectory), ConvertOptions{true}).losses)
+    for (const Error& e : to_row_parts(decode<NemoGymAtifTrajectory>(test::kTrajectory), ConvertOptions{true}).losses)
         ++kinds[e.id.substr(e.id.rfind('.') + 1)];
     CHECK(kinds["timestamp"] == 2);  // steps 1 and 3 have one
     std::string counts;

@@ -8,8 +8,8 @@ using namespace sediment::rows;
 
 namespace {
 
-AtifTrajectory atif(const std::string& steps, const std::string& more = "") {
-    return decode<AtifTrajectory>(R"({"schema_version": "ATIF-v1.7", "agent": {"name": "sediment-rows", "version": "1"},)" +
+NemoGymAtifTrajectory atif(const std::string& steps, const std::string& more = "") {
+    return decode<NemoGymAtifTrajectory>(R"({"schema_version": "ATIF-v1.7", "agent": {"name": "sediment-rows", "version": "1"},)" +
                                   more + R"( "steps": )" + steps + "}");
 }
 
@@ -29,7 +29,7 @@ std::vector<std::pair<std::string, std::string>> ids_and_pointers(const std::vec
     return out;
 }
 
-std::vector<Error> strict_errors(const AtifTrajectory& t) {
+std::vector<Error> strict_errors(const NemoGymAtifTrajectory& t) {
     try {
         to_row_parts(t);
     } catch (const ConvertError& e) {
@@ -40,7 +40,7 @@ std::vector<Error> strict_errors(const AtifTrajectory& t) {
 
 const ConvertOptions kLossy{true};
 
-NemoGymRolloutRow row_of(const Json& j) { return decode<NemoGymRolloutRow>(dump(j)); }
+NemoGymRolloutRowV2 row_of(const Json& j) { return decode<NemoGymRolloutRowV2>(dump(j)); }
 
 /// What to_atif wrote in a step's or the trajectory's extension (null when nothing).
 Json extension_of(const std::optional<Nullable<Json>>& extra) {
@@ -52,7 +52,7 @@ Json extension_of(const std::optional<Nullable<Json>>& extra) {
 }  // namespace
 
 TEST_CASE("convert: a rich trajectory gives the row the mapping says, and lists every value it drops") {
-    const auto t = decode<AtifTrajectory>(test::kTrajectory);
+    const auto t = decode<NemoGymAtifTrajectory>(test::kTrajectory);
     const auto r = to_row_parts(t, kLossy);
     const Json input = parse(R"([{"role": "system", "parts": [{"type": "text", "content": "You are a careful engineer."}]},
         {"role": "user", "parts": [{"type": "text", "content": "Fix the test."}]}])");
@@ -271,8 +271,8 @@ TEST_CASE("convert: observations on a system or user step answer no tool call") 
 }
 
 TEST_CASE("convert: a row becomes a valid trajectory, and comes back byte for byte") {
-    const NemoGymRolloutRow row = decode<NemoGymRolloutRow>(test::kRow);
-    const AtifTrajectory t = to_atif(row);
+    const NemoGymRolloutRowV2 row = decode<NemoGymRolloutRowV2>(test::kRow);
+    const NemoGymAtifTrajectory t = to_atif(row);
     CHECK(check(SchemaId::atif_v1_7, encode(t)).empty());
     REQUIRE(t.steps.size() == 4);
     CHECK(t.steps[0].source == AtifStepSource::system);
@@ -283,7 +283,7 @@ TEST_CASE("convert: a row becomes a valid trajectory, and comes back byte for by
     CHECK(t.trajectory_id == std::optional<Nullable<std::string>>(std::string("org_a-sess_b-seg0")));
     CHECK(t.agent.name == "sediment-rows");
     // the first output, from its echo in turn 1
-    const AtifStep& first = t.steps[2];
+    const NemoGymAtifStep& first = t.steps[2];
     CHECK(first.reasoning_content == std::optional<Nullable<std::string>>(std::string("The listing will show the parser.")));
     CHECK(first.message == AtifContent(std::string("Let me look.")));
     CHECK(json(**first.observation) == parse(R"({"results": [{"source_call_id": "call_1", "content": null,
@@ -296,12 +296,12 @@ TEST_CASE("convert: a row becomes a valid trajectory, and comes back byte for by
     CHECK(extension_of(t.extra).at("metadata") == json(row.metadata));
     CHECK(extension_of(t.extra).at("reward") == Json(1.0));
 
-    const auto back = to_rollout_row(t);
+    const auto back = to_rollout_row<NemoGymRolloutRowV2>(t);
     CHECK(back.losses.empty());
     CHECK(back.value == row);
     CHECK(encode(back.value, Style::sediment) == encode(row, Style::sediment));
     SECTION("the row's parts alone make a trajectory without metadata") {
-        const AtifTrajectory parts = to_atif(RowParts{row.responses_create_params, row.response});
+        const NemoGymAtifTrajectory parts = to_atif(RowParts{row.responses_create_params, row.response});
         CHECK(!parts.session_id);
         CHECK(extension_of(parts.extra).is_null());
         CHECK(to_row_parts(parts).value == RowParts{row.responses_create_params, row.response});
@@ -311,10 +311,10 @@ TEST_CASE("convert: a row becomes a valid trajectory, and comes back byte for by
 TEST_CASE("convert: what the steps cannot say travels in the extension, so any valid row comes back") {
     const Json base = test::base(test::kRollout);
     const auto round_trip = [](const Json& j) {
-        const NemoGymRolloutRow row = row_of(j);
-        const AtifTrajectory t = to_atif(row);
+        const NemoGymRolloutRowV2 row = row_of(j);
+        const NemoGymAtifTrajectory t = to_atif(row);
         CHECK(check(SchemaId::atif_v1_7, encode(t)).empty());
-        CHECK(to_rollout_row(t).value == row);
+        CHECK(to_rollout_row<NemoGymRolloutRowV2>(t).value == row);
         return t;
     };
     SECTION("an input that is not plain system or user text") {
@@ -382,30 +382,30 @@ TEST_CASE("convert: what the steps cannot say travels in the extension, so any v
 
 TEST_CASE("convert: a complete row needs metadata, from the argument or the trajectory") {
     const auto t = atif(R"([{"step_id": 1, "source": "agent", "message": "a"}])", R"("session_id": "sess_b",)");
-    const NemoGymRolloutRow row = decode<NemoGymRolloutRow>(test::kRow);
+    const NemoGymRolloutRowV2 row = decode<NemoGymRolloutRowV2>(test::kRow);
     try {
-        to_rollout_row(t, std::nullopt, kLossy);
+        to_rollout_row<NemoGymRolloutRowV2>(t, std::nullopt, kLossy);
         FAIL("no error");
     } catch (const ConvertError& e) {
         CHECK(e.errors().at(0).id == "rows.convert.metadata");
     }
-    const RowMetadata metadata{row.metadata, Number(0.0)};
-    const auto r = to_rollout_row(t, metadata);  // strict: the session id is the metadata's
+    const RowMetadataOf<NemoGymRolloutRowV2> metadata{row.metadata, Number(0.0)};
+    const auto r = to_rollout_row<NemoGymRolloutRowV2>(t, metadata);  // strict: the session id is the metadata's
     CHECK(r.value.metadata == row.metadata);
     CHECK(r.value.reward == std::optional<Number>(Number(0.0)));
     CHECK(r.value.response.turns.size() == 1);
 
     SECTION("a different session id is listed") {
-        RowMetadata other = metadata;
+        RowMetadataOf<NemoGymRolloutRowV2> other = metadata;
         other.metadata.session_id = "sess_c";
-        CHECK(pointers(to_rollout_row(t, other, kLossy).losses) == std::vector<std::string>{"/session_id"});
+        CHECK(pointers(to_rollout_row<NemoGymRolloutRowV2>(t, other, kLossy).losses) == std::vector<std::string>{"/session_id"});
     }
     SECTION("the argument replaces the trajectory's metadata, which is listed when it differs") {
-        const AtifTrajectory carried = to_atif(row);
-        CHECK(to_rollout_row(carried, RowMetadata{row.metadata, row.reward}).losses.empty());
-        RowMetadata other{row.metadata, std::nullopt};
+        const NemoGymAtifTrajectory carried = to_atif(row);
+        CHECK(to_rollout_row<NemoGymRolloutRowV2>(carried, RowMetadataOf<NemoGymRolloutRowV2>{row.metadata, row.reward}).losses.empty());
+        RowMetadataOf<NemoGymRolloutRowV2> other{row.metadata, std::nullopt};
         other.metadata.segment_index = 1;
-        const auto r2 = to_rollout_row(carried, other, kLossy);
+        const auto r2 = to_rollout_row<NemoGymRolloutRowV2>(carried, other, kLossy);
         CHECK(pointers(r2.losses) == std::vector<std::string>{"/extra/sediment_rows/metadata", "/extra/sediment_rows/reward"});
         CHECK(r2.value.metadata.segment_index == 1);
         CHECK(!r2.value.reward);
@@ -450,7 +450,7 @@ TEST_CASE("convert: the extension is read strictly, each error at its place") {
 }
 
 TEST_CASE("convert: a value built in C++ is checked first, as decode() would") {
-    AtifTrajectory t = atif(R"([{"step_id": 1, "source": "agent", "message": "a"}])");
+    NemoGymAtifTrajectory t = atif(R"([{"step_id": 1, "source": "agent", "message": "a"}])");
     t.steps[0].step_id = 2;
     try {
         to_row_parts(t);
@@ -458,7 +458,7 @@ TEST_CASE("convert: a value built in C++ is checked first, as decode() would") {
     } catch (const ConvertError& e) {
         CHECK(ids_and_pointers(e.errors()) == std::vector<std::pair<std::string, std::string>>{{"rows.decode.atif_step_id", "/steps/0/step_id"}});
     }
-    NemoGymRolloutRow row = decode<NemoGymRolloutRow>(test::kRow);
+    NemoGymRolloutRowV2 row = decode<NemoGymRolloutRowV2>(test::kRow);
     row.response.turns[0].completion = "\xff";
     try {
         to_atif(row);
@@ -468,14 +468,14 @@ TEST_CASE("convert: a value built in C++ is checked first, as decode() would") {
     }
 }
 
-TEST_CASE("convert: RowMetadata reads the two members of a row beside its parts") {
+TEST_CASE("convert: RowMetadataOf<NemoGymRolloutRowV2> reads the two members of a row beside its parts") {
     const Json row = test::base(test::kRollout);
-    RowMetadata m;
+    RowMetadataOf<NemoGymRolloutRowV2> m;
     std::vector<Error> errors;
     CHECK(decode(dump(Json{{"reward", 0}, {"metadata", row["metadata"]}}), m, errors));
     CHECK(errors.empty());
     CHECK(m.reward == std::optional<Number>(Number(0)));
-    CHECK(m.metadata == decode<NemoGymRolloutRow>(test::kRow).metadata);
+    CHECK(m.metadata == decode<NemoGymRolloutRowV2>(test::kRow).metadata);
     CHECK(!decode(R"({"reward": 1})", m, errors));
     CHECK(ids_and_pointers(errors) == std::vector<std::pair<std::string, std::string>>{{"rows.decode.missing_key", ""}});
     errors.clear();
@@ -518,7 +518,7 @@ Outcome by_model(const std::string& text, const std::string& to, const ConvertOp
         o.losses = converted.losses;
     };
     try {
-        const AtifTrajectory t = decode<AtifTrajectory>(text);
+        const NemoGymAtifTrajectory t = decode<NemoGymAtifTrajectory>(text);
         if (to == "nemo-gym-response.v2" || to == "nemo-gym-responses-create-params.v2") {
             const auto parts = to_row_parts(t, options);
             o.text = to == "nemo-gym-response.v2" ? encode(parts.value.response) : encode(parts.value.responses_create_params);
@@ -528,12 +528,12 @@ Outcome by_model(const std::string& text, const std::string& to, const ConvertOp
             o.text = std::visit([](const auto& r) { return encode(r); }, row.value);
             o.losses = row.losses;
         } else if (to == "nemo-gym-rollout.v4") {
-            done(to_rollout_row<v4::NemoGymRolloutRow>(t, std::nullopt, options));
+            done(to_rollout_row<NemoGymRolloutRowV4>(t, std::nullopt, options));
         } else {
             REQUIRE(to == "nemo-gym-rollout.v2");
-            std::optional<RowMetadata> given;
+            std::optional<RowMetadataOf<NemoGymRolloutRowV2>> given;
             if (metadata) REQUIRE(decode(*metadata, given.emplace(), o.errors));
-            done(to_rollout_row(t, given, options));
+            done(to_rollout_row<NemoGymRolloutRowV2>(t, given, options));
         }
     } catch (const DecodeError& e) {
         o.errors = e.errors();
@@ -625,7 +625,7 @@ TEST_CASE("convert: by name, a row's trajectory text is its model's, in every st
         AnyRolloutRow row;
         std::vector<Error> errors;
         REQUIRE(decode(text, row, errors));
-        const AtifTrajectory t = to_atif(row);
+        const NemoGymAtifTrajectory t = to_atif(row);
         for (const Style style : {Style::compact, Style::sediment}) {
             INFO("version " << version << ", style " << static_cast<int>(style));
             const Outcome got = by_name(text, "nemo-gym-rollout", "atif-v1.7", {}, style);

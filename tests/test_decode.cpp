@@ -89,7 +89,7 @@ TEST_CASE("decode: every error of a document is reported, up to the limit") {
 }
 
 TEST_CASE("decode: values land in the typed members") {
-    const auto row = decode<NemoGymRolloutRow>(kRow);
+    const auto row = decode<NemoGymRolloutRowV2>(kRow);
     SECTION("strings, integers, enums") {
         CHECK(row.metadata.instance_id == "org_a-sess_b-seg0");
         CHECK(row.metadata.segment_index == 0);
@@ -109,7 +109,7 @@ TEST_CASE("decode: values land in the typed members") {
         CHECK(row.response.turns[1].new_messages[0].finish_reason == "tool_calls");
     }
     SECTION("required and nullable: a value or null") {
-        const CIOutcome& o = row.metadata.verifier_results.at(0);
+        const CIOutcomeV1& o = row.metadata.verifier_results.at(0);
         CHECK(o.workflow_id == "42");
         CHECK(o.workflow_path.is_null());
         CHECK(o.run_attempt == std::int64_t{1});
@@ -136,21 +136,21 @@ TEST_CASE("decode: values land in the typed members") {
 TEST_CASE("decode: from nlohmann::json and nlohmann::ordered_json") {
     const Json ordered = parse(kRow);
     const nlohmann::json sorted = nlohmann::json::parse(kRow);
-    CHECK(decode<NemoGymRolloutRow>(ordered) == decode<NemoGymRolloutRow>(kRow));
-    const auto from_sorted = decode<NemoGymRolloutRow>(sorted);
+    CHECK(decode<NemoGymRolloutRowV2>(ordered) == decode<NemoGymRolloutRowV2>(kRow));
+    const auto from_sorted = decode<NemoGymRolloutRowV2>(sorted);
     CHECK(from_sorted.metadata.session_id == "sess_b");
 
     SECTION("through nlohmann's get<T>() (ADL from_json), strictly") {
-        CHECK(ordered.get<NemoGymRolloutRow>() == decode<NemoGymRolloutRow>(kRow));
+        CHECK(ordered.get<NemoGymRolloutRowV2>() == decode<NemoGymRolloutRowV2>(kRow));
         nlohmann::json bad = sorted;
         bad["metadata"]["debug"] = true;
-        CHECK_THROWS_AS(bad.get<NemoGymRolloutRow>(), DecodeError);
+        CHECK_THROWS_AS(bad.get<NemoGymRolloutRowV2>(), DecodeError);
     }
     SECTION("a DOM built in memory is held to JSON's rules too") {
         nlohmann::json bad = sorted;
         bad["metadata"]["session_id"] = std::string("\xFF");
         std::vector<Error> errors;
-        NemoGymRolloutRow row;
+        NemoGymRolloutRowV2 row;
         CHECK_FALSE(decode(bad, row, errors));
         REQUIRE(errors.size() == 1);
         CHECK(errors[0].id == "rows.decode.utf8");
@@ -170,13 +170,18 @@ TEST_CASE("decode: from nlohmann::json and nlohmann::ordered_json") {
     }
 }
 
-TEST_CASE("decode: a part type decoded on its own follows the first schema that holds it") {
-    // ToolCallPart's id pattern belongs to the create-params schema only.
-    CHECK(document_traits<ToolCallPart>::schema == SchemaId::nemo_gym_rollout_v2);
+TEST_CASE("decode: a part type decoded on its own follows the newest version of its owner") {
+    // ToolCallPart belongs to the create-params (the smallest schema that holds it), whose v2 has the id pattern.
+    CHECK(document_traits<ToolCallPart>::schema == SchemaId::nemo_gym_responses_create_params_v2);
     CHECK(document_traits<NemoGymResponsesCreateParams>::schema == SchemaId::nemo_gym_responses_create_params_v2);
-    CHECK(document_traits<NemoGymResponse>::schema == SchemaId::nemo_gym_response_v2);
-    CHECK(document_traits<CIOutcome>::schema == SchemaId::ci_outcome_v1);
-    CHECK_NOTHROW(decode<ToolCallPart>(R"({"type": "tool_call", "id": "a\u0000", "name": "n", "arguments": {}})"));
+    CHECK(document_traits<NemoGymResponse>::schema == SchemaId::nemo_gym_response_v3);
+    CHECK(document_traits<CIOutcomeV1>::schema == SchemaId::ci_outcome_v2);
+    const std::string nul_id = R"({"type": "tool_call", "id": "a\u0000", "name": "n", "arguments": {}})";
+    CHECK_THROWS_AS(decode<ToolCallPart>(nul_id), DecodeError);
+    CHECK_NOTHROW(decode<ToolCallPart>(nul_id, SchemaId::nemo_gym_response_v2));  // no pattern there
+    CHECK_NOTHROW(decode<NemoGymResponsesCreateParams>(
+        R"({"input": [{"role": "x", "parts": [{"type": "tool_call", "id": "a\u0000", "name": "n", "arguments": {}}]}]})",
+        SchemaId::nemo_gym_responses_create_params_v1));
     CHECK_THROWS_AS(decode<NemoGymResponsesCreateParams>(
                         R"({"input": [{"role": "x", "parts": [{"type": "tool_call", "id": "a\u0000", "name": "n", "arguments": {}}]}]})"),
                     DecodeError);
@@ -184,7 +189,7 @@ TEST_CASE("decode: a part type decoded on its own follows the first schema that 
 
 TEST_CASE("decode: DecodeError carries every error") {
     try {
-        decode<CIOutcome>("{}");
+        decode<CIOutcomeV1>("{}");
         FAIL("no exception");
     } catch (const DecodeError& e) {
         CHECK(e.errors().size() == 23);

@@ -10,7 +10,7 @@
 using namespace sediment::rows;
 
 TEST_CASE("encode: compact output is the input document, keys in schema order") {
-    const auto row = decode<NemoGymRolloutRow>(test::kRow);
+    const auto row = decode<NemoGymRolloutRowV2>(test::kRow);
     // nlohmann's own dump of the (schema-ordered) input is an independent oracle here.
     CHECK(encode(row) == parse(test::kRow).dump());
     CHECK(encode(row, Style::compact) == encode(row));
@@ -40,7 +40,7 @@ TEST_CASE("encode: keys come out in schema property order at every level") {
     original["metadata"]["verifier_results"][0]["raw"] = Json::object();
     const Json shuffled = reversed(original);
     CHECK(shuffled.dump() != original.dump());
-    CHECK(encode(decode<NemoGymRolloutRow>(shuffled.dump())) == original.dump());
+    CHECK(encode(decode<NemoGymRolloutRowV2>(shuffled.dump())) == original.dump());
 }
 
 TEST_CASE("encode: absent stays absent, null stays null") {
@@ -48,14 +48,14 @@ TEST_CASE("encode: absent stays absent, null stays null") {
     doc.erase("reward");
     doc["metadata"].erase("verification");
     doc["metadata"]["verifier_results"][0]["workflow_id"] = nullptr;
-    const std::string out = encode(decode<NemoGymRolloutRow>(doc.dump()));
+    const std::string out = encode(decode<NemoGymRolloutRowV2>(doc.dump()));
     CHECK(out.find("\"reward\"") == std::string::npos);
     CHECK(out.find("\"verification\"") == std::string::npos);
     CHECK(out.find("\"workflow_id\":null") != std::string::npos);
     CHECK(out.find("\"workflow_path\":null") != std::string::npos);
     CHECK(out == doc.dump());
 
-    NemoGymRolloutRow row = decode<NemoGymRolloutRow>(test::kRow);
+    NemoGymRolloutRowV2 row = decode<NemoGymRolloutRowV2>(test::kRow);
     row.reward.reset();
     row.metadata.verifier_results[0].run_attempt = nullptr;
     const Json back = parse(encode(row));
@@ -183,7 +183,7 @@ TEST_CASE("encode: every double round-trips") {
 }
 
 TEST_CASE("encode: integers and floats keep their kind") {
-    NemoGymRolloutRow row = decode<NemoGymRolloutRow>(test::mutate(test::kRollout, {"/reward", "0"}));
+    NemoGymRolloutRowV2 row = decode<NemoGymRolloutRowV2>(test::mutate(test::kRollout, {"/reward", "0"}));
     CHECK(row.reward->is_integer());
     CHECK(encode(*row.reward == Number(0)) == "true");
     CHECK(parse(encode(row, Style::sediment))["reward"].is_number_integer());
@@ -192,12 +192,12 @@ TEST_CASE("encode: integers and floats keep their kind") {
     row.reward = std::int64_t{-1};
     CHECK(encode(row, Style::sediment).find("\"reward\": -1,") != std::string::npos);
     // an integral float written as an integer constant comes back as the integer the schema means
-    const auto same = decode<NemoGymRolloutRow>(test::mutate(test::kRollout, {"/metadata/recipe_version", "1.0"}));
+    const auto same = decode<NemoGymRolloutRowV2>(test::mutate(test::kRollout, {"/metadata/recipe_version", "1.0"}));
     CHECK(encode(same).find("\"recipe_version\":1,") != std::string::npos);
 }
 
 TEST_CASE("encode: NaN and infinity are refused with the pointer, never written as null") {
-    NemoGymRolloutRow row = decode<NemoGymRolloutRow>(test::kRow);
+    NemoGymRolloutRowV2 row = decode<NemoGymRolloutRowV2>(test::kRow);
     row.reward = std::nan("");
     try {
         encode(row);
@@ -213,7 +213,7 @@ TEST_CASE("encode: NaN and infinity are refused with the pointer, never written 
     } catch (const EncodeError& e) {
         CHECK(e.error().pointer == "/metadata/ci_resolution/workflow_resolutions/0/reliability");
     }
-    row = decode<NemoGymRolloutRow>(test::kRow);
+    row = decode<NemoGymRolloutRowV2>(test::kRow);
     row.metadata.verifier_results[0].raw["list"] = {1, 2, std::numeric_limits<double>::quiet_NaN()};
     try {
         encode(row);
@@ -224,7 +224,7 @@ TEST_CASE("encode: NaN and infinity are refused with the pointer, never written 
 }
 
 TEST_CASE("encode: invalid UTF-8 is refused with the pointer") {
-    NemoGymRolloutRow row = decode<NemoGymRolloutRow>(test::kRow);
+    NemoGymRolloutRowV2 row = decode<NemoGymRolloutRowV2>(test::kRow);
     row.metadata.session_id = "ok\xC3";
     for (const Style style : {Style::compact, Style::sediment}) {
         try {
@@ -237,20 +237,20 @@ TEST_CASE("encode: invalid UTF-8 is refused with the pointer") {
 }
 
 TEST_CASE("encode: an enum value outside its enum is refused") {
-    NemoGymRolloutRow row = decode<NemoGymRolloutRow>(test::kRow);
+    NemoGymRolloutRowV2 row = decode<NemoGymRolloutRowV2>(test::kRow);
     row.metadata.split = static_cast<Split>(9);
     CHECK_THROWS_AS(encode(row), EncodeError);
 }
 
 TEST_CASE("encode: to_json (nlohmann ADL) holds what encode writes") {
-    const auto row = decode<NemoGymRolloutRow>(test::kRow);
+    const auto row = decode<NemoGymRolloutRowV2>(test::kRow);
     const Json j = row;
     CHECK(j.dump() == encode(row));
-    CHECK(j.get<NemoGymRolloutRow>() == row);
+    CHECK(j.get<NemoGymRolloutRowV2>() == row);
 }
 
 TEST_CASE("encode: a model built in code encodes to a valid document") {
-    CIOutcome o;
+    CIOutcomeV1 o;
     o.outcome_id = "out_9";
     o.org_id = "org";
     o.provider = Provider::jenkins;

@@ -153,16 +153,16 @@ TEST_CASE("check() of a std::string's text: read in place when its capacity leav
 
 TEST_CASE("fast path: limits are the exact reader's") {
     const std::string text = dump(test::base(test::kRollout));
-    NemoGymRolloutRow row;
+    NemoGymRolloutRowV2 row;
     Limits small;
     small.max_document_bytes = text.size() - 1;
     CHECK_FALSE(detail::fast_decode(text, row, small, test::kRollout));
-    CHECK_FALSE(detail::fast_check(text, type_tag<NemoGymRolloutRow>{}, small, test::kRollout));
+    CHECK_FALSE(detail::fast_check(text, type_tag<NemoGymRolloutRowV2>{}, small, test::kRollout));
     small = Limits{};
     small.max_string_bytes = 10;
     CHECK_FALSE(detail::fast_decode(text, row, small, test::kRollout));
-    CHECK_FALSE(detail::fast_check(text, type_tag<NemoGymRolloutRow>{}, small, test::kRollout));
-    CHECK(detail::fast_check(text, type_tag<NemoGymRolloutRow>{}, Limits{}, test::kRollout));
+    CHECK_FALSE(detail::fast_check(text, type_tag<NemoGymRolloutRowV2>{}, small, test::kRollout));
+    CHECK(detail::fast_check(text, type_tag<NemoGymRolloutRowV2>{}, Limits{}, test::kRollout));
     std::vector<Error> errors;
     CHECK_FALSE(decode(text, row, errors, small));
     CHECK(errors.at(0).id == "rows.parse.size");
@@ -174,13 +174,13 @@ TEST_CASE("fast path: limits are the exact reader's") {
         outer["subagent_trajectories"] = Json::array({parse(nested)});
         nested = dump(outer);
     }
-    HarborTrajectory harbor;
+    HarborAtifTrajectory harbor;
     CHECK(detail::fast_decode(nested, harbor, Limits{}, SchemaId::atif));
-    CHECK(detail::fast_check(nested, type_tag<HarborTrajectory>{}, Limits{}, SchemaId::atif));
+    CHECK(detail::fast_check(nested, type_tag<HarborAtifTrajectory>{}, Limits{}, SchemaId::atif));
     small = Limits{};
     small.max_depth = 12;
     CHECK_FALSE(detail::fast_decode(nested, harbor, small, SchemaId::atif));
-    CHECK_FALSE(detail::fast_check(nested, type_tag<HarborTrajectory>{}, small, SchemaId::atif));
+    CHECK_FALSE(detail::fast_check(nested, type_tag<HarborAtifTrajectory>{}, small, SchemaId::atif));
     errors.clear();
     CHECK_FALSE(decode(nested, harbor, errors, SchemaId::atif, small));
     CHECK(errors.at(0).id == "rows.parse.depth");

@@ -24,7 +24,7 @@ TEST_CASE("harbor: the schema engine agrees wherever the schema can say the rule
 }
 
 TEST_CASE("harbor: values land in the typed members, subagents as trajectories") {
-    const auto t = decode<HarborTrajectory>(dump(test::base(test::kHarbor)));
+    const auto t = decode<HarborAtifTrajectory>(dump(test::base(test::kHarbor)));
     REQUIRE(t.schema_version);
     CHECK(*t.schema_version == AtifVersion::ATIF_v1_7);
     REQUIRE(t.subagent_trajectories);
@@ -45,16 +45,16 @@ TEST_CASE("harbor: values land in the typed members, subagents as trajectories")
     static_assert(std::is_same_v<decltype(t.agent), AtifAgent>);
     static_assert(std::is_same_v<decltype(t.steps[0].message), AtifContent>);
 
-    const auto unlabelled = decode<HarborTrajectory>(test::mutate(test::kHarbor, {"/schema_version", ""}));
+    const auto unlabelled = decode<HarborAtifTrajectory>(test::mutate(test::kHarbor, {"/schema_version", ""}));
     CHECK_FALSE(unlabelled.schema_version.has_value());
 }
 
 TEST_CASE("harbor: encoding gives back the document, absent and null kept apart") {
     for (const char* label : {"", "\"ATIF-v1.0\"", "\"ATIF-v1.6\""}) {
         const std::string text = test::mutate(test::kHarbor, {"/schema_version", label});
-        const auto t = decode<HarborTrajectory>(text);
+        const auto t = decode<HarborAtifTrajectory>(text);
         const std::string out = encode(t);
-        CHECK(decode<HarborTrajectory>(out) == t);
+        CHECK(decode<HarborAtifTrajectory>(out) == t);
         CHECK(nlohmann::json(parse(out)) == nlohmann::json(parse(text)));
         CHECK((out.find("\"schema_version\"") == 0 + 1) == (*label != '\0'));
     }

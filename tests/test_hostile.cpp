@@ -86,10 +86,10 @@ TEST_CASE("hostile: integers of any size survive in free-form values") {
 
     const std::string two70 = "1180591620717411303424";
     const std::string text = test::mutate(test::kOutcome, {"/raw/counts", "[" + two70 + ",-" + two70 + ",1.5]"});
-    const auto outcome = decode<CIOutcome>(text);
+    const auto outcome = decode<CIOutcomeV1>(text);
     CHECK(encode(outcome) == text);
     CHECK(encode(outcome, Style::sediment).find("\"counts\": [" + two70 + ", -" + two70 + ", 1.5]") != std::string::npos);
-    CHECK(decode<CIOutcome>(encode(outcome, Style::sediment)) == outcome);
+    CHECK(decode<CIOutcomeV1>(encode(outcome, Style::sediment)) == outcome);
     CHECK(validate(SchemaId::ci_outcome_v1, text).empty());
 }
 
@@ -138,7 +138,7 @@ TEST_CASE("hostile: 100,000-deep nesting stops at the depth limit") {
 TEST_CASE("hostile: 32 MiB strings") {
     const std::string big(32u << 20, 'x');
     const std::string text = test::mutate(test::kOutcome, {"/raw/blob", "\"" + big + "\""});
-    const auto outcome = decode<CIOutcome>(text);
+    const auto outcome = decode<CIOutcomeV1>(text);
     CHECK(outcome.raw["blob"].get_ref<const std::string&>().size() == big.size());
     CHECK(encode(outcome).size() > big.size());
 

@@ -303,9 +303,9 @@ TEST_CASE("lint: eval fractions outside 0.0-0.5 are refused") {
 
 namespace {
 
-CIOutcome outcome(const std::string& id, const std::string& run, Nullable<std::int64_t> attempt, Result result,
+CIOutcomeV1 outcome(const std::string& id, const std::string& run, Nullable<std::int64_t> attempt, Result result,
                   Provider provider = Provider::github_actions) {
-    CIOutcome o;
+    CIOutcomeV1 o;
     o.outcome_id = id, o.org_id = "org_a", o.provider = provider, o.run_id = run, o.run_attempt = attempt;
     o.repo = "o/r", o.commit_sha = std::string(40, 'a'), o.branch = "main", o.result = result, o.workflow_name = "CI";
     o.captured_at = "2026-11-02T10:00:00Z";
@@ -317,7 +317,7 @@ std::vector<std::string> list(std::initializer_list<const char*> ids) { return {
 }  // namespace
 
 TEST_CASE("lint: resolution, a flake: a lineage with both verdicts") {
-    const CommitResolution r = resolve_commit(std::vector<CIOutcome>{
+    const CommitResolution r = resolve_commit(std::vector<CIOutcomeV1>{
         outcome("out_b", "1", 2, Result::passed), outcome("out_a", "1", 1, Result::failed)});
     REQUIRE(r.workflow_resolutions.size() == 1);
     const CIWorkflowResolution& w = r.workflow_resolutions[0];
@@ -334,7 +334,7 @@ TEST_CASE("lint: resolution, a flake: a lineage with both verdicts") {
 }
 
 TEST_CASE("lint: resolution, lineages that disagree leave verdict and reliability null") {
-    const CommitResolution r = resolve_commit(std::vector<CIOutcome>{
+    const CommitResolution r = resolve_commit(std::vector<CIOutcomeV1>{
         outcome("out_a", "1", 1, Result::passed), outcome("out_b", "2", 1, Result::failed)});
     REQUIRE(r.workflow_resolutions.size() == 2);
     CHECK(r.workflow_resolutions[0].verdict == Verdict::passed);
@@ -347,7 +347,7 @@ TEST_CASE("lint: resolution, lineages that disagree leave verdict and reliabilit
 }
 
 TEST_CASE("lint: resolution, only non-verdict results") {
-    const CommitResolution r = resolve_commit(std::vector<CIOutcome>{
+    const CommitResolution r = resolve_commit(std::vector<CIOutcomeV1>{
         outcome("out_b", "1", 2, Result::cancelled), outcome("out_a", "1", 1, Result::error)});
     REQUIRE(r.workflow_resolutions.size() == 1);
     const CIWorkflowResolution& w = r.workflow_resolutions[0];
@@ -364,25 +364,25 @@ TEST_CASE("lint: resolution, only non-verdict results") {
 
 TEST_CASE("lint: resolution, a null run_attempt counts as 0, ties in outcome_id order") {
     // (0, out_z) passed, then (1, out_a) failed: the verdict is out_a's, though out_z sorts later by id
-    CommitResolution r = resolve_commit(std::vector<CIOutcome>{
+    CommitResolution r = resolve_commit(std::vector<CIOutcomeV1>{
         outcome("out_a", "1", 1, Result::failed), outcome("out_z", "1", nullptr, Result::passed)});
     CHECK(r.workflow_resolutions.at(0).verdict == Verdict::failed);
     CHECK(r.workflow_resolutions.at(0).verdict_outcome_id == std::string("out_a"));
     CHECK(r.verdict == Verdict::failed);
     CHECK(r.reliability->value() == 0.0);
     // two null attempts: (0, out_a) passed, (0, out_b) failed
-    r = resolve_commit(std::vector<CIOutcome>{outcome("out_b", "1", nullptr, Result::failed), outcome("out_a", "1", nullptr, Result::passed)});
+    r = resolve_commit(std::vector<CIOutcomeV1>{outcome("out_b", "1", nullptr, Result::failed), outcome("out_a", "1", nullptr, Result::passed)});
     CHECK(r.verdict == Verdict::failed);
     CHECK(r.workflow_resolutions.at(0).verdict_outcome_id == std::string("out_b"));
     // a non-verdict attempt after the verdict leaves it, and its reliability
-    r = resolve_commit(std::vector<CIOutcome>{outcome("out_a", "1", 1, Result::passed), outcome("out_b", "1", 2, Result::timed_out)});
+    r = resolve_commit(std::vector<CIOutcomeV1>{outcome("out_a", "1", 1, Result::passed), outcome("out_b", "1", 2, Result::timed_out)});
     CHECK(r.verdict == Verdict::passed);
     CHECK(r.reliability->value() == 1.0);
     CHECK(r.workflow_resolutions.at(0).non_verdict_outcome_ids == list({"out_b"}));
 }
 
 TEST_CASE("lint: resolution, several workflows: one value per run, sorted by provider, id, path, name, run") {
-    std::vector<CIOutcome> o = {
+    std::vector<CIOutcomeV1> o = {
         outcome("out_1", "500", 1, Result::passed), outcome("out_2", "500", 2, Result::passed),  // workflow "9"
         outcome("out_3", "400", 1, Result::passed),                                              // workflow "10"
         outcome("out_4", "300", nullptr, Result::failed, Provider::jenkins), outcome("out_5", "300", 1, Result::passed, Provider::jenkins),
@@ -416,15 +416,15 @@ TEST_CASE("lint: resolution, several workflows: one value per run, sorted by pro
 }
 
 TEST_CASE("lint: resolution, an identified and a legacy outcome of one run id are two lineages") {
-    CIOutcomeV4 a, b;
-    for (CIOutcomeV4* o : {&a, &b}) {
+    CIOutcomeV3 a, b;
+    for (CIOutcomeV3* o : {&a, &b}) {
         o->org_id = "org_a", o->run_id = "1", o->run_attempt = 1, o->repo = "o/r", o->commit_sha = std::string(40, 'a');
         o->branch = "main", o->workflow_name = "CI", o->captured_at = "2026-11-02T10:00:00Z";
     }
     a.outcome_id = "out_a", a.result = Result::passed, a.schema_version = 2;
     a.repository_provider = "github", a.repository_host = "github.com", a.repository_id = "101";
     b.outcome_id = "out_b", b.result = Result::failed;
-    const CommitResolution r = resolve_commit(std::vector<CIOutcomeV4>{a, b});
+    const CommitResolution r = resolve_commit(std::vector<CIOutcomeV3>{a, b});
     CHECK(r.workflow_resolutions.size() == 2);
     CHECK_FALSE(r.suspected_flake);  // no lineage has both
     CHECK(r.verdict.is_null());      // they disagree
@@ -665,7 +665,7 @@ TEST_CASE("lint CLI: findings with their rule, schema errors without lint, exit 
     r = test::cli("lint --schema nemo-gym-rollout " + examples);
     CHECK(r.status == 0);
     CHECK(r.out == "");
-    r = test::cli("lint --schema nemo-gym-rollout.v2 --sessions-complete " + examples);
+    r = test::cli("lint --schema nemo-gym-rollout.v4 --sessions-complete " + examples);
     CHECK(r.status == 1);
     CHECK(r.out.find(":2: /metadata/segment_index: expected segments 0..0 of session \"sess_c\"") != std::string::npos);
     CHECK(r.err == "3 rows: 1 findings, 0 not schema-valid\n");

@@ -16,21 +16,21 @@ const std::string kNoMetadata = test::mutate(test::kRollout, {"/metadata", ""});
 }  // namespace
 
 TEST_CASE("catch2 helpers: IsValid passes valid text, and a failure names the model and the first errors") {
-    REQUIRE_THAT(kValid, IsValid<NemoGymRolloutRow>());
-    REQUIRE_THAT(dump(test::base(test::kOutcome)), IsValid<CIOutcome>());
+    REQUIRE_THAT(kValid, IsValid<NemoGymRolloutRowV2>());
+    REQUIRE_THAT(dump(test::base(test::kOutcome)), IsValid<CIOutcomeV1>());
 
-    const auto matcher = IsValid<NemoGymRolloutRow>();
+    const auto matcher = IsValid<NemoGymRolloutRowV2>();
     CHECK_FALSE(matcher.match(kBadReward));
     CHECK(matcher.describe() ==
-          "is a valid NemoGymRolloutRow (nemo-gym-rollout.v2); errors: [rows.decode.type] (/reward) expected a number, got a string");
+          "is a valid NemoGymRolloutRowV2 (nemo-gym-rollout.v2); errors: [rows.decode.type] (/reward) expected a number, got a string");
     CHECK(matcher.match(kValid));
-    CHECK(matcher.describe() == "is a valid NemoGymRolloutRow (nemo-gym-rollout.v2)");
-    CHECK_THAT(kBadReward, !IsValid<NemoGymRolloutRow>());
+    CHECK(matcher.describe() == "is a valid NemoGymRolloutRowV2 (nemo-gym-rollout.v2)");
+    CHECK_THAT(kBadReward, !IsValid<NemoGymRolloutRowV2>());
 
     SECTION("limits apply") {
         Limits tight;
         tight.max_depth = 3;
-        const auto limited = IsValid<NemoGymRolloutRow>(tight);
+        const auto limited = IsValid<NemoGymRolloutRowV2>(tight);
         CHECK_FALSE(limited.match(kValid));
         CHECK_THAT(limited.describe(), Catch::Contains("limit max_depth"));
     }
@@ -44,7 +44,7 @@ TEST_CASE("catch2 helpers: IsValid passes valid text, and a failure names the mo
 
 TEST_CASE("catch2 helpers: HasError matches an error at exactly the pointer, by id or message") {
     std::vector<Error> errors;
-    NemoGymRolloutRow row;
+    NemoGymRolloutRowV2 row;
     REQUIRE_FALSE(decode(kNoMetadata, row, errors));
     REQUIRE_THAT(errors, HasError("", "rows.decode.missing_key"));
     REQUIRE_THAT(errors, HasError("", "missing key 'metadata'"));
@@ -52,17 +52,17 @@ TEST_CASE("catch2 helpers: HasError matches an error at exactly the pointer, by 
     CHECK_THAT(errors, !HasError("", "rows.decode.type"));
     CHECK(HasError("/reward", "a number").describe() == "has an error at \"/reward\" containing \"a number\"");
 
-    REQUIRE_THAT(kBadReward, HasError<NemoGymRolloutRow>("/reward", "expected a number"));
-    const auto matcher = HasError<NemoGymRolloutRow>("/metadata", "missing");
+    REQUIRE_THAT(kBadReward, HasError<NemoGymRolloutRowV2>("/reward", "expected a number"));
+    const auto matcher = HasError<NemoGymRolloutRowV2>("/metadata", "missing");
     CHECK_FALSE(matcher.match(kBadReward));
-    CHECK(matcher.describe() == "as NemoGymRolloutRow, has an error at \"/metadata\" containing \"missing\"; errors: "
+    CHECK(matcher.describe() == "as NemoGymRolloutRowV2, has an error at \"/metadata\" containing \"missing\"; errors: "
                                 "[rows.decode.type] (/reward) expected a number, got a string");
     CHECK_FALSE(matcher.match(kValid));
     CHECK_THAT(matcher.describe(), Catch::EndsWith("errors: none, it is valid"));
 }
 
 TEST_CASE("catch2 helpers: models print as their JSON, cut at 2,000 bytes on a character boundary") {
-    const NemoGymRolloutRow row = decode<NemoGymRolloutRow>(kValid);
+    const NemoGymRolloutRowV2 row = decode<NemoGymRolloutRowV2>(kValid);
     const TextPart part{"short"};
     CHECK(Catch::Detail::stringify(part) == R"({"type":"text","content":"short"})");
     std::ostringstream os;
@@ -71,7 +71,7 @@ TEST_CASE("catch2 helpers: models print as their JSON, cut at 2,000 bytes on a c
     REQUIRE(encode(row).size() > 2000);
     CHECK(Catch::Detail::stringify(row) == encode(row).substr(0, 2000) + "... (" + std::to_string(encode(row).size()) + " bytes)");
 
-    NemoGymRolloutRow big = row;
+    NemoGymRolloutRowV2 big = row;
     // the session id's é starts at byte 1999 of the JSON, so a cut at 2,000 would split it
     const std::size_t value_at = encode(row).find("\"session_id\":\"") + 14;
     big.metadata.session_id = std::string(1999 - value_at, 'x') + "\xC3\xA9" + std::string(3000, 'y');
@@ -82,7 +82,7 @@ TEST_CASE("catch2 helpers: models print as their JSON, cut at 2,000 bytes on a c
 
     big.reward = std::nan("");
     CHECK(Catch::Detail::stringify(big) ==
-          "<NemoGymRolloutRow that cannot be encoded: [rows.encode.number] (/reward) NaN and infinity cannot be written as JSON>");
+          "<NemoGymRolloutRowV2 that cannot be encoded: [rows.encode.number] (/reward) NaN and infinity cannot be written as JSON>");
 
     std::ostringstream error_text, enum_text;
     error_text << Error{"rows.decode.type", "/reward", "expected a number"};
@@ -93,19 +93,20 @@ TEST_CASE("catch2 helpers: models print as their JSON, cut at 2,000 bytes on a c
 
 TEST_CASE("catch2 helpers: every version, by type, by schema, and rows of any version") {
     const std::string v4 = dump(test::row_of_version(4));
-    REQUIRE_THAT(v4, IsValid<v4::NemoGymRolloutRow>());
-    REQUIRE_THAT(v4, !IsValid<NemoGymRolloutRow>());
+    REQUIRE_THAT(v4, IsValid<NemoGymRolloutRowV4>());
+    REQUIRE_THAT(v4, !IsValid<NemoGymRolloutRowV2>());
     REQUIRE_THAT(v4, IsValid<AnyRolloutRow>());
     REQUIRE_THAT(dump(test::row_of_version(1)), IsValid<AnyRolloutRow>());
     const auto any = IsValid<AnyRolloutRow>();
     CHECK_FALSE(any.match(test::mutate(test::row_of_version(4), {"/metadata/schema_id", "\"x\""})));
     CHECK_THAT(any.describe(), Catch::StartsWith("is a valid AnyRolloutRow (nemo-gym-rollout, of the version it names); errors: "
                                                  "[rows.decode.version] (/metadata/schema_id) 'x' is not"));
-    REQUIRE_THAT(v4, HasError<v3::NemoGymRolloutRow>("/metadata/verifier_results/0/schema_version", "expected 1"));
+    REQUIRE_THAT(v4, HasError<NemoGymRolloutRowV3>("/metadata/verifier_results/0/schema_version", "expected 1"));
     // a part under the version asked for
     const std::string nul = test::mutate(SchemaId::nemo_gym_response_v3, {"/turns/0/inference_call_id", R"("\u0000")"});
-    REQUIRE_THAT(nul, IsValid<NemoGymResponse>());
+    REQUIRE_THAT(nul, IsValid<NemoGymResponse>(SchemaId::nemo_gym_response_v2));
+    REQUIRE_THAT(nul, !IsValid<NemoGymResponse>());  // today's version, v3
     REQUIRE_THAT(nul, !IsValid<NemoGymResponse>(SchemaId::nemo_gym_response_v3));
-    CHECK(IsValid<NemoGymResponse>(SchemaId::nemo_gym_response_v3).describe() == "is a valid NemoGymResponse (nemo-gym-response.v3)");
+    CHECK(IsValid<NemoGymResponse>(SchemaId::nemo_gym_response_v3).describe() == "is a valid NemoGymResponseV1 (nemo-gym-response.v3)");
     REQUIRE_THAT(nul, HasError<NemoGymResponse>(SchemaId::nemo_gym_response_v3, "/turns/0/inference_call_id", "rows.decode.pattern"));
 }

@@ -178,8 +178,8 @@ TEST_CASE("upgrade: parts, from the version named") {
 
 TEST_CASE("upgrade: a decoded row of any version") {
     const Converted<AnyRolloutRow> up = upgrade(decode<AnyRolloutRow>(row(3)), rollout(4));
-    REQUIRE(std::holds_alternative<v4::NemoGymRolloutRow>(up.value));
-    const v4::NemoGymRolloutRow& v4 = std::get<v4::NemoGymRolloutRow>(up.value);
+    REQUIRE(std::holds_alternative<NemoGymRolloutRowV4>(up.value));
+    const NemoGymRolloutRowV4& v4 = std::get<NemoGymRolloutRowV4>(up.value);
     CHECK(v4.metadata.repository_identity.is_null());
     CHECK(v4.metadata.ci_resolution->repository_identity.is_null());
     CHECK(v4.metadata.verifier_results.at(0).schema_version == 1);
@@ -308,7 +308,7 @@ TEST_CASE("upgrade atif: what the subset refuses fails at its place, with its re
         // the typed upgrade throws the same
         if (std::string(c.id).rfind("rows.decode.", 0) == 0 && std::string(c.id) != "rows.decode.atif_step_id") {
             try {
-                upgrade(decode<HarborTrajectory>(text));
+                upgrade(decode<HarborAtifTrajectory>(text));
                 FAIL("no ConvertError");
             } catch (const ConvertError& e) {
                 CHECK(e.errors().at(0).pointer == c.pointer);
@@ -338,7 +338,7 @@ TEST_CASE("upgrade atif: the CLI, with the default --from, and convert --from at
     const auto convert = test::run(test::quote(SEDIMENT_ROWS_CLI) + " convert --from atif --to nemo-gym-response.v2 --lossy -q " +
                                    test::quote((dir / "old.json").string()));
     CHECK(convert.status == 0);
-    CHECK(convert.out == encode(to_row_parts(decode<AtifTrajectory>(atif_upgrade(harbor("ATIF-v1.5"))), ConvertOptions{true}).value.response) + "\n");
+    CHECK(convert.out == encode(to_row_parts(decode<NemoGymAtifTrajectory>(atif_upgrade(harbor("ATIF-v1.5"))), ConvertOptions{true}).value.response) + "\n");
     const auto strict = test::run(test::quote(SEDIMENT_ROWS_CLI) + " convert --from atif --to nemo-gym-response.v2 " + test::quote((dir / "old.json").string()));
     CHECK(strict.status == 1);
     CHECK(strict.err.find("/subagent_trajectories/0: a row has no subagent trajectories") != std::string::npos);

@@ -20,27 +20,46 @@ test::Run cli(const std::string& args) { return test::run(std::string(SEDIMENT_R
 
 }  // namespace
 
-TEST_CASE("versions: each version's types by namespace, and shapes shared where the versions agree") {
-    // a type whose shape differs between versions is one C++ type per shape
-    static_assert(std::is_same_v<v2::NemoGymRolloutRow, NemoGymRolloutRow>, "v2 keeps the plain names");
-    static_assert(std::is_same_v<v2::CIOutcome, CIOutcome>);
-    static_assert(!std::is_same_v<v1::NemoGymRolloutRow, v2::NemoGymRolloutRow>);  // schema_id and schema_version
-    static_assert(!std::is_same_v<v3::NemoGymMetadata, v4::NemoGymMetadata>);     // repository_identity
-    static_assert(std::is_same_v<v1::CIOutcome, v3::CIOutcome>);                   // ci-outcome v1 and v2: rules only
-    static_assert(!std::is_same_v<v3::CIOutcome, v4::CIOutcome>);                  // ci-outcome v3's fields
-    static_assert(std::is_same_v<v1::NemoGymResponse, v4::NemoGymResponse>);       // response v1 to v3: rules only
-    static_assert(std::is_same_v<latest::NemoGymRolloutRow, v4::NemoGymRolloutRow>);
-    static_assert(std::is_same_v<decltype(v4::NemoGymRolloutRow{}.metadata.verifier_results)::value_type, v4::CIOutcome>);
-    static_assert(std::is_same_v<decltype(v4::NemoGymMetadata{}.repository_identity), Nullable<v4::RepositoryIdentity>>);
-    static_assert(std::is_same_v<decltype(v3::NemoGymMetadata{}.session_commit_observation_ids), std::vector<std::string>>);
-    static_assert(v1::NemoGymMetadata::schema_version == 1 && v4::NemoGymMetadata::schema_version == 4);
-    static_assert(document_traits<v4::NemoGymRolloutRow>::schema == SchemaId::nemo_gym_rollout_v4);
-    static_assert(document_traits<v4::CIOutcome>::schema == SchemaId::ci_outcome_v3);  // the root of ci-outcome v3
-    CHECK(document_traits<v4::CIOutcome>::name == "v4::CIOutcome");
-    CHECK(schema_info(SchemaId::nemo_gym_rollout_v3).root_type == "v3::NemoGymRolloutRow");
-    CHECK(v4::CIOutcome{}.schema_version == 1);  // an integer enum starts at its first value
+TEST_CASE("versions: a type per shape, named for its schema's own version, and today's unversioned names") {
+    // a type whose shape differs between versions is one C++ type per shape, named for the first
+    // version of its own schema that has it (docs/naming.md)
+    static_assert(!std::is_same_v<NemoGymRolloutRowV1, NemoGymRolloutRowV2>);  // schema_id and schema_version
+    static_assert(!std::is_same_v<NemoGymMetadataV3, NemoGymMetadataV4>);     // repository_identity
+    static_assert(!std::is_same_v<CIOutcomeV1, CIOutcomeV3>);                  // ci-outcome v3's fields
+    // the suffix is the CI outcome's own version, whatever rollout embeds it (rollout v3 holds ci-outcome v2)
+    static_assert(std::is_same_v<decltype(NemoGymRolloutRowV3{}.metadata.verifier_results)::value_type, CIOutcomeV1>);
+    static_assert(std::is_same_v<decltype(NemoGymRolloutRowV4{}.metadata.verifier_results)::value_type, CIOutcomeV3>);
+    static_assert(std::is_same_v<decltype(NemoGymRolloutRowV1{}.response), NemoGymResponseV1>);  // response v1 to v3: rules only
+    static_assert(std::is_same_v<decltype(NemoGymMetadataV4{}.repository_identity), Nullable<RepositoryIdentityV4>>);
+    static_assert(std::is_same_v<decltype(NemoGymMetadataV3{}.session_commit_observation_ids), std::vector<std::string>>);
+    static_assert(NemoGymMetadataV1::schema_version == 1 && NemoGymMetadataV4::schema_version == 4);
+    // the unversioned names are the version Sediment writes today
+    static_assert(std::is_same_v<NemoGymRolloutRow, NemoGymRolloutRowV4>);
+    static_assert(std::is_same_v<NemoGymMetadata, NemoGymMetadataV4>);
+    static_assert(std::is_same_v<CIOutcome, CIOutcomeV3>);
+    static_assert(std::is_same_v<CIResolution, CIResolutionV4>);
+    static_assert(std::is_same_v<NemoGymResponse, NemoGymResponseV1>);
+    static_assert(std::is_same_v<RowMetadata, RowMetadataOf<NemoGymRolloutRowV4>>);
+    static_assert(std::is_same_v<decltype(to_rollout_row(NemoGymAtifTrajectory{}).value), NemoGymRolloutRowV4>);
+    // a type read on its own takes the newest version of its schema with its shape: today's for an unversioned name
+    static_assert(document_traits<NemoGymRolloutRow>::schema == SchemaId::nemo_gym_rollout_v4);
+    static_assert(document_traits<NemoGymResponse>::schema == SchemaId::nemo_gym_response_v3);
+    static_assert(document_traits<NemoGymResponsesCreateParams>::schema == SchemaId::nemo_gym_responses_create_params_v2);
+    static_assert(document_traits<CIOutcome>::schema == SchemaId::ci_outcome_v3);
+    static_assert(document_traits<CIOutcomeV1>::schema == SchemaId::ci_outcome_v2);
+    static_assert(document_traits<TextPart>::schema == SchemaId::nemo_gym_responses_create_params_v2);
+    CHECK(document_traits<CIOutcomeV3>::name == "CIOutcomeV3");
+    CHECK(schema_info(SchemaId::nemo_gym_rollout_v3).root_type == "NemoGymRolloutRowV3");
+    CHECK(schema_info(SchemaId::ci_outcome_v2).root_type == "CIOutcomeV1");
+    CHECK(CIOutcomeV3{}.schema_version == 1);  // an integer enum starts at its first value
+    // SchemaId sorts by family, then version
+    for (std::size_t i = 1; i < std::size(kSchemas); ++i) {
+        const SchemaInfo& a = kSchemas[i - 1];
+        const SchemaInfo& b = kSchemas[i];
+        CHECK((a.base < b.base || (a.base == b.base && a.version < b.version)));
+    }
 
-    const auto row = decode<v4::NemoGymRolloutRow>(row_text(4));
+    const auto row = decode<NemoGymRolloutRowV4>(row_text(4));
     CHECK(row.metadata.repository_identity->repository_id == "101");
     CHECK(row.metadata.verifier_results.at(0).repository_provider == Nullable<std::string>("github"));
     CHECK(row.metadata.session_commit_observation_ids.size() == 2);
@@ -181,7 +200,10 @@ TEST_CASE("versions: parts are read under the version asked for") {
     CHECK(check(SchemaId::nemo_gym_response_v3, nul).at(0).pointer == "/turns/0/tool_calls/0/id");
     NemoGymResponse value;
     std::vector<Error> errors;
-    CHECK(decode(nul, value, errors));  // NemoGymResponse's own schema is nemo-gym-response.v2
+    CHECK(decode(nul, value, errors, SchemaId::nemo_gym_response_v2));
+    CHECK_FALSE(decode(nul, value, errors));  // NemoGymResponse is read as today's nemo-gym-response.v3
+    CHECK(errors.at(0).id == "rows.decode.pattern");
+    errors.clear();
     CHECK_FALSE(decode(nul, value, errors, SchemaId::nemo_gym_response_v3));
     CHECK(errors.at(0).id == "rows.decode.pattern");
     CHECK_THROWS_AS(decode<NemoGymResponse>(nul, SchemaId::nemo_gym_response_v3), DecodeError);
@@ -233,25 +255,25 @@ TEST_CASE("versions: rows of every version convert to ATIF and back exactly") {
     for (int version = 1; version <= 4; ++version) {
         INFO("v" << version);
         const AnyRolloutRow row = decode<AnyRolloutRow>(row_text(version));
-        const AtifTrajectory t = to_atif(row);
+        const NemoGymAtifTrajectory t = to_atif(row);
         CHECK(check(SchemaId::atif_v1_7, encode(t)).empty());
         const Converted<AnyRolloutRow> back = to_any_rollout_row(t, schema_of(row));
         CHECK(back.losses.empty());
         CHECK(back.value == row);
         CHECK(to_any_rollout_row(t).value == row);  // the version its own metadata names
     }
-    const auto v4 = decode<v4::NemoGymRolloutRow>(row_text(4));
-    const AtifTrajectory t = to_atif(AnyRolloutRow(v4));
-    CHECK(to_rollout_row<v4::NemoGymRolloutRow>(t).value == v4);
+    const auto v4 = decode<NemoGymRolloutRowV4>(row_text(4));
+    const NemoGymAtifTrajectory t = to_atif(AnyRolloutRow(v4));
+    CHECK(to_rollout_row<NemoGymRolloutRowV4>(t).value == v4);
     // the trajectory's metadata is v4's: read as v3's, its place in the trajectory is named
     try {
-        to_rollout_row<v3::NemoGymRolloutRow>(t);
+        to_rollout_row<NemoGymRolloutRowV3>(t);
         FAIL("a v4 metadata read as v3");
     } catch (const ConvertError& e) {
         CHECK(e.errors().at(0).pointer.rfind("/extra/sediment_rows/metadata/", 0) == 0);
     }
     // a trajectory whose metadata names no version, or that has none
-    AtifTrajectory unnamed = t;
+    NemoGymAtifTrajectory unnamed = t;
     (**unnamed.extra)["sediment_rows"]["metadata"]["schema_id"] = "x";
     try {
         to_any_rollout_row(unnamed);
@@ -267,9 +289,9 @@ TEST_CASE("versions: rows of every version convert to ATIF and back exactly") {
         CHECK(e.errors().at(0).id == "rows.convert.metadata");
     }
     // metadata given for the version asked for
-    const RowMetadataOf<v4::NemoGymRolloutRow> metadata{v4.metadata, v4.reward};
-    CHECK(to_rollout_row<v4::NemoGymRolloutRow>(to_atif(RowParts{v4.responses_create_params, v4.response}), metadata).value == v4);
-    RowMetadataOf<v3::NemoGymRolloutRow> read;
+    const RowMetadataOf<NemoGymRolloutRowV4> metadata{v4.metadata, v4.reward};
+    CHECK(to_rollout_row<NemoGymRolloutRowV4>(to_atif(RowParts{v4.responses_create_params, v4.response}), metadata).value == v4);
+    RowMetadataOf<NemoGymRolloutRowV3> read;
     std::vector<Error> errors;
     CHECK_FALSE(decode(R"({"metadata": )" + dump(test::row_of_version(4)["metadata"]) + "}", read, errors));
     // first, that the metadata is of another version; then where v4's differs (2, where v3 says 1)
@@ -285,11 +307,11 @@ TEST_CASE("versions: rows of every version convert to ATIF and back exactly") {
 TEST_CASE("versions: a row made from ATIF is checked under its version") {
     // a U+0000 in a tool-call id: a v2 row holds it, a v3 row does not
     const std::string nul = with(3, {"/response/turns/0/tool_calls/0/id", R"("call\u0000")"});
-    const auto v2 = decode<NemoGymRolloutRow>(with(2, {"/response/turns/0/tool_calls/0/id", R"("call\u0000")"}));
-    const AtifTrajectory t = to_atif(RowParts{v2.responses_create_params, v2.response});
-    const RowMetadataOf<v3::NemoGymRolloutRow> metadata{decode<v3::NemoGymRolloutRow>(row_text(3)).metadata, std::nullopt};
+    const auto v2 = decode<NemoGymRolloutRowV2>(with(2, {"/response/turns/0/tool_calls/0/id", R"("call\u0000")"}));
+    const NemoGymAtifTrajectory t = to_atif(RowParts{v2.responses_create_params, v2.response});
+    const RowMetadataOf<NemoGymRolloutRowV3> metadata{decode<NemoGymRolloutRowV3>(row_text(3)).metadata, std::nullopt};
     try {
-        to_rollout_row<v3::NemoGymRolloutRow>(t, metadata);
+        to_rollout_row<NemoGymRolloutRowV3>(t, metadata);
         FAIL("a U+0000 in a v3 id");
     } catch (const ConvertError& e) {
         CHECK(e.errors().at(0).id == "rows.decode.pattern");

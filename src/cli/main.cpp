@@ -544,8 +544,8 @@ int run_validate(const Options& o) {
         out.finding.errors = std::move(c.errors);
         if (o.check_image_files)  // the typed engine's verdict comes from the one decode it needs
             out.finding.errors = o.schema->id == rows::SchemaId::atif
-                                     ? trajectory_and_images<rows::HarborTrajectory>(d, o, std::move(out.finding.errors))
-                                     : trajectory_and_images<rows::AtifTrajectory>(d, o, std::move(out.finding.errors));
+                                     ? trajectory_and_images<rows::HarborAtifTrajectory>(d, o, std::move(out.finding.errors))
+                                     : trajectory_and_images<rows::NemoGymAtifTrajectory>(d, o, std::move(out.finding.errors));
         if (c.schema && versions.any) out.finding.read_as = rows::schema_info(*c.schema).name;
     }, [&](Outcome& out) {
         if (out.kind != Document::document) return tally.other(out), true;

@@ -57,7 +57,7 @@ def test_the_inputs_differ_from_the_row():
 def test_every_call_answers(place, doc, pointer, shown):
     for engine in ("typed", "schema"):
         check_errors(sediment_rows.validate(SCHEMA, doc, engine=engine), pointer, shown)
-    check_errors(sediment_rows.validate("nemo-gym-rollout.v2", doc), pointer, shown)
+    check_errors(sediment_rows.validate("nemo-gym-rollout.v4", doc), pointer, shown)
     # a str holding the bytes as surrogates (text read with errors="surrogateescape") gets the same verdict
     text = doc.decode("utf-8", "surrogateescape")
     assert sediment_rows.validate(SCHEMA, text) == sediment_rows.validate(SCHEMA, doc)
@@ -85,7 +85,7 @@ def test_a_trajectory_and_a_metadata_document_with_bad_bytes():
             sediment_rows.convert(source, "nemo-gym-response.v3", bad)
         assert caught.value.errors[0].id == "rows.parse.syntax" and "\\xcf" in caught.value.errors[0].message
     with pytest.raises(sediment_rows.ConvertError) as caught:
-        sediment_rows.convert("atif-v1.7", "nemo-gym-rollout.v2", atif, metadata=b'{"metadata": \xcf}')
+        sediment_rows.convert("atif-v1.7", "nemo-gym-rollout.v4", atif, metadata=b'{"metadata": \xcf}')
     assert caught.value.in_metadata and "\\xcf" in caught.value.errors[0].message
 
 

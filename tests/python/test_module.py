@@ -10,6 +10,11 @@ import sediment_rows
 ROW_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "rows.jsonl")
 
 
+def mixed_rows():  # rows of versions 2, 3 and 4
+    with open(os.path.join(os.path.dirname(ROW_PATH), "mixed-versions.jsonl"), "rb") as f:
+        return [line.rstrip(b"\n") for line in f if line.strip()]
+
+
 def example_rows():
     with open(ROW_PATH, "rb") as f:
         return [line.rstrip(b"\n") for line in f if line.strip()]
@@ -18,7 +23,7 @@ def example_rows():
 def test_version_and_schemas():
     assert sediment_rows.__version__.count(".") == 2
     names = sediment_rows.schemas()
-    assert names[0] == "nemo-gym-rollout.v2"
+    assert names == sorted(names, key=lambda n: (n.rsplit(".v", 1)[0], n))  # by family, then version
     assert {"atif-v1.7", "atif", "nemo-gym-rollout.v4", "ci-outcome.v3"} <= set(names)
     assert len(names) == len(set(names))
 
@@ -34,9 +39,9 @@ def test_schema_text_is_the_bundled_file():
 
 def test_validate_valid_rows_bytes_and_str():
     for line in example_rows():
-        assert sediment_rows.validate("nemo-gym-rollout.v2", line) == []
-        assert sediment_rows.validate("nemo-gym-rollout.v2", line.decode()) == []
-        assert sediment_rows.validate("nemo-gym-rollout.v2", line, engine="schema") == []
+        assert sediment_rows.validate("nemo-gym-rollout.v4", line) == []
+        assert sediment_rows.validate("nemo-gym-rollout.v4", line.decode()) == []
+        assert sediment_rows.validate("nemo-gym-rollout.v4", line, engine="schema") == []
         assert sediment_rows.validate("nemo-gym-rollout", line) == []
 
 
@@ -44,10 +49,10 @@ def test_validate_errors_have_pointer_message_and_id():
     line = example_rows()[0]
     bad = line[:-1] + b', "debug": 1}'
     for engine in ("typed", "schema"):
-        errors = sediment_rows.validate("nemo-gym-rollout.v2", bad, engine=engine)
+        errors = sediment_rows.validate("nemo-gym-rollout.v4", bad, engine=engine)
         assert errors, engine
         assert all(isinstance(e, sediment_rows.Error) for e in errors)
-    typed = sediment_rows.validate("nemo-gym-rollout.v2", bad)
+    typed = sediment_rows.validate("nemo-gym-rollout.v4", bad)
     assert (typed[0].id, typed[0].pointer, typed[0].message) == ("rows.decode.unknown_key", "", "unknown key 'debug'")
     assert "unknown key 'debug'" in str(typed[0]) and "Error(id='rows.decode.unknown_key'" in repr(typed[0])
     not_json = sediment_rows.validate("ci-outcome.v1", b"{")
@@ -65,11 +70,11 @@ def test_validate_arguments():
 
 def test_threads_give_the_same_verdicts():
     lines = example_rows() * 50 + [example_rows()[0][:-1] + b', "x": 1}'] * 50
-    expected = [sediment_rows.validate("nemo-gym-rollout.v2", l) for l in lines]
+    expected = [sediment_rows.validate("nemo-gym-rollout.v4", l) for l in lines]
     results = [None] * 4
 
     def work(k):
-        results[k] = [sediment_rows.validate("nemo-gym-rollout.v2", l) for l in lines]
+        results[k] = [sediment_rows.validate("nemo-gym-rollout.v4", l) for l in lines]
 
     threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
     for t in threads:
@@ -87,17 +92,17 @@ def test_decode_error_lists_errors():
 
 def test_loads_and_dumps_give_back_sediments_bytes():
     for line in example_rows():
-        value = sediment_rows.loads("nemo-gym-rollout.v2", line)
+        value = sediment_rows.loads("nemo-gym-rollout.v4", line)
         assert isinstance(value, dict) and list(value)[0] == "responses_create_params"
-        assert sediment_rows.dumps("nemo-gym-rollout.v2", value, style="sediment") == line
+        assert sediment_rows.dumps("nemo-gym-rollout.v4", value, style="sediment") == line
         assert sediment_rows.loads("nemo-gym-rollout", line.decode()) == value
-        assert sediment_rows.loads("nemo-gym-rollout.v2", sediment_rows.dumps("nemo-gym-rollout.v2", value)) == value
+        assert sediment_rows.loads("nemo-gym-rollout.v4", sediment_rows.dumps("nemo-gym-rollout.v4", value)) == value
 
 
 def test_loads_values_are_plain_python_and_exact():
     import json
     line = example_rows()[0]
-    value = sediment_rows.loads("nemo-gym-rollout.v2", line)
+    value = sediment_rows.loads("nemo-gym-rollout.v4", line)
     assert value == json.loads(line)  # the same values as Python's own reader
     content = value["responses_create_params"]["input"][1]["parts"][0]["content"]
     assert content.endswith("\u00e9\U0001F600")  # escapes decoded, a surrogate pair as one character
@@ -121,17 +126,17 @@ def test_loads_values_are_plain_python_and_exact():
 def test_loads_refuses_with_every_error():
     line = example_rows()[0]
     with pytest.raises(sediment_rows.DecodeError) as caught:
-        sediment_rows.loads("nemo-gym-rollout.v2", line[:-1] + b', "debug": 1, "x": 2}')
+        sediment_rows.loads("nemo-gym-rollout.v4", line[:-1] + b', "debug": 1, "x": 2}')
     assert [(e.id, e.pointer) for e in caught.value.errors] == [("rows.decode.unknown_key", ""), ("rows.decode.unknown_key", "")]
     with pytest.raises(sediment_rows.DecodeError):
         sediment_rows.loads("ci-outcome.v1", b"[")
 
 
 def test_dumps_refuses_what_is_not_a_document():
-    value = sediment_rows.loads("nemo-gym-rollout.v2", example_rows()[0])
+    value = sediment_rows.loads("nemo-gym-rollout.v4", example_rows()[0])
     value["debug"] = 1
     with pytest.raises(sediment_rows.EncodeError) as caught:
-        sediment_rows.dumps("nemo-gym-rollout.v2", value)
+        sediment_rows.dumps("nemo-gym-rollout.v4", value)
     assert (caught.value.errors[0].id, caught.value.errors[0].pointer) == ("rows.decode.unknown_key", "")
     del value["debug"]
     cases = [
@@ -144,14 +149,14 @@ def test_dumps_refuses_what_is_not_a_document():
     for bad, error_id in cases:
         value["response"]["turns"][0]["tool_calls"][0]["arguments"] = {"x": [0, bad]}
         with pytest.raises(sediment_rows.EncodeError) as caught:
-            sediment_rows.dumps("nemo-gym-rollout.v2", value)
+            sediment_rows.dumps("nemo-gym-rollout.v4", value)
         assert (caught.value.errors[0].id, caught.value.errors[0].pointer) == (error_id, "/response/turns/0/tool_calls/0/arguments/x/1")
     value["response"]["turns"][0]["tool_calls"][0]["arguments"] = {1: "x"}
     with pytest.raises(sediment_rows.EncodeError) as caught:
-        sediment_rows.dumps("nemo-gym-rollout.v2", value)
+        sediment_rows.dumps("nemo-gym-rollout.v4", value)
     assert caught.value.errors[0].id == "rows.encode.type"
     with pytest.raises(ValueError, match="style"):
-        sediment_rows.dumps("nemo-gym-rollout.v2", {}, style="pretty")
+        sediment_rows.dumps("nemo-gym-rollout.v4", {}, style="pretty")
 
 
 # ----- files: read() and validate_file() -----------------------------------------------------------
@@ -177,15 +182,15 @@ def test_read_yields_every_document_with_its_line_value_or_errors(tmp_path):
     for compress in (False, True):
         path = write_rows(tmp_path / ("rows.jsonl.gz" if compress else "rows.jsonl"), lines, compress)
         for jobs in (1, 2, None):
-            docs = list(sediment_rows.read(path, "nemo-gym-rollout.v2", jobs=jobs))
+            docs = list(sediment_rows.read(path, "nemo-gym-rollout.v4", jobs=jobs))
             assert [d.line for d in docs] == [1, 3, 4, 6, 7, 8]
             for d in docs:
-                expected = sediment_rows.validate("nemo-gym-rollout.v2", lines[d.line - 1])
+                expected = sediment_rows.validate("nemo-gym-rollout.v4", lines[d.line - 1])
                 assert d.errors == expected
                 if expected:
                     assert d.value is None
                 else:
-                    assert d.value == sediment_rows.loads("nemo-gym-rollout.v2", lines[d.line - 1])
+                    assert d.value == sediment_rows.loads("nemo-gym-rollout.v4", lines[d.line - 1])
             assert isinstance(docs[0], sediment_rows.Document) and docs[0].errors == []
             assert docs[1].errors[0].id == "rows.decode.unknown_key"
             assert docs[5].errors[0].id.startswith("rows.parse.")
@@ -264,13 +269,13 @@ def test_validate_file_counts_and_errors_with_lines(tmp_path):
     for number, line in enumerate(lines, 1):
         if line.strip():
             expected += [sediment_rows.FileError(path, number, e.pointer, e.message, e.id)
-                         for e in sediment_rows.validate("nemo-gym-rollout.v2", line)]
+                         for e in sediment_rows.validate("nemo-gym-rollout.v4", line)]
     for jobs in (1, 2):
-        result = sediment_rows.validate_file(path, "nemo-gym-rollout.v2", jobs=jobs)
+        result = sediment_rows.validate_file(path, "nemo-gym-rollout.v4", jobs=jobs)
         assert (result.valid, result.invalid, result.ok) == (3, 3, False)
         assert result.errors == expected
         assert [e.line for e in result.errors][:2] == [3, 6]
-    capped = sediment_rows.validate_file(path, "nemo-gym-rollout.v2", max_errors=1)
+    capped = sediment_rows.validate_file(path, "nemo-gym-rollout.v4", max_errors=1)
     assert (capped.valid, capped.invalid, capped.errors) == (3, 3, expected[:1])
     assert sediment_rows.validate_file(ROW_PATH, "nemo-gym-rollout") == sediment_rows.Validation(3, 0, [])
 
@@ -279,20 +284,20 @@ def test_validate_file_counts_and_errors_with_lines(tmp_path):
 
 def test_convert_rows_to_atif_and_back_byte_for_byte():
     for line in example_rows():
-        atif = sediment_rows.convert("nemo-gym-rollout.v2", "atif-v1.7", line)
+        atif = sediment_rows.convert("nemo-gym-rollout.v4", "atif-v1.7", line)
         assert isinstance(atif, sediment_rows.Converted) and atif.losses == []
         assert sediment_rows.validate("atif-v1.7", atif.data) == []
-        back = sediment_rows.convert("atif-v1.7", "nemo-gym-rollout.v2", atif.data, style="sediment")
+        back = sediment_rows.convert("atif-v1.7", "nemo-gym-rollout.v4", atif.data, style="sediment")
         assert back == (line, [])
         assert sediment_rows.convert("atif", "nemo-gym-rollout", atif.data.decode(), style="sediment").data == line
         response = sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", atif.data).data
-        assert sediment_rows.loads("nemo-gym-response.v2", response) == sediment_rows.loads("nemo-gym-rollout.v2", line)["response"]
+        assert sediment_rows.loads("nemo-gym-response.v2", response) == sediment_rows.loads("nemo-gym-rollout.v4", line)["response"]
 
 
 def test_convert_errors_losses_and_metadata():
     import json
     line = example_rows()[0]
-    trajectory = json.loads(sediment_rows.convert("nemo-gym-rollout.v2", "atif-v1.7", line).data)
+    trajectory = json.loads(sediment_rows.convert("nemo-gym-rollout.v4", "atif-v1.7", line).data)
     row = json.loads(line)
     metadata = json.dumps({"metadata": row["metadata"], "reward": row["reward"]})
     del trajectory["extra"]  # no row metadata in the trajectory: it must be given
@@ -301,7 +306,7 @@ def test_convert_errors_losses_and_metadata():
         sediment_rows.convert("atif-v1.7", "nemo-gym-rollout", bare)
     assert caught.value.errors[0].pointer == "" and not caught.value.in_metadata
     assert sediment_rows.convert("atif-v1.7", "nemo-gym-rollout", bare, metadata=metadata).data == \
-        sediment_rows.dumps("nemo-gym-rollout.v2", sediment_rows.loads("nemo-gym-rollout.v2", line))
+        sediment_rows.dumps("nemo-gym-rollout.v4", sediment_rows.loads("nemo-gym-rollout.v4", line))
     with pytest.raises(sediment_rows.ConvertError) as caught:
         sediment_rows.convert("atif-v1.7", "nemo-gym-rollout", bare, metadata='{"metadata": {}}')
     assert caught.value.in_metadata and caught.value.errors[0].id == "rows.decode.missing_key"
@@ -334,7 +339,7 @@ def test_convert_errors_losses_and_metadata():
 
 def test_upgrade_rows_and_harbor_trajectories():
     import json
-    line = example_rows()[0]  # a row with a ci_resolution, whose v3 fields no v2 row holds
+    line = mixed_rows()[0]  # a v2 row with a ci_resolution, whose v3 fields no v2 row holds
     with pytest.raises(sediment_rows.ConvertError) as caught:
         sediment_rows.upgrade("nemo-gym-rollout.v2", "nemo-gym-rollout.v3", line)
     assert [(e.id, e.pointer) for e in caught.value.errors] == \
@@ -358,9 +363,9 @@ def test_upgrade_rows_and_harbor_trajectories():
         sediment_rows.upgrade("atif", "atif-v1.7", json.dumps(harbor))
     assert caught.value.errors[0].pointer == "/steps/0/step_id"
     with pytest.raises(ValueError):
-        sediment_rows.upgrade("nemo-gym-rollout.v3", "nemo-gym-rollout.v2", example_rows()[0])
+        sediment_rows.upgrade("nemo-gym-rollout.v3", "nemo-gym-rollout.v4", example_rows()[0])
     with pytest.raises(ValueError):
-        sediment_rows.upgrade("nemo-gym-rollout.v2", "nemo-gym-rollout", example_rows()[0])
+        sediment_rows.upgrade("nemo-gym-rollout.v4", "nemo-gym-rollout", example_rows()[0])
 
 
 def test_errors_pickle_and_threads_reading_files_agree(tmp_path):
@@ -368,15 +373,15 @@ def test_errors_pickle_and_threads_reading_files_agree(tmp_path):
     e = sediment_rows.validate("ci-outcome.v1", b"{")[0]
     assert pickle.loads(pickle.dumps(e)) == e
     path = write_rows(tmp_path / "rows.jsonl", mixed_lines() * 300)
-    expected = sediment_rows.validate_file(path, "nemo-gym-rollout.v2", jobs=1)
-    expected_docs = list(sediment_rows.read(path, "nemo-gym-rollout.v2", jobs=1))
+    expected = sediment_rows.validate_file(path, "nemo-gym-rollout.v4", jobs=1)
+    expected_docs = list(sediment_rows.read(path, "nemo-gym-rollout.v4", jobs=1))
     results = [None] * 6
 
     def work(k):
         if k % 2:
-            results[k] = sediment_rows.validate_file(path, "nemo-gym-rollout.v2", jobs=2) == expected
+            results[k] = sediment_rows.validate_file(path, "nemo-gym-rollout.v4", jobs=2) == expected
         else:
-            results[k] = list(sediment_rows.read(path, "nemo-gym-rollout.v2", jobs=2)) == expected_docs
+            results[k] = list(sediment_rows.read(path, "nemo-gym-rollout.v4", jobs=2)) == expected_docs
 
     threads = [threading.Thread(target=work, args=(k,)) for k in range(6)]
     for t in threads:
@@ -413,7 +418,7 @@ def test_lint_a_row_and_rows_across():
     assert all(sediment_rows.lint("nemo-gym-rollout", row) == [] for row in rows)
     tampered = rows[0].replace(b'"reward": 1.0', b'"reward": 0.0')
     assert tampered != rows[0]
-    [finding] = sediment_rows.lint("nemo-gym-rollout.v2", tampered)
+    [finding] = sediment_rows.lint("nemo-gym-rollout.v4", tampered)
     assert (finding.id, finding.pointer) == ("rows.lint.reward", "/reward")
     assert finding.message == 'expected 1.0 for verdict "passed", got 0.0'
     # a row that is not schema-valid gets its schema errors, and no lint

@@ -116,7 +116,7 @@ std::string emit_schemas(const Module& module) {
                              {{"Id", schema_enumerator(s.name)},
                               {"Name", string_literal(s.name)},
                               {"Uri", string_literal(s.uri)},
-                              {"Root", string_literal(module.find_model(s.root) ? module.find_model(s.root)->family_name : s.root)},
+                              {"Root", string_literal(s.root)},
                               {"Strict", s.strict_numbers ? "true" : "false"},
                               {"Exact", s.exact_decimals ? "true" : "false"},
                               {"Base", string_literal(base)},
@@ -137,7 +137,7 @@ struct SchemaInfo {
     SchemaId id;                 ///< the schema's identifier in this library
     std::string_view name;       ///< "nemo-gym-rollout.v2": the CLI's --schema NAME
     std::string_view uri;        ///< the schema's $$id
-    std::string_view root_type;  ///< the C++ model of a document's root ("v4::NemoGymRolloutRow")
+    std::string_view root_type;  ///< the C++ model of a document's root ("NemoGymRolloutRowV4")
     bool strict_numbers;         ///< integers are JSON integers only, of any size (x-sediment-strict-numbers)
     bool exact_decimals;         ///< a decimal must be exactly the double it reads as (x-sediment-exact-decimals)
     std::string_view base;       ///< the name without its version: "nemo-gym-rollout"
@@ -328,49 +328,26 @@ std::string emit_models(const Module& module, std::vector<Problem>& problems) {
     in_emission_order(
         module, [&](const Model& m) { body += emit_struct(module, m, problems); }, [&](const Variant& v) { body += emit_union(v); });
 
-    // The schema whose rules apply when a model is decoded on its own: the schema it is the root of,
-    // else the first schema that contains it.
-    std::string traits, visits;
-    for (const Model& m : module.models) {
-        const SchemaDoc* root = root_schema(module, m);
-        const std::string schema = root ? root->name : m.schemas.front();
+    // The schema whose rules apply when a model is decoded on its own: the newest version of its
+    // owner that has it (Model::default_schema).
+    std::string traits;
+    for (const Model& m : module.models)
         traits += fill(R"(/// $Name$ is decoded on its own under the rules of $SchemaName$.
 template <>
 struct document_traits<$Name$> {
     static constexpr SchemaId schema = SchemaId::$Schema$;  ///< the schema whose rules apply
-    static constexpr std::string_view name = "$FamilyName$";      ///< the model's name, for messages
+    static constexpr std::string_view name = "$Name$";      ///< the model's name, for messages
 };
 )",
-                       {{"Name", m.name}, {"FamilyName", m.family_name}, {"Schema", schema_enumerator(schema)}, {"SchemaName", schema}});
+                       {{"Name", m.name}, {"Schema", schema_enumerator(m.default_schema)}, {"SchemaName", m.default_schema}});
+    // The unversioned names: the version Sediment writes today (docs/naming.md).
+    std::string aliases;
+    for (const Alias& a : module.aliases) {
+        const Model* m = module.find_model(a.type);
+        aliases += fill("/// $Name$ as $Owner$ has it today: $Type$.\nusing $Name$ = $Type$;\n",
+                        {{"Name", a.name}, {"Type", a.type}, {"Owner", m ? m->owner : a.type}});
     }
-    // One namespace per version of each family: every type its documents are made of, by its own name.
-    std::string namespaces;
-    const SchemaDoc* latest = nullptr;
-    std::vector<const SchemaDoc*> family;
-    for (const SchemaDoc& s : module.schemas)
-        if (!s.family.empty()) family.push_back(&s);
-    std::stable_sort(family.begin(), family.end(), [](const SchemaDoc* a, const SchemaDoc* b) { return a->version < b->version; });
-    for (const SchemaDoc* doc : family) {
-        const SchemaDoc& s = *doc;
-        if (latest && latest->family != s.family) problems.push_back({s.file, "only one family of versioned schemas is supported"});
-        if (!latest || s.version > latest->version) latest = &s;
-        std::string aliases;
-        for (const std::string& type : s.types) {
-            const Model* m = module.find_model(type);
-            const std::string name = m ? m->json_name : type;
-            aliases += fill("using $Name$ = rows::$Type$;  ///< $Doc$\n",
-                            {{"Name", name}, {"Type", type}, {"Doc", "`" + name + "` as " + s.name + " has it"}});
-        }
-        namespaces += fill(R"(/// The types of $Schema$ documents, under their schema names: `rows::v$V$::$Root$` and what it holds.
-namespace v$V$ {
-$Aliases$}  // namespace v$V$
-
-)",
-                           {{"Schema", s.name}, {"V", std::to_string(s.version)}, {"Root", module.find_model(s.root) ? module.find_model(s.root)->json_name : s.root}, {"Aliases", aliases}});
-    }
-    if (latest)
-        namespaces += fill("/// The newest published version of $Family$: `rows::latest::X` is `rows::v$V$::X`.\nnamespace latest = v$V$;\n\n",
-                           {{"Family", latest->family}, {"V", std::to_string(latest->version)}});
+    std::string visits;
     for (const SchemaDoc& s : module.schemas)
         visits += fill("        case SchemaId::$Id$: return f(type_tag<$Root$>{});\n",
                        {{"Id", schema_enumerator(s.name)}, {"Root", s.root}});
@@ -401,7 +378,10 @@ namespace sediment::rows {
 $Body$// ----- schemas and documents ----------------------------------------------------------------------
 
 $Traits$
-$Namespaces$// Printers: a model's compact JSON, all of it (defined in the library; see print.hpp for preview()).
+// ----- the unversioned names: the version Sediment writes today (docs/naming.md) ----------------
+
+$Aliases$
+// Printers: a model's compact JSON, all of it (defined in the library; see print.hpp for preview()).
 $Printers$
 /// Every model type: SEDIMENT_ROWS_MODELS(X) expands to X(Model) for each.
 #define SEDIMENT_ROWS_MODELS(X)$List$
@@ -419,7 +399,7 @@ $Visits$    }
                 {{"Banner", banner(module)},
                  {"Body", body},
                  {"Traits", traits},
-                 {"Namespaces", namespaces},
+                 {"Aliases", aliases},
                  {"Printers", printers},
                  {"List", list},
                  {"Visits", visits}});
@@ -752,17 +732,15 @@ std::string value_type(const TypeRef& t, bool in_view) {
 }
 
 // The rows lint reads as views (src/lint.cpp), besides the models of hand-written rules.
-constexpr const char* kLintedRows[] = {"NemoGymRolloutRowV1", "NemoGymRolloutRow", "NemoGymRolloutRowV3", "NemoGymRolloutRowV4"};
-
-// The models and unions that have view models: those with hand-written rules, the rows lint reads,
-// and all they hold.
+// The models and unions that have view models: those with hand-written rules, the rows lint reads
+// (the roots of the schemas whose documents name their version), and all they hold.
 std::set<std::string> view_types(const Module& module) {
     std::set<std::string> out;
     std::vector<std::string> todo;
     for (const Model& m : module.models)
         if (!m.checked_by_code.empty()) todo.push_back(m.name);
-    for (const char* row : kLintedRows)
-        if (module.find_model(row)) todo.push_back(row);
+    for (const SchemaDoc& s : module.schemas)
+        if (!s.family.empty() && module.find_model(s.root)) todo.push_back(s.root);
     const auto add_type = [&](const TypeRef& t, const auto& self) -> void {
         if (t.item) self(*t.item, self);
         if ((t.kind == TypeRef::Kind::model || t.kind == TypeRef::Kind::variant) && !out.count(t.name)) todo.push_back(t.name);

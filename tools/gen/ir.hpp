@@ -71,12 +71,14 @@ struct Field {
 };
 
 /// One shape of a JSON model. A `$defs` name (or root title) whose shape differs between schemas
-/// (other fields, types or consts) is one Model per shape: the first keeps the plain name, the
-/// others take the suffix of the family version that first has them (NemoGymMetadataV4).
+/// (other fields, types or consts) is one Model per shape. Each belongs to an owner (the schema it is
+/// the root of, else the smallest schema that holds it) and is named for the first version of its
+/// owner that has it: CIOutcomeV1 (ci-outcome v1 and v2), CIOutcomeV3, NemoGymMetadataV4.
 struct Model {
-    std::string name;  // the C++ name: the $defs key or the schema title, with a version suffix when needed
+    std::string name;  // the C++ name: the $defs key or the schema title, and its owner's version
     std::string json_name;  // the $defs key, or the schema title for a root
-    std::string family_name;  // how the API spells it: "v4::NemoGymMetadata", or `name` for the first shape
+    std::string owner;  // the owner's name without its version: "ci-outcome"
+    std::string default_schema;  // decoded on its own under: the newest version of its owner that has it
     std::string description;
     std::vector<Field> fields;           // in schema property order
     std::vector<std::string> schemas;    // schemas containing it, in bundle order
@@ -112,11 +114,18 @@ struct SchemaDoc {
     std::string family;  // a schema no other embeds, with versions: "nemo-gym-rollout"; else empty
     int version = 0;     // N of a ".vN" name, 0 without one
     std::string version_pointer;  // where a document names its version: the const equal to $id ("/metadata/schema_id")
-    std::vector<std::string> types;  // family schemas: every model, enum and union it uses (their C++ names)
+};
+
+/// An unversioned name and the shape it stands for: its owner's newest version's (`CIOutcome` ->
+/// `CIOutcomeV3`), what Sediment writes today.
+struct Alias {
+    std::string name;
+    std::string type;
 };
 
 struct Module {
     std::vector<SchemaDoc> schemas;  // bundle order
+    std::vector<Alias> aliases;      // in model order
     std::vector<Model> models;       // in dependency order after the loader finishes
     std::vector<Enum> enums;
     std::vector<Variant> variants;

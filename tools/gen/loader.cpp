@@ -210,7 +210,7 @@ private:
         }
     }
 
-    // A model that holds itself (HarborTrajectory's subagent_trajectories) names itself kSelf until
+    // A model that holds itself (HarborAtifTrajectory's subagent_trajectories) names itself kSelf until
     // merge() knows which shape it is.
     static constexpr const char* kSelf = "#self";
 
@@ -256,27 +256,39 @@ private:
                 if (!embedded && other.schema != doc.name) embedded = shapes_of[other.schema].count(root->second) > 0;
             if (!embedded && doc.version > 0) doc.family = doc.name.substr(0, doc.name.rfind(".v"));
         }
+        // A shape's owner is the schema it is the root of, else the smallest schema that holds it (a
+        // response's parts belong to the response, not to the rows that embed it). Its name is its JSON
+        // name and the first version of its owner that has it: CIOutcomeV1 (ci-outcome v1 and v2).
+        const auto base_of = [](const SchemaDoc& doc) { return doc.version ? doc.name.substr(0, doc.name.rfind(".v")) : doc.name; };
         std::map<std::string, std::string> renamed;
-        std::map<std::string, int> seen;
+        std::map<std::string, std::string> taken;  // C++ name -> the shape that has it
         for (Model& m : module_.models) {
-            if (seen[m.json_name]++ == 0) {
-                m.family_name = m.name = m.json_name;
-                continue;
+            const SchemaDoc* owner = nullptr;
+            for (std::size_t i = 0; i < module_.schemas.size() && !owner; ++i) {
+                const auto root = pending_[i].shapes.find(pending_[i].root);
+                if (root != pending_[i].shapes.end() && root->second == m.name) owner = &module_.schemas[i];
             }
+            const SchemaDoc* smallest = nullptr;
+            for (const SchemaDoc& doc : module_.schemas)
+                if (std::count(m.schemas.begin(), m.schemas.end(), doc.name) &&
+                    (!smallest || shapes_of[doc.name].size() < shapes_of[smallest->name].size()))
+                    smallest = &doc;
+            if (!owner) owner = smallest;
+            m.owner = owner ? base_of(*owner) : "";
             int version = 0;
             for (const SchemaDoc& doc : module_.schemas)
-                if (!doc.family.empty() && std::count(m.schemas.begin(), m.schemas.end(), doc.name) &&
+                if (base_of(doc) == m.owner && doc.version && std::count(m.schemas.begin(), m.schemas.end(), doc.name) &&
                     (version == 0 || doc.version < version))
                     version = doc.version;
-            if (version == 0) {
-                problem(m.origin, "model " + m.json_name + " differs in shape from an earlier schema's, and no versioned schema that embeds no other names it");
+            const std::string name = version ? m.json_name + "V" + std::to_string(version) : m.json_name;
+            if (taken.count(name)) {
+                problem(m.origin, "model " + m.json_name + " has two shapes in the versions of " + m.owner +
+                                      " that first have them; the C++ name " + name + " would be taken twice");
                 continue;
             }
-            const std::string name = m.json_name + "V" + std::to_string(version);
-            if (module_.find_model(name) || seen.count(name)) problem(m.origin, "the versioned name " + name + " is taken");
+            taken[name] = m.name;
             renamed[m.name] = name;
             m.name = name;
-            m.family_name = "v" + std::to_string(version) + "::" + m.json_name;
         }
         std::function<void(TypeRef&)> rename = [&](TypeRef& t) {
             if (t.kind == TypeRef::Kind::model && renamed.count(t.name)) t.name = renamed[t.name];
@@ -297,19 +309,21 @@ private:
             SchemaDoc& doc = module_.schemas[i];
             const auto root = pending_[i].shapes.find(pending_[i].root);
             if (root != pending_[i].shapes.end()) doc.root = renamed.count(root->second) ? renamed[root->second] : root->second;
-            if (doc.family.empty()) continue;
-            std::set<std::string> types;
-            std::function<void(const TypeRef&)> use = [&](const TypeRef& t) {
-                if (t.kind == TypeRef::Kind::enumeration || t.kind == TypeRef::Kind::variant) types.insert(t.name);
-                if (t.item) use(*t.item);
-            };
-            for (const std::string& id : shapes_of[doc.name]) {
-                const std::string name = renamed.count(id) ? renamed[id] : id;
-                types.insert(name);
-                if (const Model* m = module_.find_model(name))
-                    for (const Field& f : m->fields) use(f.type);
-            }
-            doc.types.assign(types.begin(), types.end());
+        }
+        // A shape is read on its own under the newest version of its owner that has it, and the
+        // unversioned name is the shape of the owner's newest version: what Sediment writes today.
+        for (Model& m : module_.models) {
+            const SchemaDoc* newest = nullptr;
+            for (const SchemaDoc& doc : module_.schemas)
+                if (base_of(doc) == m.owner && std::count(m.schemas.begin(), m.schemas.end(), doc.name) &&
+                    (!newest || doc.version > newest->version))
+                    newest = &doc;
+            m.default_schema = newest ? newest->name : m.schemas.front();
+            if (m.name == m.json_name) continue;
+            int today = 0;
+            for (const SchemaDoc& doc : module_.schemas)
+                if (base_of(doc) == m.owner) today = std::max(today, doc.version);
+            if (newest && newest->version == today) module_.aliases.push_back({m.json_name, m.name});
         }
     }
 

@@ -1,10 +1,10 @@
 // Conversion between ATIF v1.7 trajectories and NeMo Gym rollout rows, both ways, in process.
 // docs/atif-mapping.md describes the mapping field by field.
 //
-//   auto trajectory = sediment::rows::decode<sediment::rows::AtifTrajectory>(text);
+//   auto trajectory = sediment::rows::decode<sediment::rows::NemoGymAtifTrajectory>(text);
 //   auto parts = sediment::rows::to_row_parts(trajectory);            // throws ConvertError on any loss
 //   auto lossy = sediment::rows::to_row_parts(trajectory, {true});    // drops, and lists, what a row cannot hold
-//   sediment::rows::AtifTrajectory back = sediment::rows::to_atif(parts.value);
+//   sediment::rows::NemoGymAtifTrajectory back = sediment::rows::to_atif(parts.value);
 #pragma once
 
 #include <optional>
@@ -45,9 +45,9 @@ struct BasicRowMetadata {
         return a.metadata == b.metadata && a.reward == b.reward;
     }
 };
-/// The metadata and reward of a version 2 row (NemoGymRolloutRow).
+/// The metadata and reward of a row of today's version (NemoGymRolloutRow, version 4).
 using RowMetadata = BasicRowMetadata<NemoGymMetadata>;
-/// The metadata and reward of a row of type Row: `RowMetadataOf<v4::NemoGymRolloutRow>`.
+/// The metadata and reward of a row of type Row: `RowMetadataOf<NemoGymRolloutRowV4>`.
 template <class Row>
 using RowMetadataOf = BasicRowMetadata<decltype(Row::metadata)>;
 
@@ -86,39 +86,39 @@ private:
 };
 
 /// ATIF -> the row's `responses_create_params` and `response`.
-Converted<RowParts> to_row_parts(const AtifTrajectory& trajectory, const ConvertOptions& options = {});
+Converted<RowParts> to_row_parts(const NemoGymAtifTrajectory& trajectory, const ConvertOptions& options = {});
 
-/// ATIF -> a complete rollout row (version 2). Its metadata and reward come from `metadata`, or else
+/// ATIF -> a complete rollout row of today's version (NemoGymRolloutRow, version 4). Its metadata and reward come from `metadata`, or else
 /// from the trajectory's extension (what to_atif() wrote for a complete row); with neither, ConvertError.
-Converted<NemoGymRolloutRow> to_rollout_row(const AtifTrajectory& trajectory,
+Converted<NemoGymRolloutRow> to_rollout_row(const NemoGymAtifTrajectory& trajectory,
                                             const std::optional<RowMetadata>& metadata = std::nullopt,
                                             const ConvertOptions& options = {});
 
-/// ATIF -> a complete rollout row of type Row, any version (`to_rollout_row<v4::NemoGymRolloutRow>(t)`):
+/// ATIF -> a complete rollout row of type Row, any version (`to_rollout_row<NemoGymRolloutRowV4>(t)`):
 /// the same, with that version's metadata; the trajectory's own metadata must be of that version, and
 /// the row must be valid under it (ConvertError otherwise, at the place in the trajectory or the row).
 template <class Row>
-Converted<Row> to_rollout_row(const AtifTrajectory& trajectory, const std::optional<RowMetadataOf<Row>>& metadata = std::nullopt,
+Converted<Row> to_rollout_row(const NemoGymAtifTrajectory& trajectory, const std::optional<RowMetadataOf<Row>>& metadata = std::nullopt,
                               const ConvertOptions& options = {});
 
 /// ATIF -> a complete rollout row of rollout version `version`, from the trajectory's own metadata.
-Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, SchemaId version, const ConvertOptions& options = {});
+Converted<AnyRolloutRow> to_any_rollout_row(const NemoGymAtifTrajectory& trajectory, SchemaId version, const ConvertOptions& options = {});
 
 /// ATIF -> a complete rollout row of the version the trajectory's own metadata names (what to_atif()
 /// wrote for a row of any version); ConvertError, at its place, when it names none.
-Converted<AnyRolloutRow> to_any_rollout_row(const AtifTrajectory& trajectory, const ConvertOptions& options = {});
+Converted<AnyRolloutRow> to_any_rollout_row(const NemoGymAtifTrajectory& trajectory, const ConvertOptions& options = {});
 
 /// Row -> ATIF: a trajectory valid under the subset, from which to_row_parts() gives back `parts`
 /// exactly. Throws ConvertError for parts that are invalid or that no trajectory can hold (no
 /// message and no turn: ATIF needs a step).
-AtifTrajectory to_atif(const RowParts& parts);
+NemoGymAtifTrajectory to_atif(const RowParts& parts);
 
 /// Row -> ATIF, with the row's metadata and reward in the trajectory's extension, so that
 /// to_rollout_row() gives back `row` exactly.
-AtifTrajectory to_atif(const NemoGymRolloutRow& row);
+NemoGymAtifTrajectory to_atif(const NemoGymRolloutRow& row);
 
 /// The same for a row of any version (its metadata, of its version, in the extension).
-AtifTrajectory to_atif(const AnyRolloutRow& row);
+NemoGymAtifTrajectory to_atif(const AnyRolloutRow& row);
 
 namespace detail {
 
@@ -138,7 +138,7 @@ Limits written_limits(const Limits& read = {});
 /// returns false when it is not one.
 bool decode(std::string_view text, RowMetadata& out, std::vector<Error>& errors);
 
-/// The same for the metadata of another version (`RowMetadataOf<v4::NemoGymRolloutRow>`).
+/// The same for the metadata of another version (`RowMetadataOf<NemoGymRolloutRowV4>`).
 template <class Metadata>
 bool decode(std::string_view text, BasicRowMetadata<Metadata>& out, std::vector<Error>& errors);
 

@@ -81,8 +81,8 @@ std::vector<Error> check(std::string_view text, bool padded, SchemaId schema, co
 }  // namespace detail
 
 /// Parses JSON text strictly (see parse()) and decodes it into `out` under the rules of `schema`. A
-/// type may be the root of several versions of a schema (NemoGymResponse of nemo-gym-response v1, v2
-/// and v3, whose rules differ): `schema` says which. A valid document takes the fast path (simdjson);
+/// type may be the root of several versions of a schema (NemoGymResponseV1 of nemo-gym-response v1,
+/// v2 and v3, whose rules differ): `schema` says which. A valid document takes the fast path (simdjson);
 /// anything else is read by the exact reader, which reports every error. Decoding document after
 /// document into the same `out` reuses its memory; nothing of the earlier value is left.
 template <class T>
@@ -92,8 +92,9 @@ bool decode(std::string_view text, T& out, std::vector<Error>& errors, SchemaId 
     return detail::exact_decode(text, out, errors, limits, schema);
 }
 
-/// The same under the rules of T's own schema (`document_traits<T>::schema`: the one T was first the
-/// root of, e.g. nemo-gym-response.v2 for NemoGymResponse; each rollout row version is its own type).
+/// The same under the rules of T's own schema (`document_traits<T>::schema`): the newest version of
+/// its schema that has T's shape (nemo-gym-response.v3 for NemoGymResponseV1, the shape of v1 to v3;
+/// docs/naming.md). For an unversioned name, that is the version Sediment writes today.
 template <class T>
 bool decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits = {}) {
     return decode(text, out, errors, document_traits<T>::schema, limits);

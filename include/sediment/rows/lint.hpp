@@ -69,18 +69,18 @@ struct CommitResolution {
 /// The resolution of one commit's outcomes (row versions 1 to 3 and version 4 CI outcomes): lineages
 /// (org, CI provider, repository qualification, run_id), attempts in (run_attempt or 0, outcome_id)
 /// order, verdicts, reliabilities and flakes across lineages, sorted id lists and workflow resolutions.
-CommitResolution resolve_commit(const std::vector<CIOutcome>& outcomes);
+CommitResolution resolve_commit(const std::vector<CIOutcomeV1>& outcomes);
 /// The same of version 4 CI outcomes, whose lineages tell identified repositories from legacy ones.
-CommitResolution resolve_commit(const std::vector<CIOutcomeV4>& outcomes);
+CommitResolution resolve_commit(const std::vector<CIOutcomeV3>& outcomes);
 
 /// Appends the findings of the rules within one schema-valid row (ids `rows.lint.*`, docs/lint.md).
-void lint_row(const v1::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
+void lint_row(const NemoGymRolloutRowV1& row, std::vector<Error>& findings, const LintOptions& options = {});
 /// The same, of a version 2 row.
-void lint_row(const v2::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
+void lint_row(const NemoGymRolloutRowV2& row, std::vector<Error>& findings, const LintOptions& options = {});
 /// The same, of a version 3 row (and its observation ids).
-void lint_row(const v3::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
+void lint_row(const NemoGymRolloutRowV3& row, std::vector<Error>& findings, const LintOptions& options = {});
 /// The same, of a version 4 row (and its repository identities).
-void lint_row(const v4::NemoGymRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
+void lint_row(const NemoGymRolloutRowV4& row, std::vector<Error>& findings, const LintOptions& options = {});
 /// The same, of a row of any version.
 void lint_row(const AnyRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
 

@@ -44,7 +44,7 @@ Upgraded upgrade(std::string_view text, std::string_view from, SchemaId to, Styl
 
 /// A Harbor trajectory of any version as NeMo Gym's v1.7 subset (see upgrade() above); throws
 /// ConvertError with what the subset refuses, at its place.
-AtifTrajectory upgrade(const HarborTrajectory& trajectory);
+NemoGymAtifTrajectory upgrade(const HarborAtifTrajectory& trajectory);
 
 /// The same on a decoded row: `row` as rollout version `to`.
 Converted<AnyRolloutRow> upgrade(const AnyRolloutRow& row, SchemaId to, const ConvertOptions& options = {});

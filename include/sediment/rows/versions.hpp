@@ -22,7 +22,7 @@
 namespace sediment::rows {
 
 /// A rollout row of any published version: the alternative is the version its metadata.schema_id names.
-using AnyRolloutRow = std::variant<v1::NemoGymRolloutRow, v2::NemoGymRolloutRow, v3::NemoGymRolloutRow, v4::NemoGymRolloutRow>;
+using AnyRolloutRow = std::variant<NemoGymRolloutRowV1, NemoGymRolloutRowV2, NemoGymRolloutRowV3, NemoGymRolloutRowV4>;
 
 /// Every bundled version of `base` ("nemo-gym-response"), oldest first; empty for an unknown base.
 std::vector<SchemaId> versions_of(std::string_view base);

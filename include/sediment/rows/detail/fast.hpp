@@ -255,11 +255,11 @@ inline bool read(Reader& r, element e, view::JsonView& out) {
 /// checked: true only for a valid trajectory (check()'s fast verdict). The view points into a DOM of
 /// this thread's that only the next view_document() on it overwrites (src/convert.cpp maps the view
 /// to a row, reading other documents meanwhile).
-bool view_document(std::string_view text, const Limits& limits, view::AtifTrajectory& out);
+bool view_document(std::string_view text, const Limits& limits, view::NemoGymAtifTrajectory& out);
 
 /// A rollout row of any version, viewed (the alternatives of AnyRolloutRow's).
 using AnyRolloutRowView =
-    std::variant<view::NemoGymRolloutRowV1, view::NemoGymRolloutRow, view::NemoGymRolloutRowV3, view::NemoGymRolloutRowV4>;
+    std::variant<view::NemoGymRolloutRowV1, view::NemoGymRolloutRowV2, view::NemoGymRolloutRowV3, view::NemoGymRolloutRowV4>;
 
 /// Parses `text` (in place when `padded`) and reads a rollout row into the view model `out`, every
 /// rule checked: a row of `schema`, or of the version it names when `schema` is none. True only for a
