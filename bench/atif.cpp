@@ -19,6 +19,8 @@
 
 #include <sediment/rows.hpp>
 
+#include "detail/decode.hpp"  // the exact reader alone
+
 namespace rows = sediment::rows;
 
 namespace {
@@ -54,7 +56,7 @@ void report(const char* stage, const Corpus& corpus, int repeat, const std::func
 /// Every document is valid, or the figures mean nothing.
 bool all_valid(const Corpus& corpus, rows::SchemaId schema) {
     for (const std::string& document : corpus.documents)
-        if (!rows::check(schema, document).empty()) return false;
+        if (!rows::validate(schema, document).errors.empty()) return false;
     return true;
 }
 
@@ -94,8 +96,8 @@ int main(int argc, char** argv) {
         rows::NemoGymAtifTrajectory fresh;
         sink += rows::decode(d, fresh, errors);
     });
-    report("subset: check() (builds nothing)", subset, repeat,
-           [&](const std::string& d) { sink += rows::check(rows::SchemaId::atif_v1_7, d).size(); });
+    report("subset: validate() (builds nothing)", subset, repeat,
+           [&](const std::string& d) { sink += rows::validate(rows::SchemaId::atif_v1_7, d).errors.size(); });
     report("subset: exact reader alone", subset, repeat, [&](const std::string& d) {
         rows::NemoGymAtifTrajectory fresh;
         sink += rows::detail::exact_decode(d, fresh, errors, {}, rows::SchemaId::atif_v1_7);
@@ -121,8 +123,8 @@ int main(int argc, char** argv) {
     rows::HarborAtifTrajectory any_version;
     report("Harbor: decode() into one reused model", harbor, repeat,
            [&](const std::string& d) { sink += rows::decode(d, any_version, errors); });
-    report("Harbor: check() (builds nothing)", harbor, repeat,
-           [&](const std::string& d) { sink += rows::check(rows::SchemaId::atif, d).size(); });
+    report("Harbor: validate() (builds nothing)", harbor, repeat,
+           [&](const std::string& d) { sink += rows::validate(rows::SchemaId::atif, d).errors.size(); });
     report("Harbor: exact reader alone", harbor, repeat, [&](const std::string& d) {
         rows::HarborAtifTrajectory fresh;
         sink += rows::detail::exact_decode(d, fresh, errors, {}, rows::SchemaId::atif);

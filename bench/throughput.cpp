@@ -6,7 +6,7 @@
 //   throughput --parse-many FILE.jsonl
 //
 // --only WORD times only the stages whose name contains WORD (for a profiler), after decoding once.
-// --versions times the typed verdict, check(), on FILE (under --schema) and on FILE2 (under NAME2)
+// --versions times the typed verdict, validate(), on FILE (under --schema) and on FILE2 (under NAME2)
 // in alternating rounds, and by the name without a version, and gives the ratio: the same rows in two
 // versions (rowgen.py --version).
 // --parse-many loads FILE and parses every document into simdjson's DOM with parse_many, and prints
@@ -23,6 +23,8 @@
 #include <simdjson.h>
 
 #include <sediment/rows.hpp>
+
+#include "detail/decode.hpp"  // the exact reader alone
 
 namespace rows = sediment::rows;
 
@@ -51,14 +53,14 @@ std::vector<std::string> read_lines(const char* path, double& bytes) {
     return lines;
 }
 
-/// check() on two corpora of one schema's versions, in alternating rounds (best of `repeat` each),
+/// validate() on two corpora of one schema's versions, in alternating rounds (best of `repeat` each),
 /// under their versioned names and under the name without a version.
 void compare_versions(const std::vector<std::string>& a, double a_bytes, const rows::SchemaInfo& a_schema,
                       const std::vector<std::string>& b, double b_bytes, const rows::SchemaInfo& b_schema, int repeat) {
     std::size_t sink = 0;
     const auto time = [&](const std::vector<std::string>& lines, std::string_view name, bool by_name) {
         const auto start = std::chrono::steady_clock::now();
-        for (const auto& l : lines) sink += by_name ? rows::check(name, l).errors.size() : rows::check(rows::find_schema(name)->id, l).size();
+        for (const auto& l : lines) sink += by_name ? rows::validate(name, l).errors.size() : rows::validate(rows::find_schema(name)->id, l).errors.size();
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
     double best[4] = {1e300, 1e300, 1e300, 1e300};
@@ -72,10 +74,10 @@ void compare_versions(const std::vector<std::string>& a, double a_bytes, const r
     const auto line = [](std::string stage, double bytes, double seconds) {
         std::printf("%-34s %9.1f MB/s\n", stage.c_str(), bytes / seconds / 1e6);
     };
-    line("check(), " + std::string(a_schema.name), a_bytes, best[0]);
-    line("check(), " + std::string(b_schema.name), b_bytes, best[1]);
-    line("check(\"" + std::string(a_schema.base) + "\"), v" + std::to_string(a_schema.version) + " rows", a_bytes, best[2]);
-    line("check(\"" + std::string(b_schema.base) + "\"), v" + std::to_string(b_schema.version) + " rows", b_bytes, best[3]);
+    line("validate(), " + std::string(a_schema.name), a_bytes, best[0]);
+    line("validate(), " + std::string(b_schema.name), b_bytes, best[1]);
+    line("validate(\"" + std::string(a_schema.base) + "\"), v" + std::to_string(a_schema.version) + " rows", a_bytes, best[2]);
+    line("validate(\"" + std::string(b_schema.base) + "\"), v" + std::to_string(b_schema.version) + " rows", b_bytes, best[3]);
     std::printf("%-34s %9.2fx\n", ("v" + std::to_string(b_schema.version) + " / v" + std::to_string(a_schema.version) + " MB/s").c_str(),
                 (b_bytes / best[1]) / (a_bytes / best[0]));
 }
@@ -148,8 +150,8 @@ int main(int argc, char** argv) {
         for (const auto& l : lines) sink += rows::parse(l).size();
     }, repeat);
 
-    report("check() (builds nothing)", bytes, lines.size(), [&] {
-        for (const auto& l : lines) sink += rows::check(schema->id, l).size();
+    report("validate() (builds nothing)", bytes, lines.size(), [&] {
+        for (const auto& l : lines) sink += rows::validate(schema->id, l).errors.size();
     }, repeat);
 
     std::vector<rows::Error> errors;
@@ -207,7 +209,7 @@ int main(int argc, char** argv) {
     double vbytes = 0;
     for (std::size_t i = 0; i < n; ++i) vbytes += static_cast<double>(lines[i].size() + 1);
     report("valijson validate (first rows)", vbytes, n, [&] {
-        for (std::size_t i = 0; i < n; ++i) sink += rows::validate(schema->id, lines[i]).size();
+        for (std::size_t i = 0; i < n; ++i) sink += rows::validate(schema->id, lines[i], rows::Engine::schema).errors.size();
     }, 1);
     return sink == 42 ? 1 : 0;  // keeps the work observable
 }

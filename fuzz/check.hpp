@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include <sediment/rows/detail/text.hpp>
+#include "detail/text.hpp"
 #include <sediment/rows/error.hpp>
 
 #define SEDIMENT_CHECK(condition)       \

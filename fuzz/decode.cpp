@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check_printable(errors);
         if (fast_ok) SEDIMENT_CHECK(exact_ok && fast == exact);
         SEDIMENT_CHECK(rows::detail::fast_check(text, tag, rows::Limits{}, schema) == fast_ok);
-        SEDIMENT_CHECK(rows::check<T>(text, schema).empty() == exact_ok);
+        SEDIMENT_CHECK(rows::validate<T>(text, schema).errors.empty() == exact_ok);
         static T reused;  // holds the last input's value
         std::vector<rows::Error> reused_errors;
         SEDIMENT_CHECK(rows::decode(text, reused, reused_errors, schema) == exact_ok);
@@ -42,8 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             rows::Upgraded up;
             std::vector<rows::Error> up_errors;
             if (rows::upgrade(text, "atif", rows::SchemaId::atif_v1_7, up, up_errors)) {
-                SEDIMENT_CHECK(up_errors.empty() && rows::check(rows::SchemaId::atif_v1_7, up.text).empty());
-                SEDIMENT_CHECK(rows::check(rows::SchemaId::atif, up.text).empty());
+                SEDIMENT_CHECK(up_errors.empty() && rows::validate(rows::SchemaId::atif_v1_7, up.text).errors.empty());
+                SEDIMENT_CHECK(rows::validate(rows::SchemaId::atif, up.text).errors.empty());
                 rows::Json relabelled = rows::parse(text);
                 relabelled["schema_version"] = "ATIF-v1.7";
                 SEDIMENT_CHECK(rows::parse(up.text) == relabelled);

@@ -15,7 +15,7 @@ namespace rows = sediment::rows;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     for (const rows::SchemaInfo& schema : rows::kSchemas) {
-        const std::vector<rows::Error> typed_errors = rows::check(schema.id, text), schema_errors = rows::validate(schema.id, text);
+        const std::vector<rows::Error> typed_errors = rows::validate(schema.id, text).errors, schema_errors = rows::validate(schema.id, text, rows::Engine::schema).errors;
         check_printable(typed_errors);
         check_printable(schema_errors);
         const bool typed = typed_errors.empty(), valijson = schema_errors.empty();

@@ -2,7 +2,7 @@
 //   - a rollout row of any version: what the fast path reads, the exact reader of the version the row
 //     names reads too, to the same value; the check-only fast path accepts exactly what the fast path
 //     does, as the same version; both engines give the same verdict and read the same version;
-//   - lint reads a row as schema-valid exactly when check() does, as the same version, and a valid row
+//   - lint reads a row as schema-valid exactly when validate() does, as the same version, and a valid row
 //     (which it lints as a view of the text when the fast path reads it) gets the findings and session
 //     digests of its model;
 //   - a valid row upgrades to v4, or fails naming what it cannot derive (or what v4 refuses), and lossy
@@ -48,7 +48,7 @@ void upgrades(std::string_view text) {
     if (ok) SEDIMENT_CHECK(lossy_ok && lossy.text == strict.text && lossy.losses.empty());
     for (const rows::Error& e : errors) SEDIMENT_CHECK(e.id == "rows.upgrade.underivable" || e.id == "rows.decode.pattern");
     if (!lossy_ok) return;
-    SEDIMENT_CHECK(rows::check(v4, lossy.text).empty());
+    SEDIMENT_CHECK(rows::validate(v4, lossy.text).errors.empty());
     rows::Upgraded again;
     std::vector<rows::Error> again_errors;
     SEDIMENT_CHECK(rows::upgrade(lossy.text, "nemo-gym-rollout.v4", v4, again, again_errors) && again.text == lossy.text);
@@ -64,8 +64,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::optional<SchemaId> checked = rows::detail::fast_check_row(text, rows::Limits{});
     SEDIMENT_CHECK(checked.has_value() == fast_ok);
     if (fast_ok) SEDIMENT_CHECK(*checked == rows::schema_of(fast));
-    const rows::Checked typed = rows::check("nemo-gym-rollout", text);
-    const rows::Checked schema = rows::validate("nemo-gym-rollout", text);
+    const rows::Validated typed = rows::validate("nemo-gym-rollout", text);
+    const rows::Validated schema = rows::validate("nemo-gym-rollout", text, rows::Engine::schema);
     SEDIMENT_CHECK(typed.errors.empty() == schema.errors.empty());
     check_printable(typed.errors);
     check_printable(schema.errors);

@@ -271,7 +271,7 @@ inline const std::vector<AtifCase>& harbor_cases() {
 inline void check_verdicts(SchemaId schema, const std::vector<AtifCase>& cases) {
     for (const AtifCase& c : cases) {
         DYNAMIC_SECTION(c.rule) {
-            const auto errors = sediment::rows::check(schema, mutate(schema, c.change));
+            const auto errors = sediment::rows::validate(schema, mutate(schema, c.change)).errors;
             INFO((errors.empty() ? std::string("valid") : to_string(errors[0])));
             if (*c.id == '\0') {
                 CHECK(errors.empty());
@@ -290,8 +290,8 @@ inline void check_schema_agrees(SchemaId schema, const std::vector<AtifCase>& ca
     for (const AtifCase& c : cases) {
         DYNAMIC_SECTION(c.rule) {
             const std::string text = mutate(schema, c.change);
-            const auto typed = sediment::rows::check(schema, text);
-            const auto by_schema = sediment::rows::validate(schema, text);
+            const auto typed = sediment::rows::validate(schema, text).errors;
+            const auto by_schema = sediment::rows::validate(schema, text, sediment::rows::Engine::schema).errors;
             INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
             INFO("schema: " << (by_schema.empty() ? "valid" : to_string(by_schema[0])));
             if (!c.schema_says_it) {

@@ -42,20 +42,19 @@ void conforms(SchemaId schema, const std::vector<std::string>& sediment_lines, c
     std::size_t identical = 0;
     for (std::size_t i = 0; i < sediment_lines.size(); ++i) {
         std::string out;
-        std::vector<Error> errors;
         INFO("line " << i + 1);
-        REQUIRE(reencode(schema, sediment_lines[i], Style::sediment, out, errors));
-        CHECK(validate(schema, sediment_lines[i]).empty());
+        REQUIRE(format(schema, sediment_lines[i], Style::sediment, out).valid());
+        CHECK(validate(schema, sediment_lines[i], Engine::schema).errors.empty());
         identical += out == sediment_lines[i];
         // the same documents written as UTF-8 encode to the same sediment bytes
         out.clear();
-        REQUIRE(reencode(schema, utf8_lines[i], Style::sediment, out, errors));
+        REQUIRE(format(schema, utf8_lines[i], Style::sediment, out).valid());
         CHECK(out == sediment_lines[i]);
         // and the compact style holds the same document: it comes back to the same sediment bytes
         std::string compact, again;
-        REQUIRE(reencode(schema, sediment_lines[i], Style::compact, compact, errors));
+        REQUIRE(format(schema, sediment_lines[i], Style::compact, compact).valid());
         CHECK(compact.size() < sediment_lines[i].size());
-        REQUIRE(reencode(schema, compact, Style::sediment, again, errors));
+        REQUIRE(format(schema, compact, Style::sediment, again).valid());
         CHECK(again == sediment_lines[i]);
     }
     CHECK(identical == sediment_lines.size());
@@ -146,12 +145,12 @@ TEST_CASE("conformance: rows of each version are invalid under every other, at t
                 const std::string expected = first_difference(row, a, b);
                 // first, that the row is of another version and how to read it; then, in document
                 // order, the first place it differs
-                const auto typed = check(to, line);
+                const auto typed = validate(to, line).errors;
                 REQUIRE(typed.size() >= 2);
                 CHECK(typed.front().id == "rows.decode.other_version");
                 CHECK(typed.front().pointer == "/metadata/schema_id");
                 CHECK(typed[expected == "/metadata/schema_id" ? 0 : 1].pointer == expected);
-                const auto schema = validate(to, line);
+                const auto schema = validate(to, line, Engine::schema).errors;
                 REQUIRE_FALSE(schema.empty());
                 CHECK(schema.front() == typed.front());
                 CHECK(test::same_place(expected, schema));
@@ -159,7 +158,7 @@ TEST_CASE("conformance: rows of each version are invalid under every other, at t
                 ++compared;
             }
             // and the row's own version, found from its schema_id, reads it
-            const Checked any = check("nemo-gym-rollout", line);
+            const Validated any = validate("nemo-gym-rollout", line);
             CHECK(any.errors.empty());
             CHECK(any.schema == from);
         }
@@ -249,7 +248,7 @@ TEST_CASE("conformance: upgraded rows are rowgen's rows of the next version, whe
             }
             if (!comparable) continue;
             CHECK(ok);
-            CHECK(up.text == dump(next, Style::sediment));
+            CHECK(up.text == encode(next, Style::sediment));
             ++compared[version];
         }
     }
@@ -278,12 +277,12 @@ TEST_CASE("conformance: faithful rows of every version upgrade to v4 wherever th
                 // lossy: the resolution and its reward go, and nothing else
                 const Upgraded lossy = upgrade(line, "nemo-gym-rollout", SchemaId::nemo_gym_rollout_v4, Style::sediment, ConvertOptions{true});
                 CHECK(lossy.losses.size() == 3);
-                CHECK(check(SchemaId::nemo_gym_rollout_v4, lossy.text).empty());
+                CHECK(validate(SchemaId::nemo_gym_rollout_v4, lossy.text).errors.empty());
                 continue;
             }
             ++upgraded;
-            CHECK(check(SchemaId::nemo_gym_rollout_v4, up.text).empty());
-            CHECK(validate(SchemaId::nemo_gym_rollout_v4, up.text).empty());
+            CHECK(validate(SchemaId::nemo_gym_rollout_v4, up.text).errors.empty());
+            CHECK(validate(SchemaId::nemo_gym_rollout_v4, up.text, Engine::schema).errors.empty());
             if (version == 4) CHECK(up.text == line);
         }
         CHECK(upgraded > 20);
@@ -301,8 +300,8 @@ TEST_CASE("conformance: typed decoder and valijson agree on 2,000 mutated rows")
         const Json doc = parse(line);
         for (int k = 0; k < 10; ++k) {
             const std::string text = mutated(doc, random, replacements).dump();
-            const auto typed = check(SchemaId::nemo_gym_rollout_v2, text);
-            const auto schema = validate(SchemaId::nemo_gym_rollout_v2, text);
+            const auto typed = validate(SchemaId::nemo_gym_rollout_v2, text).errors;
+            const auto schema = validate(SchemaId::nemo_gym_rollout_v2, text, Engine::schema).errors;
             INFO(text.substr(0, 400));
             INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
             INFO("valijson: " << (schema.empty() ? "valid" : to_string(schema[0])));
@@ -328,7 +327,7 @@ TEST_CASE("conformance: the fast path reads generated and mutated rows as the ex
     std::mt19937 random(23);
     std::size_t fast = 0, accepted = 0, total = 0;
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::string text = i % 2 ? lines[i] : dump(mutated(parse(lines[i]), random, replacements));
+        const std::string text = i % 2 ? lines[i] : encode(mutated(parse(lines[i]), random, replacements));
         INFO(text.substr(0, 300));
         const auto compare = [&](auto& row) {
             using Row = std::decay_t<decltype(row)>;
@@ -363,7 +362,7 @@ TEST_CASE("conformance: mutated rows that stay valid still come back from ATIF e
         Json doc = parse(line);
         for (int k = 0; k < 30; ++k) {
             doc = mutated(doc, random, replacements);
-            const std::string text = dump(doc);
+            const std::string text = encode(doc);
             NemoGymRolloutRowV2 row;
             std::vector<Error> errors;
             if (!decode(text, row, errors)) {
@@ -380,7 +379,7 @@ TEST_CASE("conformance: mutated rows that stay valid still come back from ATIF e
                 continue;
             }
             const std::string atif = encode(t);
-            CHECK(check(SchemaId::atif_v1_7, atif).empty());
+            CHECK(validate(SchemaId::atif_v1_7, atif).errors.empty());
             CHECK(encode(to_rollout_row<NemoGymRolloutRowV2>(decode<NemoGymAtifTrajectory>(atif)).value, Style::sediment) == encode(row, Style::sediment));
         }
     }
@@ -400,8 +399,8 @@ TEST_CASE("conformance: every ATIF fixture gets NeMo Gym's verdict, and valid on
         const std::string reason = rest.find('\t') == std::string::npos ? "" : rest.substr(rest.find('\t') + 1);
         const std::string text = test::read_file(dir + file);
         INFO(file);
-        const auto typed = check(SchemaId::atif_v1_7, text);
-        const auto schema = validate(SchemaId::atif_v1_7, text);
+        const auto typed = validate(SchemaId::atif_v1_7, text).errors;
+        const auto schema = validate(SchemaId::atif_v1_7, text, Engine::schema).errors;
         INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
         CHECK(typed.empty() == (verdict == "valid"));
         CHECK(schema.empty() == typed.empty());
@@ -438,7 +437,7 @@ TEST_CASE("conformance: 1,000 generated rows become valid trajectories and come 
         const auto row = decode<NemoGymRolloutRowV2>(lines[i]);
         const NemoGymAtifTrajectory t = to_atif(row);
         const std::string text = encode(t);
-        REQUIRE(check(SchemaId::atif_v1_7, text).empty());
+        REQUIRE(validate(SchemaId::atif_v1_7, text).errors.empty());
         // Sediment's rows are what the mapping describes: the steps alone give every turn back, and
         // the extension holds only what ATIF has no field for.
         for (const NemoGymAtifStep& step : t.steps) {
@@ -459,7 +458,7 @@ TEST_CASE("conformance: 1,000 generated rows become valid trajectories and come 
         Json m = Json::object();
         if (j.contains("reward")) m["reward"] = j["reward"];
         m["metadata"] = j["metadata"];
-        metadata_lines += dump(m) + "\n";
+        metadata_lines += encode(m) + "\n";
     }
     CHECK(steps > 5000);
     CHECK(extensions > 5000);
@@ -507,7 +506,7 @@ TEST_CASE("conformance: rows of every version become valid trajectories and come
             const AnyRolloutRow row = decode<AnyRolloutRow>(line);
             REQUIRE(schema_of(row) == schema);
             const std::string atif = encode(to_atif(row));
-            REQUIRE(check(SchemaId::atif_v1_7, atif).empty());
+            REQUIRE(validate(SchemaId::atif_v1_7, atif).errors.empty());
             const Converted<AnyRolloutRow> back = to_any_rollout_row(decode<NemoGymAtifTrajectory>(atif), schema);
             CHECK(back.losses.empty());
             CHECK(std::visit([](const auto& r) { return encode(r, Style::sediment); }, back.value) == line);
@@ -542,11 +541,11 @@ std::size_t check_conversions(const std::vector<std::pair<std::string, std::stri
         // what a row holds comes back whole: row -> ATIF -> row loses nothing
         const NemoGymAtifTrajectory back = to_atif(lossy.value);
         const std::string back_text = encode(back);
-        CHECK(check(SchemaId::atif_v1_7, back_text).empty());
+        CHECK(validate(SchemaId::atif_v1_7, back_text).errors.empty());
         CHECK(to_row_parts(back).value == lossy.value);
         Json request = {{"original", original}, {"losses", Json::array()}, {"back", parse(back_text)}};
         for (const Error& e : lossy.losses) request["losses"].push_back(e.pointer);
-        requests += dump(request) + "\n";
+        requests += encode(request) + "\n";
     }
 
     // and nothing else is dropped: an independent reading (Python) of the original minus the list
@@ -594,8 +593,8 @@ TEST_CASE("conformance: every valid ATIF fixture converts, or lists exactly what
     for (std::size_t i = 0; i < fixtures; ++i) {
         const Json doc = parse(documents[i].second);
         for (int k = 0; k < 60; ++k) {
-            const std::string text = dump(mutated(doc, random, replacements));
-            if (!check(SchemaId::atif_v1_7, text).empty()) continue;
+            const std::string text = encode(mutated(doc, random, replacements));
+            if (!validate(SchemaId::atif_v1_7, text).errors.empty()) continue;
             documents.emplace_back(documents[i].first + " mutation " + std::to_string(k), text);
             ++mutants;
         }
@@ -626,8 +625,8 @@ TEST_CASE("conformance: every ATIF fixture gets Harbor's verdict from both engin
         const std::string text = test::read_file(dir + file);
         INFO(file);
         ++fixtures;
-        const auto typed = check(SchemaId::atif, text);
-        const auto schema = validate(SchemaId::atif, text);
+        const auto typed = validate(SchemaId::atif, text).errors;
+        const auto schema = validate(SchemaId::atif, text, Engine::schema).errors;
         INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
         CHECK(typed.empty() == harbor_valid);
         CHECK(schema.empty() == harbor_valid);
@@ -649,14 +648,14 @@ TEST_CASE("conformance: every ATIF fixture gets Harbor's verdict from both engin
         INFO((errors.empty() ? std::string() : to_string(errors[0])));
         CHECK(ok == subset_valid);
         if (!ok) continue;
-        CHECK(check(SchemaId::atif_v1_7, up.text).empty());
+        CHECK(validate(SchemaId::atif_v1_7, up.text).errors.empty());
         CHECK(test::read_both<NemoGymAtifTrajectory>(up.text, SchemaId::atif_v1_7).fast);
         Json relabelled = parse(text);
         relabelled["schema_version"] = "ATIF-v1.7";
         CHECK(nlohmann::json(parse(up.text)) == nlohmann::json(relabelled));
         // the typed upgrade agrees (a typed subagent reference is written in schema order, which the
         // subset then holds as a free-form object: the same JSON, key order aside)
-        const NemoGymAtifTrajectory typed_up = upgrade(t), text_up = decode<NemoGymAtifTrajectory>(up.text);
+        const NemoGymAtifTrajectory typed_up = upgrade(t).value, text_up = decode<NemoGymAtifTrajectory>(up.text);
         CHECK(nlohmann::json(parse(encode(typed_up))) == nlohmann::json(parse(up.text)));
         upgraded.emplace_back(file, up.text);
 

@@ -1,6 +1,6 @@
 // The fast path against the exact reader on one text, as the differential tests check it: whatever the
 // fast path accepts, the exact reader accepts too, with the same value and the same bytes; and the
-// check-only fast path (check()'s) accepts exactly what the fast path accepts.
+// check-only fast path (validate()'s) accepts exactly what the fast path accepts.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -9,6 +9,8 @@
 #include <vector>
 
 #include <sediment/rows.hpp>
+
+#include "detail/decode.hpp"  // exact_decode(), fast_check()
 
 namespace test {
 

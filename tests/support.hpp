@@ -12,6 +12,8 @@
 
 #include <sediment/rows.hpp>
 
+#include "detail/text.hpp"  // append_double()
+
 namespace test {
 
 using sediment::rows::Json;
@@ -199,11 +201,11 @@ inline std::string mutate(Json doc, const Change& change) {
     const Json::json_pointer ptr(change.pointer);
     if (change.value.empty()) {
         doc.at(ptr.parent_pointer()).erase(ptr.back());
-        return sediment::rows::dump(doc);
+        return sediment::rows::encode(doc);
     }
     const std::string marker = "\"@@raw-value@@\"";
     doc[ptr] = "@@raw-value@@";
-    std::string text = sediment::rows::dump(doc);
+    std::string text = sediment::rows::encode(doc);
     text.replace(text.find(marker), marker.size(), change.value);
     return text;
 }

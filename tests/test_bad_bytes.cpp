@@ -84,13 +84,13 @@ TEST_CASE("bad bytes: printable() writes each byte that is not UTF-8 as an escap
 TEST_CASE("bad bytes: every C++ call gives the verdict at the place, in valid UTF-8") {
     for (const BadInput& in : bad_inputs()) {
         INFO(in.place);
-        check_errors(in, check("nemo-gym-rollout", in.text).errors);
-        check_errors(in, check(SchemaId::nemo_gym_rollout_v4, in.text));
+        check_errors(in, validate("nemo-gym-rollout", in.text).errors);
+        check_errors(in, validate(SchemaId::nemo_gym_rollout_v4, in.text).errors);
         std::string padded = in.text;
         padded.reserve(padded.size() + kTextPadding);
-        check_errors(in, check("nemo-gym-rollout", StringText(padded)).errors);
-        check_errors(in, validate("nemo-gym-rollout", in.text).errors);
-        check_errors(in, validate(SchemaId::nemo_gym_rollout_v4, in.text));
+        check_errors(in, validate("nemo-gym-rollout", StringText(padded)).errors);
+        check_errors(in, validate("nemo-gym-rollout", in.text, Engine::schema).errors);
+        check_errors(in, validate(SchemaId::nemo_gym_rollout_v4, in.text, Engine::schema).errors);
 
         std::vector<Error> errors;
         AnyRolloutRow any;
@@ -104,7 +104,7 @@ TEST_CASE("bad bytes: every C++ call gives the verdict at the place, in valid UT
             CHECK(utf8(e.what()));
         }
         std::string out;
-        check_errors(in, reencode("nemo-gym-rollout", in.text, Style::sediment, out).errors);
+        check_errors(in, format("nemo-gym-rollout", in.text, Style::sediment, out).errors);
         CHECK(out.empty());
 
         ConvertedText converted;
@@ -131,9 +131,9 @@ TEST_CASE("bad bytes: ATIF trajectories of both models, and their conversions") 
     std::string text = test::kTrajectory;
     text.replace(text.find("coder"), 5, "co\xcf" "der");
     const BadInput in{"an agent's name", text, "/agent/name", "\\xcf"};
-    check_errors(in, check("atif", text).errors);
-    check_errors(in, check("atif-v1.7", text).errors);
     check_errors(in, validate("atif", text).errors);
+    check_errors(in, validate("atif-v1.7", text).errors);
+    check_errors(in, validate("atif", text, Engine::schema).errors);
     for (const char* to : {"nemo-gym-response.v3", "nemo-gym-rollout.v4"}) {
         for (const char* from : {"atif", "atif-v1.7"}) {
             ConvertedText converted;
@@ -173,7 +173,7 @@ TEST_CASE("bad bytes: a caller's DOM with keys and strings that are not UTF-8 ge
     }
     CHECK(found.count("rows.decode.utf8"));
     CHECK(found["rows.decode.unknown_key"] == "/metadata unknown key 'k\\xcf'");
-    for (const Error& e : validate_document(SchemaId::nemo_gym_rollout_v4, row)) {
+    for (const Error& e : validate(SchemaId::nemo_gym_rollout_v4, row, Engine::schema).errors) {
         INFO(e);
         CHECK(utf8(e.pointer));
         CHECK(utf8(e.message));

@@ -209,7 +209,7 @@ TEST_CASE("cli: convert ATIF to rows: losses fail the document unless --lossy, w
     SECTION("--metadata gives it, line by line; a missing line is an I/O error") {
         const Json row = test::base(test::kRollout);
         const auto metadata = (dir / "m.jsonl").string();
-        test::write_file(metadata, dump(Json{{"metadata", row["metadata"]}}) + "\n");
+        test::write_file(metadata, encode(Json{{"metadata", row["metadata"]}}) + "\n");
         const auto r = cli("convert --lossy --from atif-v1.7 --to nemo-gym-rollout.v2 --metadata " + test::quote(metadata) + " " +
                            test::quote(file) + " " + test::quote(file));
         CHECK(r.status == 2);
@@ -292,7 +292,7 @@ TEST_CASE("cli: on a terminal, a progress line that never lands inside the outpu
     std::string expected;
     for (int i = 0; i < 6000; ++i)
         if (i % 50 == 7)
-            for (const Error& e : check(SchemaId::nemo_gym_rollout_v2, bad))
+            for (const Error& e : validate(SchemaId::nemo_gym_rollout_v2, bad).errors)
                 expected += file.string() + ":" + std::to_string(i + 1) + ": " + (e.pointer.empty() ? "(root)" : e.pointer) + ": " +
                             e.message + "\r\n";
     CHECK(std::regex_replace(cleared, clear, "") == expected + "5880 valid, 120 invalid\r\n");
@@ -330,15 +330,15 @@ TEST_CASE("cli: validating one 64 MiB document holds it twice at most: the line 
     Json trajectory = parse(test::read_file(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/examples/trajectory.json"));
     trajectory["steps"][1]["message"] = std::string(big, 'a');
     const std::string limits = " --max-string-bytes " + std::to_string(2 * big) + " --max-document-bytes " + std::to_string(2 * big) + " ";
-    for (const auto& [name, doc, schema] : {std::tuple{"rows.jsonl", dump(row), "nemo-gym-rollout.v2"},
-                                            std::tuple{"trajectory.json", dump(trajectory), "atif-v1.7"}}) {
+    for (const auto& [name, doc, schema] : {std::tuple{"rows.jsonl", encode(row), "nemo-gym-rollout.v2"},
+                                            std::tuple{"trajectory.json", encode(trajectory), "atif-v1.7"}}) {
         const auto file = dir / name;
         test::write_file(file, doc + "\n");
         const auto r = cli("validate -v --schema " + std::string(schema) + limits + test::quote(file.string()));
         INFO(r.err);
         REQUIRE(r.status == 0);
         const double size_mib = static_cast<double>(doc.size()) / (1 << 20);
-        CHECK(reported_peak(r) < 2.5 * size_mib);  // 4.05x before check() built nothing and parsed in place
+        CHECK(reported_peak(r) < 2.5 * size_mib);  // 4.05x before validate() built nothing and parsed in place
     }
 #endif
 }
@@ -368,7 +368,7 @@ TEST_CASE("cli: validate --schema atif, and --check-image-files") {
         R"([{"type": "image", "source": {"media_type": "image/png", "path": "out/plot.png"}},
             {"type": "image", "source": {"media_type": "image/png", "path": "https://example.com/x.png"}}])");
     t["steps"][0]["message"] = Json::array({Json::parse(R"({"type": "image", "source": {"media_type": "image/gif", "path": "/nonexistent/abs.gif"}})")});
-    test::write_file(dir / "t.json", dump(t));
+    test::write_file(dir / "t.json", encode(t));
     const std::string file = test::quote((dir / "t.json").string());
     CHECK(cli("validate --schema atif " + file).status == 0);
     CHECK(cli("validate --schema atif-v1.7 " + file).status == 1);  // the label
@@ -385,7 +385,7 @@ TEST_CASE("cli: validate --schema atif, and --check-image-files") {
     CHECK(one.status == 1);
     CHECK(one.out == at + "/steps/0/message/0/source/path: image file '/nonexistent/abs.gif' does not exist (relative to the trajectory's folder)\n");
     t["steps"][0]["message"] = "fine";
-    test::write_file(dir / "t.json", dump(t));
+    test::write_file(dir / "t.json", encode(t));
     CHECK(cli("validate --schema atif --check-image-files " + file).status == 0);
     CHECK(cli("validate --schema atif --engine schema --check-image-files " + file).status == 0);
     std::filesystem::remove(dir / "shot.png");
@@ -397,7 +397,7 @@ TEST_CASE("cli: validate --schema atif, and --check-image-files") {
     }
     // an invalid trajectory gets its verdict from either engine, and no image check
     t["steps"][0]["x"] = 1;
-    test::write_file(dir / "t.json", dump(t));
+    test::write_file(dir / "t.json", encode(t));
     for (const char* engine : {"typed", "schema"}) {
         INFO(engine);
         const auto invalid = cli(std::string("validate --schema atif --engine ") + engine + " --check-image-files " + file);

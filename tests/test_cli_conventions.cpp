@@ -131,7 +131,7 @@ TEST_CASE("cli: --max-errors N stops after N errors, within a document or across
     const auto file = dir / "outcomes.jsonl";
     const std::string broken = R"({"x": 1})";  // an unknown key and every required key missing
     test::write_file(file, broken + "\n" + broken + "\n");
-    const std::vector<Error> errors = check<CIOutcomeV1>(broken);
+    const std::vector<Error> errors = validate<CIOutcomeV1>(broken).errors;
     REQUIRE(errors.size() > 5);
     const std::string f = file.string();
 
@@ -165,7 +165,7 @@ TEST_CASE("cli: format --check writes nothing and reports each file that would c
     const std::string row = row_line();
     const std::string compact = formatted(row), sediment = formatted(row, Style::sediment);
     REQUIRE(compact != sediment);
-    const auto check = [&](const std::string& name, const std::string& text, const std::string& options = "") {
+    const auto format_check = [&](const std::string& name, const std::string& text, const std::string& options = "") {
         const auto file = dir / name;
         test::write_file(file, text);
         const auto r = cli("format --check " + options + " --schema nemo-gym-rollout.v2 " + quote(file.string()));
@@ -174,38 +174,38 @@ TEST_CASE("cli: format --check writes nothing and reports each file that would c
         return r;
     };
 
-    const auto clean = check("clean.jsonl", compact + "\n" + compact + "\n");
+    const auto clean = format_check("clean.jsonl", compact + "\n" + compact + "\n");
     CHECK(clean.status == 0);
     CHECK(clean.err == "2 formatted, 0 invalid; 0 of 1 files would be reformatted\n");
-    CHECK(check("clean-sediment.jsonl", sediment + "\n", "--style sediment").status == 0);
+    CHECK(format_check("clean-sediment.jsonl", sediment + "\n", "--style sediment").status == 0);
 
-    const auto styled = check("styled.jsonl", compact + "\n" + sediment + "\n" + sediment + "\n");
+    const auto styled = format_check("styled.jsonl", compact + "\n" + sediment + "\n" + sediment + "\n");
     CHECK(styled.status == 1);
     CHECK(styled.err == (dir / "styled.jsonl").string() + ":2: would be reformatted from this line on\n"
                         "3 formatted, 0 invalid; 1 of 1 files would be reformatted\n");
 
     // what format drops or adds changes the file too
-    const auto blank = check("blank.jsonl", compact + "\n\n" + compact + "\n");
+    const auto blank = format_check("blank.jsonl", compact + "\n\n" + compact + "\n");
     CHECK(blank.status == 1);
     CHECK(blank.err.rfind((dir / "blank.jsonl").string() + ":2: would be reformatted", 0) == 0);
-    const auto unterminated = check("unterminated.jsonl", compact + "\n" + compact);
+    const auto unterminated = format_check("unterminated.jsonl", compact + "\n" + compact);
     CHECK(unterminated.status == 1);
     CHECK(unterminated.err.rfind((dir / "unterminated.jsonl").string() + ":2: would be reformatted", 0) == 0);
-    const auto crlf = check("crlf.jsonl", compact + "\r\n" + compact + "\n");
+    const auto crlf = format_check("crlf.jsonl", compact + "\r\n" + compact + "\n");
     CHECK(crlf.status == 1);
     CHECK(crlf.err.rfind((dir / "crlf.jsonl").string() + ":1: would be reformatted", 0) == 0);
-    const auto pretty = check("pretty.json", Json::parse(row).dump(2) + "\n");
+    const auto pretty = format_check("pretty.json", Json::parse(row).dump(2) + "\n");
     CHECK(pretty.status == 1);
-    CHECK(check("one.json", compact + "\n").status == 0);
+    CHECK(format_check("one.json", compact + "\n").status == 0);
 
     // an invalid document: its errors, not a verdict on the file's layout
-    const auto invalid = check("invalid.jsonl", sediment + "\n" + kBadSplit + "\n");
+    const auto invalid = format_check("invalid.jsonl", sediment + "\n" + kBadSplit + "\n");
     CHECK(invalid.status == 1);
     CHECK(invalid.err == (dir / "invalid.jsonl").string() + ":2: " + kSplitError + "\n" +
                          "1 formatted, 1 invalid; 0 of 1 files would be reformatted\n");
 
     // github annotations
-    const auto github = check("styled.jsonl", compact + "\n" + sediment + "\n", "--format github");
+    const auto github = format_check("styled.jsonl", compact + "\n" + sediment + "\n", "--format github");
     CHECK(github.err == "::error file=" + (dir / "styled.jsonl").string() + ",line=2::would be reformatted from this line on\n"
                         "2 formatted, 0 invalid; 1 of 1 files would be reformatted\n");
 }
@@ -383,8 +383,8 @@ TEST_CASE("cli: documents longer than the read buffer, plain and compressed, one
     // a row whose first input text is 3 MB: it spans many 64 KiB reads
     Json row = Json::parse(test::kRow);
     row["responses_create_params"]["input"][0]["parts"][0]["content"] = std::string(3u << 20, 'x');
-    const std::string line = dump(row);
-    REQUIRE(check<NemoGymRolloutRowV2>(line).empty());
+    const std::string line = encode(row);
+    REQUIRE(validate<NemoGymRolloutRowV2>(line).errors.empty());
     const std::string text = row_line() + "\n" + line + "\n" + kBadSplit + "\n" + line;  // the last line unterminated
     test::write_file(dir / "long.jsonl", text);
     write_gz(dir / "long.jsonl.gz", text);

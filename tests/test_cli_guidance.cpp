@@ -176,7 +176,7 @@ TEST_CASE("guidance: an unknown schema name gets the nearest names") {
     CHECK(first_line(cli("schema show atif-v17").err).find("did you mean 'atif-v1.7'") != std::string::npos);
     // the C++ API says the same
     try {
-        check("nemo-gym-rolout", "{}");
+        validate("nemo-gym-rolout", "{}");
         FAIL("no exception");
     } catch (const std::invalid_argument& e) {
         CHECK(std::string(e.what()) == "unknown schema 'nemo-gym-rolout'; did you mean 'nemo-gym-rollout'?");

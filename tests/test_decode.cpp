@@ -1,6 +1,7 @@
 // Strict decoding: every rule of the schemas, with the verdict and the error's JSON Pointer.
 #include <catch2/catch.hpp>
 
+#include "detail/decode.hpp"  // exact_decode()
 #include "rules.hpp"
 
 using namespace sediment::rows;
@@ -14,7 +15,7 @@ TEST_CASE("decode: every schema rule gives its verdict and pointer") {
     for (const test::RuleCase& c : test::rule_cases()) {
         DYNAMIC_SECTION(c.rule) {
             const std::string text = test::mutate(c.schema, c.change);
-            const std::vector<Error> errors = check(c.schema, text);
+            const std::vector<Error> errors = validate(c.schema, text).errors;
             INFO(first_error(errors));
             if (*c.id == '\0') {
                 CHECK(errors.empty());
@@ -30,13 +31,13 @@ TEST_CASE("decode: every schema rule gives its verdict and pointer") {
 TEST_CASE("decode: the base documents are valid") {
     for (const SchemaInfo& s : kSchemas) {
         INFO(s.name);
-        CHECK(check(s.id, dump(test::base(s.id))).empty());
+        CHECK(validate(s.id, encode(test::base(s.id))).errors.empty());
     }
 }
 
 TEST_CASE("decode: messages name what is wrong") {
     const auto error_of = [](SchemaId schema, const test::Change& change) {
-        const auto errors = check(schema, test::mutate(schema, change));
+        const auto errors = validate(schema, test::mutate(schema, change)).errors;
         REQUIRE(errors.size() == 1);
         return to_string(errors.front());
     };
@@ -66,7 +67,7 @@ TEST_CASE("decode: messages name what is wrong") {
 
 TEST_CASE("decode: a bad part reports the errors of the branch its type names, once") {
     // A text part relabelled tool_call: ToolCallPart's errors only, no error per anyOf branch.
-    const auto errors = check(test::kRollout, test::mutate(test::kRollout, {"/responses_create_params/input/0/parts/0/type", "\"tool_call\""}));
+    const auto errors = validate(test::kRollout, test::mutate(test::kRollout, {"/responses_create_params/input/0/parts/0/type", "\"tool_call\""})).errors;
     std::vector<std::string> seen;
     for (const Error& e : errors) seen.push_back(to_string(e));
     const std::string at = "/responses_create_params/input/0/parts/0";
@@ -82,10 +83,10 @@ TEST_CASE("decode: every error of a document is reported, up to the limit") {
     std::string text = test::mutate(test::kOutcome, {"/x", "1"});
     text = test::mutate(parse(text), {"/y", "2"});
     text = test::mutate(parse(text), {"/run_attempt", "0"});
-    CHECK(check(test::kOutcome, text).size() == 3);
+    CHECK(validate(test::kOutcome, text).errors.size() == 3);
     Limits limits;
     limits.max_errors = 2;
-    CHECK(check(test::kOutcome, text, limits).size() == 2);
+    CHECK(validate(test::kOutcome, text, limits).errors.size() == 2);
 }
 
 TEST_CASE("decode: values land in the typed members") {
@@ -231,12 +232,12 @@ TEST_CASE("decode: into a model holding an earlier document, nothing of that doc
         const SchemaId schema = info.id;
         visit_schema(schema, [&](auto tag) {
             using T = typename decltype(tag)::type;
-            const std::string full = dump(test::base(schema));
+            const std::string full = encode(test::base(schema));
             std::vector<std::string> pointers;
             member_pointers(test::base(schema), "", pointers);
             for (const std::string& pointer : pointers) {
                 const std::string later = test::mutate(schema, {pointer, ""});
-                if (!check(schema, later).empty()) continue;  // a required member
+                if (!validate(schema, later).errors.empty()) continue;  // a required member
                 ++optional_members;
                 INFO(info.name << " without " << pointer);
                 const T fresh = decode<T>(later, schema);

@@ -80,7 +80,7 @@ TEST_CASE("fast path: the subset's decimals are read again from the text") {
     for (const char* literal : {"0.10000000000000001", "1e-400", "4e-324", "0.1000000000000000000000001"}) {
         INFO(literal);
         CHECK_FALSE(same_as_exact(subset, cost(literal)));
-        CHECK_FALSE(check(subset, cost(literal)).empty());
+        CHECK_FALSE(validate(subset, cost(literal)).errors.empty());
         CHECK_FALSE(same_as_exact(subset, extra(std::string("[\"\\\\\", ") + literal + "]")));
     }
     // every decimal is read again, the document's last and those of every kind of field
@@ -90,10 +90,10 @@ TEST_CASE("fast path: the subset's decimals are read again from the text") {
                                                                  {"/steps/2/metrics/logprobs/2", "-0.10000000000000001"}}) {
         INFO(change.pointer);
         CHECK_FALSE(same_as_exact(subset, atif_text(subset, change)));
-        CHECK(check(subset, atif_text(subset, change)).at(0).id == "rows.parse.inexact_decimal");
+        CHECK(validate(subset, atif_text(subset, change)).errors.at(0).id == "rows.parse.inexact_decimal");
     }
     // a subnormal that is its shortest form is exact, and the exact reader says so
-    CHECK(check(subset, cost("5e-324")).empty());
+    CHECK(validate(subset, cost("5e-324")).errors.empty());
     // Harbor reads a decimal as its nearest double, on the fast path too
     CHECK(same_as_exact(SchemaId::atif, atif_text(SchemaId::atif, {"/steps/2/metrics/cost_usd", "0.10000000000000001"})));
 }
@@ -102,7 +102,7 @@ TEST_CASE("fast path: the base documents, and values the fast path leaves to the
     for (const SchemaInfo& info : kSchemas) {
         INFO(info.name);
         // the ATIF bases hold a token count of 2^70, beyond 64 bits
-        CHECK(same_as_exact(info.id, dump(test::base(info.id))) == !info.strict_numbers);
+        CHECK(same_as_exact(info.id, encode(test::base(info.id))) == !info.strict_numbers);
         if (info.strict_numbers) CHECK(same_as_exact(info.id, atif_text(info.id, {"/notes", "\"n\""})));
     }
     const auto args = [](const std::string& value) {
@@ -117,15 +117,15 @@ TEST_CASE("fast path: the base documents, and values the fast path leaves to the
     for (int i = 0; i < 993; ++i) deep = "[" + deep + "]";
     CHECK(same_as_exact(test::kRollout, args(deep)));
     CHECK_FALSE(same_as_exact(test::kRollout, args("[" + deep + "]")));
-    CHECK(check(test::kRollout, args("[" + deep + "]")).at(0).id == "rows.parse.depth");
+    CHECK(validate(test::kRollout, args("[" + deep + "]")).errors.at(0).id == "rows.parse.depth");
     std::string wide = "{";
     for (int i = 0; i < 100; ++i) wide += std::string(i ? "," : "") + "\"k" + std::to_string(i) + "\": " + std::to_string(i);
     CHECK_FALSE(same_as_exact(test::kRollout, args(wide + "}")));  // duplicate keys checked by the exact reader
     CHECK_FALSE(same_as_exact(test::kRollout, args("{\"a\": 1, \"a\": 1}")));
 }
 
-TEST_CASE("check() of a std::string's text: read in place when its capacity leaves the padding, the same verdicts") {
-    std::string tight(dump(test::base(test::kRollout)));
+TEST_CASE("validate() of a std::string's text: read in place when its capacity leaves the padding, the same verdicts") {
+    std::string tight(encode(test::base(test::kRollout)));
     tight.shrink_to_fit();
     std::string roomy = tight;
     roomy.reserve(tight.size() + kTextPadding);
@@ -133,26 +133,26 @@ TEST_CASE("check() of a std::string's text: read in place when its capacity leav
     CHECK(StringText(roomy).text() == tight);
     if (tight.capacity() - tight.size() < kTextPadding) CHECK_FALSE(StringText(tight).padded());
     for (const std::string& text : {tight, roomy}) {
-        CHECK(check(test::kRollout, StringText(text)).empty());
-        const Checked any = check("nemo-gym-rollout", StringText(text));
+        CHECK(validate(test::kRollout, StringText(text)).errors.empty());
+        const Validated any = validate("nemo-gym-rollout", StringText(text));
         CHECK(any.errors.empty());
         CHECK(any.schema == test::kRollout);
     }
     for (const test::RuleCase& c : test::rule_cases()) {
         if (*c.id == '\0') continue;
         std::string text = test::mutate(c.schema, c.change);
-        const std::vector<Error> plain = check(c.schema, text);
+        const std::vector<Error> plain = validate(c.schema, text).errors;
         text.reserve(text.size() + kTextPadding);
-        const std::vector<Error> in_place = check(c.schema, StringText(text));
+        const std::vector<Error> in_place = validate(c.schema, StringText(text)).errors;
         INFO(c.rule);
         REQUIRE(in_place.size() == plain.size());
         for (std::size_t i = 0; i < plain.size(); ++i) CHECK(in_place[i] == plain[i]);
-        CHECK(check(schema_info(c.schema).name, StringText(text)).errors == plain);
+        CHECK(validate(schema_info(c.schema).name, StringText(text)).errors == plain);
     }
 }
 
 TEST_CASE("fast path: limits are the exact reader's") {
-    const std::string text = dump(test::base(test::kRollout));
+    const std::string text = encode(test::base(test::kRollout));
     NemoGymRolloutRowV2 row;
     Limits small;
     small.max_document_bytes = text.size() - 1;
@@ -172,7 +172,7 @@ TEST_CASE("fast path: limits are the exact reader's") {
     for (int i = 0; i < 3; ++i) {
         Json outer = parse(test::kHarborSubagent);
         outer["subagent_trajectories"] = Json::array({parse(nested)});
-        nested = dump(outer);
+        nested = encode(outer);
     }
     HarborAtifTrajectory harbor;
     CHECK(detail::fast_decode(nested, harbor, Limits{}, SchemaId::atif));

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "sediment/rows/json.hpp"
-#include "generated/read.hpp"
-#include "generated/write.hpp"
+#include "sediment/rows/generated/read.hpp"
+#include "sediment/rows/generated/write.hpp"
 
 using namespace sediment::rows;
 

@@ -8,11 +8,11 @@
 using namespace sediment::rows;
 
 TEST_CASE("harbor: the base trajectory is valid under both models") {
-    const std::string text = dump(test::base(test::kHarbor));
-    CHECK(check(test::kHarbor, text).empty());
-    CHECK(validate(test::kHarbor, text).empty());
+    const std::string text = encode(test::base(test::kHarbor));
+    CHECK(validate(test::kHarbor, text).errors.empty());
+    CHECK(validate(test::kHarbor, text, Engine::schema).errors.empty());
     // the subset holds subagent trajectories and references as free-form objects
-    CHECK(check(test::kAtif, text).empty());
+    CHECK(validate(test::kAtif, text).errors.empty());
 }
 
 TEST_CASE("harbor: every rule gives its verdict and pointer") {
@@ -24,7 +24,7 @@ TEST_CASE("harbor: the schema engine agrees wherever the schema can say the rule
 }
 
 TEST_CASE("harbor: values land in the typed members, subagents as trajectories") {
-    const auto t = decode<HarborAtifTrajectory>(dump(test::base(test::kHarbor)));
+    const auto t = decode<HarborAtifTrajectory>(encode(test::base(test::kHarbor)));
     REQUIRE(t.schema_version);
     CHECK(*t.schema_version == AtifVersion::ATIF_v1_7);
     REQUIRE(t.subagent_trajectories);

@@ -18,7 +18,7 @@ Error parse_error(std::string_view text, const Limits& limits = {}) {
 TEST_CASE("hostile: truncated lines") {
     const std::string row = Json::parse(test::kRow).dump();
     for (std::size_t cut = 0; cut < row.size(); cut += 7) {
-        const auto errors = check(SchemaId::nemo_gym_rollout_v2, row.substr(0, cut));
+        const auto errors = validate(SchemaId::nemo_gym_rollout_v2, row.substr(0, cut)).errors;
         REQUIRE(errors.size() == 1);
         CHECK(errors[0].id == "rows.parse.syntax");
     }
@@ -31,10 +31,10 @@ TEST_CASE("hostile: truncated lines") {
 
 TEST_CASE("hostile: trailing garbage") {
     const std::string row = Json::parse(test::kRow).dump();
-    CHECK(check(SchemaId::nemo_gym_rollout_v2, row + " \n\t").empty());
+    CHECK(validate(SchemaId::nemo_gym_rollout_v2, row + " \n\t").errors.empty());
     for (const std::string tail : {std::string("x"), std::string("}"), std::string("{}"), std::string("\n{}"),
                                    std::string(","), std::string("\0", 1)}) {
-        const auto errors = check(SchemaId::nemo_gym_rollout_v2, row + tail);
+        const auto errors = validate(SchemaId::nemo_gym_rollout_v2, row + tail).errors;
         REQUIRE(errors.size() == 1);
         CHECK(errors[0].id == "rows.parse.syntax");
         CHECK(errors[0].pointer == "");
@@ -90,7 +90,7 @@ TEST_CASE("hostile: integers of any size survive in free-form values") {
     CHECK(encode(outcome) == text);
     CHECK(encode(outcome, Style::sediment).find("\"counts\": [" + two70 + ", -" + two70 + ", 1.5]") != std::string::npos);
     CHECK(decode<CIOutcomeV1>(encode(outcome, Style::sediment)) == outcome);
-    CHECK(validate(SchemaId::ci_outcome_v1, text).empty());
+    CHECK(validate(SchemaId::ci_outcome_v1, text, Engine::schema).errors.empty());
 }
 
 TEST_CASE("hostile: invalid UTF-8") {
@@ -124,7 +124,7 @@ TEST_CASE("hostile: 100,000-deep nesting stops at the depth limit") {
     // inside a free-form value of a row
     Json row = parse(test::kRow);
     const std::string text = test::mutate(row, {"/metadata/verifier_results/0/raw/deep", deep});
-    const auto errors = check(SchemaId::nemo_gym_rollout_v2, text);
+    const auto errors = validate(SchemaId::nemo_gym_rollout_v2, text).errors;
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].id == "rows.parse.depth");
     CHECK(errors[0].pointer.rfind("/metadata/verifier_results/0/raw/deep/0/0/", 0) == 0);
@@ -144,18 +144,18 @@ TEST_CASE("hostile: 32 MiB strings") {
 
     Limits limits;
     limits.max_string_bytes = 1u << 20;
-    const auto errors = check(SchemaId::ci_outcome_v1, text, limits);
+    const auto errors = validate(SchemaId::ci_outcome_v1, text, limits).errors;
     REQUIRE(errors.size() == 1);
     CHECK(to_string(errors[0]) == "[rows.parse.size] (/raw/blob) string of 33554432 bytes exceeds 1048576 (limit max_string_bytes)");
     limits.max_document_bytes = 1u << 20;
-    CHECK(check(SchemaId::ci_outcome_v1, text, limits).at(0).message.find("limit max_document_bytes") != std::string::npos);
+    CHECK(validate(SchemaId::ci_outcome_v1, text, limits).errors.at(0).message.find("limit max_document_bytes") != std::string::npos);
 }
 
 TEST_CASE("hostile: duplicate keys are rejected, never silently resolved") {
     CHECK(to_string(parse_error(R"({"a": 1, "b": {"c": 1, "c": 2}})")) == "[rows.parse.duplicate_key] (/b) duplicate key 'c'");
     // in a row, at the top and inside a free-form value
     std::string row = Json::parse(test::kRow).dump();
-    const auto dup_top = check(SchemaId::nemo_gym_rollout_v2, "{\"reward\": 0.0, " + row.substr(1));
+    const auto dup_top = validate(SchemaId::nemo_gym_rollout_v2, "{\"reward\": 0.0, " + row.substr(1)).errors;
     REQUIRE(dup_top.size() == 1);
     CHECK(dup_top[0].id == "rows.parse.duplicate_key");
     CHECK(dup_top[0].pointer == "");

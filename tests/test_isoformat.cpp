@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "process.hpp"
-#include "sediment/rows/detail/isoformat.hpp"
+#include "detail/isoformat.hpp"
 #include "sediment/rows/json.hpp"
 
 using sediment::rows::Json;

@@ -8,7 +8,7 @@
 
 #include "cli.hpp"
 #include "process.hpp"
-#include "sediment/rows/detail/fast.hpp"
+#include "detail/fast.hpp"
 #include "support.hpp"
 
 using namespace sediment::rows;
@@ -20,7 +20,7 @@ namespace {
 std::string row(int version, const std::vector<test::Change>& edits = {}) {
     Json doc = test::row_of_version(version);
     for (const test::Change& e : edits) doc = parse(test::mutate(doc, e));
-    return dump(doc);
+    return encode(doc);
 }
 
 std::string ids(const std::vector<Error>& errors) {
@@ -39,7 +39,7 @@ bool viewed(const std::string& text) {
 /// The lint findings of a schema-valid row's text, which lint() reads as a view: the same as those of
 /// its model (lint_row), which the rules also read.
 std::vector<Error> findings(const std::string& text, const LintOptions& options = {}) {
-    const Checked c = lint("nemo-gym-rollout", text, options);
+    const Validated c = lint("nemo-gym-rollout", text, options);
     REQUIRE(c.schema);  // schema-valid: only lint findings
     CHECK(viewed(text));
     AnyRolloutRow row;
@@ -65,7 +65,7 @@ std::string other_outcome(int version, const std::string& id, const std::string&
         o = test::insert_after(o, "schema_version", parse(repository.empty() ? R"({"repository_provider": "github",
             "repository_host": "github.com", "repository_id": "101"})" : repository));
     }
-    return dump(o);
+    return encode(o);
 }
 
 struct Rule {

@@ -17,7 +17,7 @@ const std::string kNoMetadata = test::mutate(test::kRollout, {"/metadata", ""});
 
 TEST_CASE("catch2 helpers: IsValid passes valid text, and a failure names the model and the first errors") {
     REQUIRE_THAT(kValid, IsValid<NemoGymRolloutRowV2>());
-    REQUIRE_THAT(dump(test::base(test::kOutcome)), IsValid<CIOutcomeV1>());
+    REQUIRE_THAT(encode(test::base(test::kOutcome)), IsValid<CIOutcomeV1>());
 
     const auto matcher = IsValid<NemoGymRolloutRowV2>();
     CHECK_FALSE(matcher.match(kBadReward));
@@ -37,7 +37,7 @@ TEST_CASE("catch2 helpers: IsValid passes valid text, and a failure names the mo
     SECTION("more than three errors are counted, not listed") {
         Json doc = test::base(test::kRollout);
         for (const char* key : {"a", "b", "c", "d", "e"}) doc[key] = 1;
-        CHECK_FALSE(matcher.match(dump(doc)));
+        CHECK_FALSE(matcher.match(encode(doc)));
         CHECK_THAT(matcher.describe(), Catch::EndsWith("; and 2 more"));
     }
 }
@@ -92,11 +92,11 @@ TEST_CASE("catch2 helpers: models print as their JSON, cut at 2,000 bytes on a c
 }
 
 TEST_CASE("catch2 helpers: every version, by type, by schema, and rows of any version") {
-    const std::string v4 = dump(test::row_of_version(4));
+    const std::string v4 = encode(test::row_of_version(4));
     REQUIRE_THAT(v4, IsValid<NemoGymRolloutRowV4>());
     REQUIRE_THAT(v4, !IsValid<NemoGymRolloutRowV2>());
     REQUIRE_THAT(v4, IsValid<AnyRolloutRow>());
-    REQUIRE_THAT(dump(test::row_of_version(1)), IsValid<AnyRolloutRow>());
+    REQUIRE_THAT(encode(test::row_of_version(1)), IsValid<AnyRolloutRow>());
     const auto any = IsValid<AnyRolloutRow>();
     CHECK_FALSE(any.match(test::mutate(test::row_of_version(4), {"/metadata/schema_id", "\"x\""})));
     CHECK_THAT(any.describe(), Catch::StartsWith("is a valid AnyRolloutRow (nemo-gym-rollout, of the version it names); errors: "

@@ -40,7 +40,7 @@ TEST(GtestHelpers, IsValidPassesValidTextAndExplainsAFailureWithTheFirstErrors) 
 }
 
 TEST(GtestHelpers, EveryVersionByTypeBySchemaAndRowsOfAnyVersion) {
-    const std::string v4 = dump(test::row_of_version(4));
+    const std::string v4 = encode(test::row_of_version(4));
     EXPECT_THAT(v4, IsValid<NemoGymRolloutRowV4>());
     EXPECT_THAT(v4, IsValid<AnyRolloutRow>());
     EXPECT_THAT(v4, Not(IsValid<NemoGymRolloutRowV2>()));

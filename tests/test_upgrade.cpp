@@ -16,7 +16,7 @@ const char* const kIdentity = R"({"provider": "github", "host": "github.com", "r
 std::string row(int version, const std::vector<test::Change>& edits = {}) {
     Json doc = test::row_of_version(version);
     for (const test::Change& e : edits) doc = parse(test::mutate(doc, e));
-    return dump(doc);
+    return encode(doc);
 }
 
 SchemaId rollout(int version) { return versions_of("nemo-gym-rollout").at(static_cast<std::size_t>(version - 1)); }
@@ -46,7 +46,7 @@ TEST_CASE("upgrade: v1 -> v2 changes the version and nothing else") {
     Json expected = parse(v1);
     expected["metadata"]["schema_id"] = "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json";
     expected["metadata"]["schema_version"] = 2;
-    CHECK(up.text == dump(expected));
+    CHECK(up.text == encode(expected));
     // a resolution is no obstacle before version 3
     CHECK(parse(upgrade(row(1), "nemo-gym-rollout.v1", rollout(2)).text) == parse(row(2)));
 }
@@ -56,7 +56,7 @@ TEST_CASE("upgrade: v2 -> v3 derives [] observation ids without a CI resolution,
     const Json v3 = parse(upgrade(plain, "nemo-gym-rollout", rollout(3)).text);
     CHECK(v3["metadata"]["session_commit_observation_ids"] == Json::array());
     CHECK(v3["metadata"]["schema_version"] == 3);
-    CHECK(check(rollout(3), dump(v3)).empty());
+    CHECK(validate(rollout(3), encode(v3)).errors.empty());
 
     const auto errors = failure(row(2), "nemo-gym-rollout", rollout(3));
     REQUIRE(errors.size() == 1);
@@ -74,7 +74,7 @@ TEST_CASE("upgrade: lossy drops the resolution, its reward and reward source, an
     CHECK(pointers(up.losses) == std::vector<std::string>{"/reward", "/metadata/reward_source", "/metadata/ci_resolution"});
     for (const Error& e : up.losses) CHECK(e.id == "rows.upgrade.loss");
     const Json v4 = parse(up.text);
-    CHECK(check(rollout(4), up.text).empty());
+    CHECK(validate(rollout(4), up.text).errors.empty());
     CHECK_FALSE(v4.contains("reward"));
     CHECK_FALSE(v4["metadata"].contains("ci_resolution"));
     CHECK_FALSE(v4["metadata"].contains("reward_source"));
@@ -102,8 +102,8 @@ TEST_CASE("upgrade: v3 -> v4 gives version-1 CI outcomes no identity, and so the
     CHECK(v4["metadata"]["ci_resolution"]["repository_identity"].is_null());
     CHECK(v4["metadata"]["repository_identity"].is_null());
     CHECK(v4["metadata"]["session_commit_observation_ids"] == parse(row(3))["metadata"]["session_commit_observation_ids"]);
-    CHECK(up.text == dump(v4, Style::sediment));  // in the style asked for, keys in v4's order
-    CHECK(dump(v4).find("\"schema_version\":1,\"repository_provider\":null,\"repository_host\":null,\"repository_id\":null,\"outcome_id\"") != std::string::npos);
+    CHECK(up.text == encode(v4, Style::sediment));  // in the style asked for, keys in v4's order
+    CHECK(encode(v4).find("\"schema_version\":1,\"repository_provider\":null,\"repository_host\":null,\"repository_id\":null,\"outcome_id\"") != std::string::npos);
 
     // without a resolution
     const Json plain = parse(upgrade(row(3, {{"/metadata/ci_resolution", ""}}), "nemo-gym-rollout", rollout(4)).text);
@@ -122,12 +122,12 @@ TEST_CASE("upgrade: v3 -> v4 cannot say a resolution's identity when a source ou
     CHECK(pointers(up.losses) ==
           std::vector<std::string>{"/reward", "/metadata/reward_source", "/metadata/ci_resolution", "/metadata/session_commit_observation_ids"});
     CHECK(parse(up.text)["metadata"]["session_commit_observation_ids"] == Json::array());
-    CHECK(check(rollout(4), up.text).empty());
+    CHECK(validate(rollout(4), up.text).errors.empty());
 }
 
 TEST_CASE("upgrade: what the newer version refuses fails at its place, lossy or not") {
     const std::string nul = row(2, {{"/metadata/session_id", R"("s\u0000")"}, {"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
-    CHECK(check(rollout(2), nul).empty());
+    CHECK(validate(rollout(2), nul).errors.empty());
     for (const bool lossy : {false, true}) {
         const auto errors = failure(nul, "nemo-gym-rollout", rollout(3), lossy);
         REQUIRE(errors.size() == 1);
@@ -157,14 +157,14 @@ TEST_CASE("upgrade: the same version, newer documents, invalid documents and wro
 
 TEST_CASE("upgrade: parts, from the version named") {
     // CI outcome v1 -> v3: the three repository fields, null; schema_version kept
-    const std::string outcome = dump(test::base(SchemaId::ci_outcome_v1));
+    const std::string outcome = encode(test::base(SchemaId::ci_outcome_v1));
     const Json v3 = parse(upgrade(outcome, "ci-outcome.v1", SchemaId::ci_outcome_v3).text);
     CHECK(v3["schema_version"] == 1);
     CHECK(v3["repository_provider"].is_null());
     CHECK(v3["repository_id"].is_null());
-    CHECK(check(SchemaId::ci_outcome_v3, dump(v3)).empty());
+    CHECK(validate(SchemaId::ci_outcome_v3, encode(v3)).errors.empty());
     // response v1 -> v3 keeps everything, and refuses what v3 refuses
-    const std::string response = dump(test::base(SchemaId::nemo_gym_response_v1));
+    const std::string response = encode(test::base(SchemaId::nemo_gym_response_v1));
     CHECK(upgrade(response, "nemo-gym-response.v1", SchemaId::nemo_gym_response_v3).text == response);
     const std::string nul = test::mutate(SchemaId::nemo_gym_response_v1, {"/turns/0/tool_calls/0/id", R"("call\u0000")"});
     CHECK(pointers(failure(nul, "nemo-gym-response.v1", SchemaId::nemo_gym_response_v3)) == std::vector<std::string>{"/turns/0/tool_calls/0/id"});
@@ -228,7 +228,7 @@ std::string harbor(const char* label, const std::vector<test::Change>& edits = {
     Json doc = test::base(test::kHarbor);
     if (*label) doc["schema_version"] = label;
     else doc.erase("schema_version");
-    std::string text = dump(doc);
+    std::string text = encode(doc);
     for (const test::Change& e : edits) {
         text = test::mutate(doc, e);  // as written: 0.10000000000000001 stays
         doc = parse(text);
@@ -248,7 +248,7 @@ TEST_CASE("upgrade atif: the label changes and every other byte stays") {
         "{ \"agent\" : {\"version\": \"2\", \"name\": \"a\"},\n  \"schema_version\": \"ATIF-v1.2\",\n"
         "  \"steps\": [{\"source\": \"user\", \"step_id\": 1, \"message\": \"caf\\u00e9 \xc3\xa9\"}],\n"
         "  \"extra\": {\"cost\": 1.50, \"big\": 123456789012345678901234567890, \"z\": 2.5e-3}}";
-    REQUIRE(check(SchemaId::atif, text).empty());
+    REQUIRE(validate(SchemaId::atif, text).errors.empty());
     CHECK(atif_upgrade(text) ==
           "{\"agent\":{\"version\":\"2\",\"name\":\"a\"},\"schema_version\":\"ATIF-v1.7\",\"steps\":[{\"source\":\"user\","
           "\"step_id\":1,\"message\":\"caf\\u00e9 \xc3\xa9\"}],\"extra\":{\"cost\":1.50,\"big\":123456789012345678901234567890,\"z\":2.5e-3}}");
@@ -262,7 +262,7 @@ TEST_CASE("upgrade atif: the label changes and every other byte stays") {
           "{\"schema\\u005fversion\":\"ATIF-v1.7\",\"agent\":{\"name\":\"a\",\"version\":\"1\"},\"steps\":[{\"step_id\":1,\"source\":\"user\",\"message\":\"\"}]}");
     // escaped quotes and backslashes end no string early, in either style
     const std::string quotes = "{\"agent\": {\"name\": \"a \\\" , b\", \"version\": \"1 \\\\\"}, \"steps\": [{\"step_id\": 1, \"source\": \"user\", \"message\": \"\\\\\\\" x\"}]}";
-    REQUIRE(check(SchemaId::atif, quotes).empty());
+    REQUIRE(validate(SchemaId::atif, quotes).errors.empty());
     CHECK(atif_upgrade(quotes) == "{\"schema_version\":\"ATIF-v1.7\",\"agent\":{\"name\":\"a \\\" , b\",\"version\":\"1 \\\\\"},\"steps\":[{\"step_id\":1,\"source\":\"user\",\"message\":\"\\\\\\\" x\"}]}");
     CHECK(atif_upgrade(quotes, Style::sediment) == "{\"schema_version\": \"ATIF-v1.7\", " + quotes.substr(1));
     // an emoji in sediment style: a surrogate pair, as Python writes it
@@ -272,7 +272,7 @@ TEST_CASE("upgrade atif: the label changes and every other byte stays") {
     for (const char* label : {"ATIF-v1.0", "ATIF-v1.5", "ATIF-v1.7", ""}) {
         INFO(label);
         const std::string up = atif_upgrade(harbor(label));
-        CHECK(check(SchemaId::atif_v1_7, up).empty());
+        CHECK(validate(SchemaId::atif_v1_7, up).errors.empty());
         Json expected = parse(harbor(label));
         expected["schema_version"] = "ATIF-v1.7";
         CHECK(nlohmann::json(parse(up)) == nlohmann::json(expected));

@@ -35,8 +35,8 @@ TEST_CASE("validate: the bundled schemas are embedded byte for byte") {
 TEST_CASE("validate: valijson answers for every bundled schema") {
     for (const SchemaInfo& s : kSchemas) {
         INFO(s.name);
-        CHECK(validate(s.id, dump(test::base(s.id))).empty());
-        CHECK_FALSE(validate(s.id, "{}").empty());
+        CHECK(validate(s.id, encode(test::base(s.id)), Engine::schema).errors.empty());
+        CHECK_FALSE(validate(s.id, "{}", Engine::schema).errors.empty());
     }
 }
 
@@ -44,32 +44,32 @@ TEST_CASE("validate: the create-params pattern runs (std::regex cannot compile i
     const std::string bad = test::mutate(test::kParams, {"/input/0/parts/0", R"({"type": "tool_call", "id": "a\u0000b", "name": "n", "arguments": {}})"});
     const std::string good = test::mutate(test::kParams, {"/input/0/parts/0", R"({"type": "tool_call", "id": "a\u00e9b", "name": "n", "arguments": {}})"});
     std::vector<Error> errors;
-    REQUIRE_NOTHROW(errors = validate(test::kParams, bad));
+    REQUIRE_NOTHROW(errors = validate(test::kParams, bad, Engine::schema).errors);
     REQUIRE_FALSE(errors.empty());
     CHECK(test::same_place("/input/0/parts/0/id", errors));
     bool named = false;
     for (const Error& e : errors) named = named || e.message == "does not match the pattern ^[^\\u0000\\uD800-\\uDFFF]*$";
     CHECK(named);
-    CHECK(validate(test::kParams, good).empty());
+    CHECK(validate(test::kParams, good, Engine::schema).errors.empty());
     // the rollout schema's copy of the same types has no pattern
-    CHECK(validate(test::kRollout, test::mutate(test::kRollout, {"/responses_create_params/input/0/parts/0", R"({"type": "tool_call", "id": "a\u0000b", "name": "n", "arguments": {}})"})).empty());
+    CHECK(validate(test::kRollout, test::mutate(test::kRollout, {"/responses_create_params/input/0/parts/0", R"({"type": "tool_call", "id": "a\u0000b", "name": "n", "arguments": {}})"}), Engine::schema).errors.empty());
 }
 
 TEST_CASE("validate: valijson's inexact keywords are corrected") {
     SECTION("3.0 is an integer (2020-12); valijson alone rejects it") {
-        CHECK(validate(test::kOutcome, test::mutate(test::kOutcome, {"/pr_number", "3.0"})).empty());
+        CHECK(validate(test::kOutcome, test::mutate(test::kOutcome, {"/pr_number", "3.0"}), Engine::schema).errors.empty());
     }
     SECTION("integers above 2^63-1 fail maximum; valijson alone lets them pass") {
-        CHECK_FALSE(validate(test::kOutcome, test::mutate(test::kOutcome, {"/pr_number", "9223372036854775808"})).empty());
+        CHECK_FALSE(validate(test::kOutcome, test::mutate(test::kOutcome, {"/pr_number", "9223372036854775808"}), Engine::schema).errors.empty());
     }
     SECTION("date-time is a real calendar date-time; valijson alone takes Feb 29 2026 and 5-digit years") {
-        CHECK_FALSE(validate(test::kOutcome, test::mutate(test::kOutcome, {"/captured_at", "\"2026-02-29T00:00:00Z\""})).empty());
-        CHECK_FALSE(validate(test::kOutcome, test::mutate(test::kOutcome, {"/captured_at", "\"12026-01-01T00:00:00Z\""})).empty());
-        CHECK(validate(test::kOutcome, test::mutate(test::kOutcome, {"/captured_at", "\"2024-02-29T00:00:00+01:00\""})).empty());
+        CHECK_FALSE(validate(test::kOutcome, test::mutate(test::kOutcome, {"/captured_at", "\"2026-02-29T00:00:00Z\""}), Engine::schema).errors.empty());
+        CHECK_FALSE(validate(test::kOutcome, test::mutate(test::kOutcome, {"/captured_at", "\"12026-01-01T00:00:00Z\""}), Engine::schema).errors.empty());
+        CHECK(validate(test::kOutcome, test::mutate(test::kOutcome, {"/captured_at", "\"2024-02-29T00:00:00+01:00\""}), Engine::schema).errors.empty());
     }
     SECTION("a property named like a keyword is not taken for one") {
         // "format" and "pattern" as free-form keys stay data
-        CHECK(validate(test::kOutcome, test::mutate(test::kOutcome, {"/raw/format", "\"x\""})).empty());
+        CHECK(validate(test::kOutcome, test::mutate(test::kOutcome, {"/raw/format", "\"x\""}), Engine::schema).errors.empty());
     }
 }
 
@@ -77,8 +77,8 @@ TEST_CASE("differential: typed decoder and valijson agree on every rule case") {
     for (const test::RuleCase& c : test::rule_cases()) {
         DYNAMIC_SECTION(c.rule) {
             const std::string text = test::mutate(c.schema, c.change);
-            const auto typed = check(c.schema, text);
-            const auto schema = validate(c.schema, text);
+            const auto typed = validate(c.schema, text).errors;
+            const auto schema = validate(c.schema, text, Engine::schema).errors;
             INFO("typed: " << (typed.empty() ? "valid" : to_string(typed[0])));
             INFO("valijson: " << (schema.empty() ? "valid" : to_string(schema[0])));
             REQUIRE(typed.empty() == schema.empty());
@@ -91,8 +91,8 @@ TEST_CASE("differential: typed decoder and valijson agree on unreadable document
     const std::string row = Json::parse(test::kRow).dump();
     for (const std::string& text : {row.substr(0, row.size() / 2), row + "x", std::string("NaN"), std::string("{\"a\": 1, \"a\": 2}"),
                                     std::string(5000, '['), std::string("\"\xFF\""), std::string("")}) {
-        const auto typed = check(test::kRollout, text);
-        const auto schema = validate(test::kRollout, text);
+        const auto typed = validate(test::kRollout, text).errors;
+        const auto schema = validate(test::kRollout, text, Engine::schema).errors;
         REQUIRE(typed.size() == 1);
         CHECK(schema == typed);  // one strict reader serves both engines
     }

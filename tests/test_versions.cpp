@@ -12,7 +12,7 @@ using namespace sediment::rows;
 
 namespace {
 
-std::string row_text(int version) { return dump(test::row_of_version(version)); }
+std::string row_text(int version) { return encode(test::row_of_version(version)); }
 
 std::string with(int version, const test::Change& change) { return test::mutate(test::row_of_version(version), change); }
 
@@ -77,8 +77,8 @@ TEST_CASE("versions: names with and without a version") {
     CHECK(schemas_named("atif-v1.7") == std::vector<SchemaId>{SchemaId::atif_v1_7});
     CHECK(schema_info(SchemaId::nemo_gym_rollout_v4).version_pointer == "/metadata/schema_id");
     CHECK(schema_info(SchemaId::nemo_gym_response_v3).version_pointer.empty());
-    CHECK_THROWS_AS(check("nemo-gym-response", "{}"), std::invalid_argument);
-    CHECK_THROWS_AS(validate("nope", "{}"), std::invalid_argument);
+    CHECK_THROWS_AS(validate("nemo-gym-response", "{}"), std::invalid_argument);
+    CHECK_THROWS_AS(validate("nope", "{}", Engine::schema), std::invalid_argument);
 }
 
 TEST_CASE("versions: a row of any version is read as the version its schema_id names") {
@@ -94,10 +94,10 @@ TEST_CASE("versions: a row of any version is read as the version its schema_id n
         const std::string exact = with(version, {"/metadata/segment_index", "0.0"});
         REQUIRE(decode(exact, row, errors));
         CHECK(schema_info(schema_of(row)).version == version);
-        const Checked c = check("nemo-gym-rollout", row_text(version));
+        const Validated c = validate("nemo-gym-rollout", row_text(version));
         CHECK(c.errors.empty());
         CHECK(c.schema == versions_of("nemo-gym-rollout").at(static_cast<std::size_t>(version - 1)));
-        const Checked v = validate("nemo-gym-rollout", row_text(version));
+        const Validated v = validate("nemo-gym-rollout", row_text(version), Engine::schema);
         CHECK(v.errors.empty());
         CHECK(v.schema == c.schema);
     }
@@ -108,19 +108,19 @@ TEST_CASE("versions: a row of any version is read as the version its schema_id n
 TEST_CASE("versions: a row read as its version gets that version's errors, in both engines") {
     // a v3 schema_id on a v2 row: read as v3, which misses the observation ids
     const std::string text = with(2, {"/metadata/schema_id", "\"https://sediment.so/schemas/training-rows/nemo-gym-rollout/v3.json\""});
-    for (const Checked& c : {check("nemo-gym-rollout", text), validate("nemo-gym-rollout", text)}) {
+    for (const Validated& c : {validate("nemo-gym-rollout", text), validate("nemo-gym-rollout", text, Engine::schema)}) {
         CHECK(c.schema == SchemaId::nemo_gym_rollout_v3);
         REQUIRE_FALSE(c.errors.empty());
     }
-    const Checked typed = check("nemo-gym-rollout", text);
+    const Validated typed = validate("nemo-gym-rollout", text);
     CHECK(typed.errors.at(0).pointer == "/metadata/schema_version");  // 2 where v3 says 3
     CHECK(typed.errors.at(1).id == "rows.decode.missing_key");
     CHECK(typed.errors.at(1).message == "missing key 'session_commit_observation_ids'");
     // v1 rows list v1's harnesses
-    const auto v1 = check(SchemaId::nemo_gym_rollout_v1, with(1, {"/response/turns/0/decisions/0/agent_harness", "\"cursor\""}));
+    const auto v1 = validate(SchemaId::nemo_gym_rollout_v1, with(1, {"/response/turns/0/decisions/0/agent_harness", "\"cursor\""})).errors;
     REQUIRE(v1.size() == 1);
     CHECK(v1[0].message == "'cursor' is not one of 'claude-code', 'copilot', 'codex', 'pi'");
-    const auto v4 = check(SchemaId::nemo_gym_rollout_v4, with(4, {"/metadata/verifier_results/0/schema_version", "3"}));
+    const auto v4 = validate(SchemaId::nemo_gym_rollout_v4, with(4, {"/metadata/verifier_results/0/schema_version", "3"})).errors;
     REQUIRE(v4.size() == 1);
     CHECK(v4[0].message == "3 is not one of 1, 2");
 }
@@ -149,7 +149,7 @@ TEST_CASE("versions: a row that names no published version gets one clear error,
     };
     for (const auto& c : cases) {
         INFO(c.what);
-        for (const Checked& r : {check("nemo-gym-rollout", c.text), validate("nemo-gym-rollout", c.text)}) {
+        for (const Validated& r : {validate("nemo-gym-rollout", c.text), validate("nemo-gym-rollout", c.text, Engine::schema)}) {
             CHECK_FALSE(r.schema);
             REQUIRE(r.errors.size() == 1);
             CHECK(r.errors[0].id == c.id);
@@ -162,7 +162,7 @@ TEST_CASE("versions: a row that names no published version gets one clear error,
         CHECK_THROWS_AS(decode<AnyRolloutRow>(c.text), DecodeError);
     }
     // not JSON: the strict reader's error, from both engines
-    const Checked bad = check("nemo-gym-rollout", "{\"metadata\": ");
+    const Validated bad = validate("nemo-gym-rollout", "{\"metadata\": ");
     CHECK_FALSE(bad.schema);
     CHECK(bad.errors.at(0).id == "rows.parse.syntax");
 }
@@ -177,27 +177,27 @@ TEST_CASE("versions: decoding into one AnyRolloutRow reuses it, and leaves nothi
     }
 }
 
-TEST_CASE("versions: reencode by name keeps each version's bytes") {
+TEST_CASE("versions: format by name keeps each version's bytes") {
     for (int version = 1; version <= 4; ++version) {
-        const std::string sediment = dump(test::row_of_version(version), Style::sediment);
+        const std::string sediment = encode(test::row_of_version(version), Style::sediment);
         std::string out;
-        const Checked c = reencode("nemo-gym-rollout", row_text(version), Style::sediment, out);
+        const Validated c = format("nemo-gym-rollout", row_text(version), Style::sediment, out);
         CHECK(c.errors.empty());
         CHECK(out == sediment);
         out.clear();
-        CHECK(reencode("nemo-gym-rollout.v" + std::to_string(version), row_text(version), Style::sediment, out).errors.empty());
+        CHECK(format("nemo-gym-rollout.v" + std::to_string(version), row_text(version), Style::sediment, out).errors.empty());
         CHECK(out == sediment);
     }
     std::string out = "kept";
-    CHECK_FALSE(reencode("nemo-gym-rollout.v1", row_text(2), Style::compact, out).errors.empty());
+    CHECK_FALSE(format("nemo-gym-rollout.v1", row_text(2), Style::compact, out).errors.empty());
     CHECK(out == "kept");
 }
 
 TEST_CASE("versions: parts are read under the version asked for") {
-    const std::string response = dump(test::base(SchemaId::nemo_gym_response_v3));
+    const std::string response = encode(test::base(SchemaId::nemo_gym_response_v3));
     const std::string nul = test::mutate(SchemaId::nemo_gym_response_v3, {"/turns/0/tool_calls/0/id", R"("call\u0000")"});
-    CHECK(check(SchemaId::nemo_gym_response_v2, nul).empty());
-    CHECK(check(SchemaId::nemo_gym_response_v3, nul).at(0).pointer == "/turns/0/tool_calls/0/id");
+    CHECK(validate(SchemaId::nemo_gym_response_v2, nul).errors.empty());
+    CHECK(validate(SchemaId::nemo_gym_response_v3, nul).errors.at(0).pointer == "/turns/0/tool_calls/0/id");
     NemoGymResponse value;
     std::vector<Error> errors;
     CHECK(decode(nul, value, errors, SchemaId::nemo_gym_response_v2));
@@ -238,7 +238,7 @@ TEST_CASE("cli: --schema without a version reads each row as its own, and says w
     test::write_file(dir / "ok.jsonl", row_text(1) + "\n" + row_text(4) + "\n");
     const auto format = cli("format --style sediment --schema nemo-gym-rollout " + test::quote((dir / "ok.jsonl").string()));
     CHECK(format.status == 0);
-    CHECK(format.out == dump(test::row_of_version(1), Style::sediment) + "\n" + dump(test::row_of_version(4), Style::sediment) + "\n");
+    CHECK(format.out == encode(test::row_of_version(1), Style::sediment) + "\n" + encode(test::row_of_version(4), Style::sediment) + "\n");
 }
 
 TEST_CASE("cli: a name without a version where documents do not say theirs is a usage error") {
@@ -256,7 +256,7 @@ TEST_CASE("versions: rows of every version convert to ATIF and back exactly") {
         INFO("v" << version);
         const AnyRolloutRow row = decode<AnyRolloutRow>(row_text(version));
         const NemoGymAtifTrajectory t = to_atif(row);
-        CHECK(check(SchemaId::atif_v1_7, encode(t)).empty());
+        CHECK(validate(SchemaId::atif_v1_7, encode(t)).errors.empty());
         const Converted<AnyRolloutRow> back = to_any_rollout_row(t, schema_of(row));
         CHECK(back.losses.empty());
         CHECK(back.value == row);
@@ -293,14 +293,14 @@ TEST_CASE("versions: rows of every version convert to ATIF and back exactly") {
     CHECK(to_rollout_row<NemoGymRolloutRowV4>(to_atif(RowParts{v4.responses_create_params, v4.response}), metadata).value == v4);
     RowMetadataOf<NemoGymRolloutRowV3> read;
     std::vector<Error> errors;
-    CHECK_FALSE(decode(R"({"metadata": )" + dump(test::row_of_version(4)["metadata"]) + "}", read, errors));
+    CHECK_FALSE(decode(R"({"metadata": )" + encode(test::row_of_version(4)["metadata"]) + "}", read, errors));
     // first, that the metadata is of another version; then where v4's differs (2, where v3 says 1)
     CHECK(errors.at(0) == Error{"rows.decode.other_version", "/metadata/schema_id",
                                 "the metadata is nemo-gym-rollout.v4's, not nemo-gym-rollout.v3's: convert to nemo-gym-rollout (a row of "
                                 "the version its metadata names); a conversion does not go back to an older version"});
     CHECK(errors.at(1).pointer == "/metadata/verifier_results/0/schema_version");
     errors.clear();
-    CHECK(decode(R"({"metadata": )" + dump(test::row_of_version(3)["metadata"]) + R"(, "reward": 1.0})", read, errors));
+    CHECK(decode(R"({"metadata": )" + encode(test::row_of_version(3)["metadata"]) + R"(, "reward": 1.0})", read, errors));
     CHECK(read.metadata.session_commit_observation_ids.size() == 2);
 }
 
@@ -317,13 +317,13 @@ TEST_CASE("versions: a row made from ATIF is checked under its version") {
         CHECK(e.errors().at(0).id == "rows.decode.pattern");
         CHECK(e.errors().at(0).pointer == "/response/turns/0/tool_calls/0/id");
     }
-    CHECK(check(SchemaId::nemo_gym_rollout_v3, nul).at(0).id == "rows.decode.pattern");
+    CHECK(validate(SchemaId::nemo_gym_rollout_v3, nul).errors.at(0).id == "rows.decode.pattern");
 }
 
 TEST_CASE("cli: convert rows of every version to ATIF and back, each as its own version") {
     test::TempDir dir;
     std::string rows;
-    for (int version = 1; version <= 4; ++version) rows += dump(test::row_of_version(version), Style::sediment) + "\n";
+    for (int version = 1; version <= 4; ++version) rows += encode(test::row_of_version(version), Style::sediment) + "\n";
     test::write_file(dir / "rows.jsonl", rows);
     const auto atif = cli("convert --from nemo-gym-rollout --to atif-v1.7 " + test::quote((dir / "rows.jsonl").string()));
     CHECK(atif.status == 0);
@@ -337,7 +337,7 @@ TEST_CASE("cli: convert rows of every version to ATIF and back, each as its own 
     CHECK(v4.err.find(":1: /extra/sediment_rows/metadata/verifier_results/0: missing key 'repository_provider'") != std::string::npos);
     CHECK(v4.err.find("1 converted, 3 failed") != std::string::npos);
     // --metadata lines of the version asked for
-    test::write_file(dir / "meta.jsonl", "{\"metadata\": " + dump(test::row_of_version(3)["metadata"]) + "}\n");
+    test::write_file(dir / "meta.jsonl", "{\"metadata\": " + encode(test::row_of_version(3)["metadata"]) + "}\n");
     test::write_file(dir / "one.jsonl", atif.out.substr(0, atif.out.find('\n') + 1));
     const auto given = cli("convert --from atif-v1.7 --to nemo-gym-rollout --metadata " + test::quote((dir / "meta.jsonl").string()) +
                            " --lossy " + test::quote((dir / "one.jsonl").string()));

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "detail/text.hpp"
 #include "report.hpp"
 #include "run.hpp"
 #include "sediment/rows.hpp"
@@ -538,9 +539,9 @@ int run_validate(const Options& o) {
     Tally tally(o);
     Versions versions{o.schema == nullptr, {}};
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
-        rows::Checked c;
-        if (o.schema_engine) c = rows::validate(o.schema_name, d.text, o.limits);
-        else if (!o.check_image_files) c = rows::check(o.schema_name, rows::StringText(d.text), o.limits);
+        rows::Validated c;
+        if (o.schema_engine) c = rows::validate(o.schema_name, d.text, rows::Engine::schema, o.limits);
+        else if (!o.check_image_files) c = rows::validate(o.schema_name, rows::StringText(d.text), o.limits);
         out.finding.errors = std::move(c.errors);
         if (o.check_image_files)  // the typed engine's verdict comes from the one decode it needs
             out.finding.errors = o.schema->id == rows::SchemaId::atif
@@ -572,7 +573,7 @@ int run_lint(const Options& o) {
         const auto version = rows::lint(o.schema_name, rows::StringText(d.text), out.finding.errors, facts, o.lint, o.limits);
         if (!version) {
             if (versions.any)  // the version it was read as, for the report
-                if (const auto read_as = rows::check(o.schema_name, d.text, o.limits).schema) out.finding.read_as = rows::schema_info(*read_as).name;
+                if (const auto read_as = rows::validate(o.schema_name, d.text, o.limits).schema) out.finding.read_as = rows::schema_info(*read_as).name;
             return;
         }
         facts.line = d.line;
@@ -718,7 +719,7 @@ int run_format(const Options& o) {
     };
 
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
-        rows::Checked c = rows::reencode(o.schema_name, d.text, o.style, out.out, o.limits);
+        rows::Validated c = rows::format(o.schema_name, d.text, o.style, out.out, o.limits);
         out.finding.errors = std::move(c.errors);
         if (c.schema && !o.schema) out.finding.read_as = rows::schema_info(*c.schema).name;
         if (!out.finding.errors.empty()) return out.out.clear();

@@ -18,6 +18,7 @@
 
 #include <sediment/rows.hpp>
 
+#include "detail/writer.hpp"
 #include "run.hpp"
 
 namespace py = pybind11;
@@ -272,7 +273,7 @@ public:
         options.whole_files = whole_files;
         thread_ = std::thread([this, options] {
             cli::run_documents(files_, options, [this](const cli::Document& d, cli::Outcome& out) {
-                out.finding.errors = rows::reencode(schema_, d.text, rows::Style::compact, out.out).errors;
+                out.finding.errors = rows::format(schema_, d.text, rows::Style::compact, out.out).errors;
                 if (!out.finding.errors.empty()) out.out.clear();
             }, [this](cli::Outcome& out) {
                 if (out.kind == cli::Document::end_of_file) return true;
@@ -420,10 +421,10 @@ PYBIND11_MODULE(_native, m) {
         if (engine != "typed" && engine != "schema") throw py::value_error("engine is 'typed' or 'schema'");
         const Text data_text = text_of(data);
         const std::string_view text = data_text.view;
-        rows::Checked checked;
+        rows::Validated checked;
         {
             py::gil_scoped_release unlocked;
-            checked = engine == "typed" ? rows::check(schema, text) : rows::validate(schema, text);
+            checked = rows::validate(schema, text, engine == "typed" ? rows::Engine::typed : rows::Engine::schema);
         }
         return checked.errors;
     }, py::arg("schema"), py::arg("data"), py::arg("engine") = "typed",
@@ -438,7 +439,7 @@ PYBIND11_MODULE(_native, m) {
         rows::check_lint_options(options);
         const Text data_text = text_of(data);
         const std::string_view text = data_text.view;
-        rows::Checked checked;
+        rows::Validated checked;
         {
             py::gil_scoped_release unlocked;
             checked = rows::lint(schema, text, options);
@@ -480,10 +481,10 @@ PYBIND11_MODULE(_native, m) {
         const Text data_text = text_of(data);
         const std::string_view text = data_text.view;
         std::string compact;
-        rows::Checked checked;
+        rows::Validated checked;
         {
             py::gil_scoped_release unlocked;
-            checked = rows::reencode(schema, text, rows::Style::compact, compact);
+            checked = rows::format(schema, text, rows::Style::compact, compact);
         }
         if (!checked.errors.empty()) return py::make_tuple(false, checked.errors);
         return py::make_tuple(true, PythonBuilder(compact).value());
@@ -498,10 +499,10 @@ PYBIND11_MODULE(_native, m) {
         writer.finish();
         if (!writer.errors.empty()) return py::make_tuple(false, writer.errors);
         std::string out;
-        rows::Checked checked;
+        rows::Validated checked;
         {
             py::gil_scoped_release unlocked;
-            checked = rows::reencode(schema, text, s, out);
+            checked = rows::format(schema, text, s, out);
         }
         if (!checked.errors.empty()) return py::make_tuple(false, checked.errors);
         return py::make_tuple(true, py::bytes(out));
@@ -526,7 +527,7 @@ PYBIND11_MODULE(_native, m) {
             options.progress = false;
             options.whole_files = whole_files;
             cli::run_documents(files, options, [&](const cli::Document& d, cli::Outcome& out) {
-                out.finding.errors = rows::check(schema, rows::StringText(d.text)).errors;
+                out.finding.errors = rows::validate(schema, rows::StringText(d.text)).errors;
             }, [&](cli::Outcome& out) {
                 if (out.kind == cli::Document::io_error) v.io_error = out.message;
                 if (out.kind != cli::Document::document) return v.io_error.empty();
@@ -557,7 +558,7 @@ PYBIND11_MODULE(_native, m) {
         {
             py::gil_scoped_release unlocked;
             const auto take = [&](std::string_view document, std::size_t line) {
-                std::vector<rows::Error> found = rows::check(schema, document).errors;
+                std::vector<rows::Error> found = rows::validate(schema, document).errors;
                 if (found.empty()) return void(++valid);
                 ++invalid;
                 if (!whole) found.front().message += cli::layout_hint(document, line);  // as the CLI reports it

@@ -351,6 +351,8 @@ struct document_traits<$Name$> {
     for (const SchemaDoc& s : module.schemas)
         visits += fill("        case SchemaId::$Id$: return f(type_tag<$Root$>{});\n",
                        {{"Id", schema_enumerator(s.name)}, {"Root", s.root}});
+    std::string unions;
+    for (const Variant& v : module.variants) unions += fill(" \\\n    X($Name$)", {{"Name", v.name}});
     std::string printers, list;
     for (const Model& m : module.models) {
         printers += fill("/// Writes `value` as compact JSON (see preview() for a bounded form).\n"
@@ -386,6 +388,9 @@ $Printers$
 /// Every model type: SEDIMENT_ROWS_MODELS(X) expands to X(Model) for each.
 #define SEDIMENT_ROWS_MODELS(X)$List$
 
+/// Every union type: SEDIMENT_ROWS_UNIONS(X) expands to X(Union) for each.
+#define SEDIMENT_ROWS_UNIONS(X)$Unions$
+
 /// Calls `f(type_tag<Root>{})` with the C++ model of the schema's document root.
 template <class F>
 decltype(auto) visit_schema(SchemaId id, F&& f) {
@@ -402,6 +407,7 @@ $Visits$    }
                  {"Aliases", aliases},
                  {"Printers", printers},
                  {"List", list},
+                 {"Unions", unions},
                  {"Visits", visits}});
 }
 
@@ -638,8 +644,8 @@ bool fast_check(std::string_view text, type_tag<$Root$>, const Limits& limits, S
 #include <string>
 #include <string_view>
 
-#include "sediment/rows/detail/decoder.hpp"
-#include "models.hpp"
+#include "detail/decoder.hpp"
+#include "sediment/rows/generated/models.hpp"
 
 namespace sediment::rows::detail {
 
@@ -696,8 +702,8 @@ std::string emit_writers(const Module& module) {
 
 #include <variant>
 
-#include "sediment/rows/detail/writer.hpp"
-#include "models.hpp"
+#include "detail/writer.hpp"
+#include "sediment/rows/generated/models.hpp"
 
 namespace sediment::rows::detail {
 
@@ -815,8 +821,8 @@ inline bool operator!=(const $Name$& a, const $Name$& b) { return !(a == b); }
 #include <variant>
 #include <vector>
 
-#include "sediment/rows/detail/decoder.hpp"
-#include "models.hpp"
+#include "detail/decoder.hpp"
+#include "sediment/rows/generated/models.hpp"
 
 namespace sediment::rows::detail::view {
 
@@ -1038,7 +1044,7 @@ bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limi
 #include <cstdint>
 #include <string_view>
 
-#include "sediment/rows/detail/fast.hpp"
+#include "detail/fast.hpp"
 #include "read.hpp"
 #include "views.hpp"
 

@@ -1,7 +1,9 @@
 // sediment-rows-gen: JSON Schemas -> intermediate model -> C++ headers.
 //
-//   sediment-rows-gen --out DIR SCHEMA...     write the model headers into DIR
-//   sediment-rows-gen --check DIR SCHEMA...   exit 1 when DIR's headers differ from what would be written
+//   sediment-rows-gen --out DIR [--internal DIR2] SCHEMA...    write the headers into DIR: the public ones
+//                                                              (models.hpp, schemas.hpp), and the library's
+//                                                              own (readers, writers, views) into DIR2
+//   sediment-rows-gen --check DIR [--internal DIR2] SCHEMA...  exit 1 when a header differs from what would be written
 //   sediment-rows-gen --embed FILE SCHEMA...  write a C++ source holding the schemas' exact bytes
 #include <fstream>
 #include <iostream>
@@ -32,7 +34,7 @@ bool write_if_changed(const std::string& path, const std::string& text) {
 }
 
 int usage() {
-    std::cerr << "usage: sediment-rows-gen (--out DIR | --check DIR | --embed FILE) SCHEMA...\n";
+    std::cerr << "usage: sediment-rows-gen (--out DIR [--internal DIR2] | --check DIR [--internal DIR2] | --embed FILE) SCHEMA...\n";
     return 2;
 }
 
@@ -42,7 +44,13 @@ int main(int argc, char** argv) {
     if (argc < 4) return usage();
     const std::string mode = argv[1];
     const std::string target = argv[2];
-    const std::vector<std::string> files(argv + 3, argv + argc);
+    int first = 3;
+    std::string internal = target;  // the library's own headers: beside the public ones unless told
+    if (mode != "--embed" && argc > 5 && std::string(argv[3]) == "--internal") {
+        internal = argv[4];
+        first = 5;
+    }
+    const std::vector<std::string> files(argv + first, argv + argc);
     if (mode != "--out" && mode != "--check" && mode != "--embed") return usage();
 
     std::vector<gen::Problem> problems;
@@ -66,7 +74,8 @@ int main(int argc, char** argv) {
 
     int stale = 0;
     for (const auto& [name, text] : headers) {
-        const std::string path = target + "/" + name;
+        const bool is_public = name == "models.hpp" || name == "schemas.hpp";
+        const std::string path = (is_public ? target : internal) + "/" + name;
         if (mode == "--out") {
             if (!write_if_changed(path, text)) {
                 std::cerr << "cannot write " << path << "\n";

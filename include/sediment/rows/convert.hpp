@@ -71,20 +71,6 @@ struct Converted {
     std::vector<Error> losses;  ///< the source values it does not hold
 };
 
-/// Thrown by the conversions: errors() lists every value that would be lost (strict mode), or what is
-/// wrong with the source (an invalid document or `sediment_rows` extension), by JSON Pointer.
-class ConvertError : public std::runtime_error {
-public:
-    /// An exception carrying `errors` (at least one).
-    explicit ConvertError(std::vector<Error> errors)
-        : std::runtime_error(detail::describe(errors)), errors_(std::move(errors)) {}
-    /// Every error, in source document order.
-    const std::vector<Error>& errors() const noexcept { return errors_; }
-
-private:
-    std::vector<Error> errors_;
-};
-
 /// ATIF -> the row's `responses_create_params` and `response`.
 Converted<RowParts> to_row_parts(const NemoGymAtifTrajectory& trajectory, const ConvertOptions& options = {});
 

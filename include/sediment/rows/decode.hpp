@@ -1,4 +1,7 @@
-// Strict decoding of documents into the typed models.
+// Strict decoding of documents into the typed models, and the typed verdict on a document.
+//
+//   auto row = sediment::rows::decode<sediment::rows::NemoGymRolloutRow>(line);     // throws DecodeError
+//   sediment::rows::Validated v = sediment::rows::validate(SchemaId::nemo_gym_rollout_v4, line);
 #pragma once
 
 #include <optional>
@@ -6,79 +9,49 @@
 #include <type_traits>
 #include <vector>
 
-#include "detail/decoder.hpp"
 #include "error.hpp"
-#include "generated/read.hpp"
+#include "generated/models.hpp"
 #include "json.hpp"
 #include "schema.hpp"
 
 namespace sediment::rows {
 
-/// Decodes a parsed document (nlohmann::json or nlohmann::ordered_json) into `out` under the rules of
-/// `schema` (by default the schema whose root T is). Appends every error found and returns false when
-/// there is one; `out` is then unspecified.
-template <class T, class J, std::enable_if_t<is_json_v<J>, int> = 0>
-bool decode(const J& document, T& out, std::vector<Error>& errors, SchemaId schema = document_traits<T>::schema,
-            const Limits& limits = {}) {
-    detail::Decoder d(schema, errors, limits, detail::Decoder::Source::caller_dom);
-    return detail::read(d, document, out);
-}
+/// Which engine gives validate()'s verdict.
+enum class Engine {
+    typed,   ///< the typed decoders: every rule of the schema and the rules it cannot say (the default)
+    schema,  ///< valijson over the bundled JSON Schema, independently of the typed models (see schema.hpp)
+};
+
+/// A verdict on one document.
+struct Validated {
+    std::optional<SchemaId> schema;  ///< the version it was read as; none when it names no bundled one, or is not JSON
+    std::vector<Error> errors;       ///< empty when it is valid
+
+    /// True when it was read as a bundled schema and has no error.
+    bool valid() const noexcept { return schema.has_value() && errors.empty(); }
+};
 
 namespace detail {
 
+// The library's readers (src/models/decode.cpp), instantiated for every generated model, and for
+// nlohmann::json and nlohmann::ordered_json (Json) documents.
 template <class T>
-std::vector<Error> check(std::string_view text, bool padded, SchemaId schema, const Limits& limits);
-
-/// No fast path for this type: decode() reads it exactly. (The generated overloads in read.hpp cover
-/// the document roots of the bundled schemas.)
+bool decode_text(std::string_view text, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits);
+template <class T, class J>
+bool decode_document(const J& document, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits);
 template <class T>
-bool fast_decode(std::string_view, T&, const Limits&, SchemaId) {
-    return false;
-}
-
-/// No check-only fast path for this type: check() reads it exactly.
-template <class T>
-bool fast_check(std::string_view, type_tag<T>, const Limits&, SchemaId, bool = false) {
-    return false;
-}
-
-/// When `document`, to be read under the rules of `schema`, names another bundled version of it (a
-/// rollout row's metadata.schema_id, an ATIF trajectory's schema_version): `rows.decode.other_version`
-/// at that place, saying which version the document is and the name to read it with. `document` is a
-/// row, or an object holding a row's "metadata" (`converting`: the metadata of a row a conversion
-/// asks for), at `at` in the text errors point into. Asked before decoding, which may move the
-/// document's strings out. (src/versions.cpp)
-std::optional<Error> other_version(SchemaId schema, const Json& document, std::string_view at = {}, bool converting = false);
-
-/// Puts `e` (other_version()'s) first among errors[first..], in place of the errors at its place; a
-/// document with no error there is left as it is.
-void put_first(std::vector<Error>& errors, std::size_t first, std::optional<Error> e);
-
-/// The exact reader: the strict parser, then the typed readers over its DOM. Every verdict and error
-/// comes from here.
-template <class T>
-bool exact_decode(std::string_view text, T& out, std::vector<Error>& errors, const Limits& limits, SchemaId schema) {
-    Json document;
-    if (!parse(text, document, errors, limits, decimals_of(schema))) return false;
-    const std::size_t first = errors.size();
-    std::optional<Error> other = other_version(schema, document);
-    Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
-    if (read(d, document, out)) return true;
-    put_first(errors, first, std::move(other));
-    return false;
-}
-
-/// check() of a text that `padded` says kTextPadding readable bytes follow.
-template <class T>
-std::vector<Error> check(std::string_view text, bool padded, SchemaId schema, const Limits& limits) {
-    std::vector<Error> errors;
-    if (fast_check(text, type_tag<T>{}, limits, schema, padded)) return errors;
-    T value;
-    exact_decode(text, value, errors, limits, schema);
-    return errors;
-}
+std::vector<Error> validate_text(std::string_view text, bool padded, SchemaId schema, const Limits& limits);
 
 }  // namespace detail
+
+/// Decodes a parsed document (nlohmann::json or nlohmann::ordered_json) into `out` under the rules of
+/// `schema` (by default T's own: see below). Appends every error found and returns false when there
+/// is one; `out` is then unspecified.
+template <class T, class J, std::enable_if_t<is_json_v<J>, int> = 0>
+bool decode(const J& document, T& out, std::vector<Error>& errors, SchemaId schema = document_traits<T>::schema,
+            const Limits& limits = {}) {
+    return detail::decode_document(document, out, errors, schema, limits);
+}
 
 /// Parses JSON text strictly (see parse()) and decodes it into `out` under the rules of `schema`. A
 /// type may be the root of several versions of a schema (NemoGymResponseV1 of nemo-gym-response v1,
@@ -87,9 +60,7 @@ std::vector<Error> check(std::string_view text, bool padded, SchemaId schema, co
 /// document into the same `out` reuses its memory; nothing of the earlier value is left.
 template <class T>
 bool decode(std::string_view text, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits = {}) {
-    if (detail::fast_decode(text, out, limits, schema)) return true;
-    out = T();
-    return detail::exact_decode(text, out, errors, limits, schema);
+    return detail::decode_text(text, out, errors, schema, limits);
 }
 
 /// The same under the rules of T's own schema (`document_traits<T>::schema`): the newest version of
@@ -131,26 +102,33 @@ T decode(const J& document) {
 /// A valid document builds no value: the fast path only looks (string views into the parser's
 /// buffer, free-form values walked); anything it refuses is decoded by the exact reader.
 template <class T>
-std::vector<Error> check(std::string_view text, SchemaId schema, const Limits& limits = {}) {
-    return detail::check<T>(text, false, schema, limits);
+Validated validate(std::string_view text, SchemaId schema, const Limits& limits = {}) {
+    return Validated{schema, detail::validate_text<T>(text, false, schema, limits)};
 }
 
-/// The typed verdict on JSON text read as a T: no errors when it decodes.
+/// The typed verdict on JSON text read as a T, under T's own schema.
 template <class T>
-std::vector<Error> check(std::string_view text, const Limits& limits = {}) {
-    return check<T>(text, document_traits<T>::schema, limits);
+Validated validate(std::string_view text, const Limits& limits = {}) {
+    return validate<T>(text, document_traits<T>::schema, limits);
 }
 
-/// The typed verdict on a document of a bundled schema: no errors when it decodes.
-inline std::vector<Error> check(SchemaId schema, std::string_view text, const Limits& limits = {}) {
-    return visit_schema(schema, [&](auto tag) { return check<typename decltype(tag)::type>(text, schema, limits); });
-}
+/// The verdict on a document of a bundled schema, by the typed decoders.
+Validated validate(SchemaId schema, std::string_view text, const Limits& limits = {});
 
-/// The same, of a std::string's text, read in place when its capacity allows (see StringText).
-inline std::vector<Error> check(SchemaId schema, const StringText& text, const Limits& limits = {}) {
-    return visit_schema(schema, [&](auto tag) {
-        return detail::check<typename decltype(tag)::type>(text.text(), text.padded(), schema, limits);
-    });
+/// The same by `engine`: Engine::schema runs valijson over the bundled schema (see schema.hpp).
+Validated validate(SchemaId schema, std::string_view text, Engine engine, const Limits& limits = {});
+
+/// The typed verdict on a std::string's text, read in place when its capacity allows (see StringText).
+Validated validate(SchemaId schema, const StringText& text, const Limits& limits = {});
+
+namespace detail {
+Validated validate_document(SchemaId schema, const Json& document, Engine engine);  // src/models/decode.cpp
+}  // namespace detail
+
+/// The verdict on a parsed document (a Json that parse() read: big integers stay exact) by `engine`.
+template <class J, std::enable_if_t<std::is_same_v<J, Json>, int> = 0>
+Validated validate(SchemaId schema, const J& document, Engine engine = Engine::typed) {
+    return detail::validate_document(schema, document, engine);
 }
 
 /// nlohmann's ADL hook: `json.get<NemoGymRolloutRow>()` decodes strictly and throws DecodeError.

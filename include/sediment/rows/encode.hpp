@@ -1,23 +1,25 @@
 // Exact encoding of the typed models: keys in schema property order, absent stays absent, null stays null.
+//
+//   std::string line = sediment::rows::encode(row, sediment::rows::Style::sediment);  // Sediment's bytes
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include "decode.hpp"
-#include "detail/writer.hpp"
-#include "generated/write.hpp"
 
 namespace sediment::rows {
 
-/// Appends the JSON text of `value` to `out`. Throws EncodeError for NaN, infinity or invalid UTF-8.
+/// Appends the JSON text of `value` (a generated model, or a Json) to `out` in `style`. Throws
+/// EncodeError for NaN, infinity or invalid UTF-8. (Defined in the library for every model.)
 template <class T>
-void encode(const T& value, std::string& out, Style style = Style::compact) {
-    detail::Writer w(out, style);
-    detail::write(w, value);
-    w.finish();
-}
+void encode(const T& value, std::string& out, Style style = Style::compact);
 
-/// The JSON text of `value`. Throws EncodeError for NaN, infinity or invalid UTF-8.
+/// The JSON text of `value`. Throws EncodeError for NaN, infinity or invalid UTF-8. For a Json,
+/// use it rather than nlohmann's dump() for values read by parse(), which may hold big integers
+/// (see kBigIntegerSubtype).
 template <class T>
 std::string encode(const T& value, Style style = Style::compact) {
     std::string out;
@@ -25,31 +27,15 @@ std::string encode(const T& value, Style style = Style::compact) {
     return out;
 }
 
-/// The JSON text of any Json in `style`. Use it rather than nlohmann's dump() for values read by
-/// parse(), which may hold big integers (see kBigIntegerSubtype). Throws EncodeError.
-inline std::string dump(const Json& value, Style style = Style::compact) { return encode(value, style); }
-
-/// Decodes a document of a bundled schema and encodes it again in `style` (the CLI's `format`).
-/// Returns false with the errors when it does not decode or cannot be encoded.
-inline bool reencode(SchemaId schema, std::string_view text, Style style, std::string& out, std::vector<Error>& errors,
-                     const Limits& limits = {}) {
-    return visit_schema(schema, [&](auto tag) {
-        typename decltype(tag)::type value;
-        if (!decode(text, value, errors, schema, limits)) return false;
-        try {
-            encode(value, out, style);
-        } catch (const EncodeError& e) {
-            errors.push_back(e.error());
-            return false;
-        }
-        return true;
-    });
-}
+/// Decodes a document of a bundled schema and appends its encoding in `style` to `out` (the CLI's
+/// `format`); `out` is unchanged when the verdict has errors (a document that does not decode, or a
+/// value that cannot be encoded).
+Validated format(SchemaId schema, std::string_view text, Style style, std::string& out, const Limits& limits = {});
 
 namespace detail {
 
-/// Parses text the encoder wrote with simdjson into `out` (src/fast.cpp): false for what it leaves to
-/// parse() (integers beyond 64 bits, very wide objects).
+/// Parses text the encoder wrote with simdjson into `out` (src/engines/fast.cpp): false for what it
+/// leaves to parse() (integers beyond 64 bits, very wide objects).
 bool fast_parse(std::string_view text, Json& out);
 
 }  // namespace detail

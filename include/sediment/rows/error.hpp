@@ -39,11 +39,13 @@ inline std::string describe(const std::vector<Error>& errors) {
 }
 }  // namespace detail
 
-/// Thrown by decode(): what() is the first error; errors() has them all.
-class DecodeError : public std::runtime_error {
+/// The base of every exception that carries a document's errors: what() is the first error and
+/// errors() has them all, at their JSON Pointers. Catch it to handle DecodeError, EncodeError and
+/// ConvertError alike.
+class DocumentError : public std::runtime_error {
 public:
     /// An exception carrying `errors` (at least one).
-    explicit DecodeError(std::vector<Error> errors)
+    explicit DocumentError(std::vector<Error> errors)
         : std::runtime_error(detail::describe(errors)), errors_(std::move(errors)) {}
     /// Every error, in document order.
     const std::vector<Error>& errors() const noexcept { return errors_; }
@@ -52,16 +54,26 @@ private:
     std::vector<Error> errors_;
 };
 
+/// Thrown by decode() and parse(): the document is not valid.
+class DecodeError : public DocumentError {
+public:
+    using DocumentError::DocumentError;
+};
+
 /// Thrown by encode() for a value JSON cannot carry (NaN, infinity, invalid UTF-8).
-class EncodeError : public std::runtime_error {
+class EncodeError : public DocumentError {
 public:
     /// An exception carrying `error`.
-    explicit EncodeError(Error error) : std::runtime_error(to_string(error)), error_(std::move(error)) {}
+    explicit EncodeError(Error error) : DocumentError({std::move(error)}) {}
     /// The value that cannot be written: its pointer and why.
-    const Error& error() const noexcept { return error_; }
+    const Error& error() const noexcept { return errors().front(); }
+};
 
-private:
-    Error error_;
+/// Thrown by the conversions and upgrades: every value that would be lost (strict mode), or what is
+/// wrong with the source (an invalid document or `sediment_rows` extension), by JSON Pointer.
+class ConvertError : public DocumentError {
+public:
+    using DocumentError::DocumentError;
 };
 
 }  // namespace sediment::rows

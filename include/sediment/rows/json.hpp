@@ -14,7 +14,7 @@ namespace sediment::rows {
 /// Bytes after a text's end that a StringText needs in its string's capacity to be read in place.
 inline constexpr std::size_t kTextPadding = 64;
 
-/// The text of a std::string, for check(): when the string's capacity leaves kTextPadding bytes
+/// The text of a std::string, for validate(): when the string's capacity leaves kTextPadding bytes
 /// after its end (`s.reserve(s.size() + kTextPadding)` makes sure), the fast path parses the text
 /// where it is, instead of copying it into a padded buffer of its own first (for a very large
 /// document, a copy as large as the document). The string must not change while it is in use.

@@ -164,11 +164,11 @@ private:
 };
 
 /// Decodes `text` as a row of `name` (nemo-gym-rollout with or without its version) into `row`,
-/// reused from call to call, and lints it: false, with its schema errors appended, when it is not
-/// schema-valid; else true, with its findings under the rules within a row appended. Throws
-/// std::invalid_argument for a name that stands for no rollout version.
-bool lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std::vector<Error>& findings,
-          const LintOptions& options = {}, const Limits& limits = {});
+/// reused from call to call, and lints it: nothing, with its schema errors appended, when it is not
+/// schema-valid; else the version it was read as, with its findings under the rules within a row
+/// appended. Throws std::invalid_argument for a name that stands for no rollout version.
+std::optional<SchemaId> lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std::vector<Error>& findings,
+                             const LintOptions& options = {}, const Limits& limits = {});
 
 /// Lints the text of one row of `name` (nemo-gym-rollout with or without its version): its schema
 /// errors when it is not schema-valid, else its findings under the rules within a row and, in
@@ -186,6 +186,6 @@ std::optional<SchemaId> lint(std::string_view name, const StringText& text, std:
 /// A row's verdict: its schema errors when it is not schema-valid (of `name`, with or without its
 /// version), else its findings under the rules within a row. Throws std::invalid_argument for a name
 /// that stands for no rollout version.
-Checked lint(std::string_view name, std::string_view text, const LintOptions& options = {}, const Limits& limits = {});
+Validated lint(std::string_view name, std::string_view text, const LintOptions& options = {}, const Limits& limits = {});
 
 }  // namespace sediment::rows

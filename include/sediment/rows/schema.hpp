@@ -1,9 +1,12 @@
-// The bundled schemas: their names, their exact bytes, and validation of any document against them
-// with valijson (the `schema` engine, independent of the typed models).
+// The bundled schemas: their names and their exact bytes. validate(..., Engine::schema) (decode.hpp)
+// checks a document against one with valijson, independently of the typed models. valijson 1.0 runs
+// with three corrections so that it answers exactly what draft 2020-12 says: `pattern` runs over code
+// points (std::regex cannot compile the create-params pattern), `format: date-time` is checked as
+// RFC 3339 with real calendar dates, and numbers are read in the typed models' domain (an integral
+// number such as 3.0 is an integer; integers hold 64 bits).
 #pragma once
 
 #include <string_view>
-#include <vector>
 
 #include "error.hpp"
 #include "generated/schemas.hpp"
@@ -28,16 +31,5 @@ constexpr const SchemaInfo& schema_info(SchemaId id) noexcept { return kSchemas[
 constexpr Decimals decimals_of(SchemaId id) noexcept {
     return schema_info(id).exact_decimals ? Decimals::exact : Decimals::nearest;
 }
-
-/// Validates a document against a bundled schema with valijson, independently of the typed models.
-/// valijson 1.0 runs with three corrections so that it answers exactly what draft 2020-12 says:
-/// `pattern` runs over code points (std::regex cannot compile the create-params pattern),
-/// `format: date-time` is checked as RFC 3339 with real calendar dates, and numbers are read in the
-/// typed models' domain (an integral number such as 3.0 is an integer; integers hold 64 bits).
-/// Returns no errors for a valid document.
-std::vector<Error> validate_document(SchemaId schema, const Json& document);
-
-/// Parses strictly (see parse()) and validates; a parse error is the only error returned.
-std::vector<Error> validate(SchemaId schema, std::string_view text, const Limits& limits = {});
 
 }  // namespace sediment::rows

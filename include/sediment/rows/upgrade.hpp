@@ -42,9 +42,9 @@ bool upgrade(std::string_view text, std::string_view from, SchemaId to, Upgraded
 Upgraded upgrade(std::string_view text, std::string_view from, SchemaId to, Style style = Style::compact,
                  const ConvertOptions& options = {}, const Limits& limits = {});
 
-/// A Harbor trajectory of any version as NeMo Gym's v1.7 subset (see upgrade() above); throws
-/// ConvertError with what the subset refuses, at its place.
-NemoGymAtifTrajectory upgrade(const HarborAtifTrajectory& trajectory);
+/// A Harbor trajectory of any version as NeMo Gym's v1.7 subset (see upgrade() above; nothing is
+/// dropped, so `losses` is empty); throws ConvertError with what the subset refuses, at its place.
+Converted<NemoGymAtifTrajectory> upgrade(const HarborAtifTrajectory& trajectory);
 
 /// The same on a decoded row: `row` as rollout version `to`.
 Converted<AnyRolloutRow> upgrade(const AnyRolloutRow& row, SchemaId to, const ConvertOptions& options = {});

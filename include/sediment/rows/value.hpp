@@ -20,6 +20,12 @@ namespace sediment::rows {
 /// Free-form and any-JSON values (`arguments`, `raw`, `result`): the whole content, keys in source order.
 using Json = nlohmann::ordered_json;
 
+/// How encode() lays out JSON text.
+enum class Style {
+    compact,   ///< no spaces, UTF-8 as is: {"a":[1,2]}
+    sediment,  ///< Sediment's exporter (Python json.dumps defaults): {"a": [1, 2]}, non-ASCII as \uXXXX
+};
+
 /// Integers beyond 64 bits are kept exactly, as their decimal digits, in a Json binary value with this
 /// subtype (JSON text has no binary values, so nothing read from text looks like one). encode()
 /// writes them back digit for digit; is_big_integer() and big_integer_digits() read them.

@@ -57,26 +57,19 @@ SchemaId schema_of(const AnyRolloutRow& row) noexcept;
 /// Decoding row after row into one `out` reuses its memory while the version stays the same.
 bool decode(std::string_view text, AnyRolloutRow& out, std::vector<Error>& errors, const Limits& limits = {});
 
-/// What a document gave under a schema named with or without its version.
-struct Checked {
-    std::optional<SchemaId> schema;  ///< the version it was read as; none when it names no bundled one, or is not JSON
-    std::vector<Error> errors;       ///< empty when it is valid
-};
+/// The verdict on a document of the schema `name` stands for (schemas_named()), by the typed
+/// decoders. Throws std::invalid_argument for a name that stands for none.
+Validated validate(std::string_view name, std::string_view text, const Limits& limits = {});
 
-/// The typed verdict on a document of the schema `name` stands for (schemas_named()). Throws
-/// std::invalid_argument for a name that stands for none.
-Checked check(std::string_view name, std::string_view text, const Limits& limits = {});
+/// The same by `engine` (Engine::schema: valijson over the version the document is read as).
+Validated validate(std::string_view name, std::string_view text, Engine engine, const Limits& limits = {});
 
-/// The same, of a std::string's text, read in place when its capacity allows (see StringText).
-Checked check(std::string_view name, const StringText& text, const Limits& limits = {});
-
-/// The schema engine's verdict (valijson; see validate(SchemaId, ...)) on a document of the schema
-/// `name` stands for. Throws std::invalid_argument for a name that stands for none.
-Checked validate(std::string_view name, std::string_view text, const Limits& limits = {});
+/// The typed verdict on a std::string's text, read in place when its capacity allows (see StringText).
+Validated validate(std::string_view name, const StringText& text, const Limits& limits = {});
 
 /// Decodes a document of the schema `name` stands for and appends its encoding in `style` to `out`
 /// (the CLI's `format`); `out` is unchanged when the verdict has errors.
-Checked reencode(std::string_view name, std::string_view text, Style style, std::string& out, const Limits& limits = {});
+Validated format(std::string_view name, std::string_view text, Style style, std::string& out, const Limits& limits = {});
 
 namespace detail {
 
@@ -97,7 +90,7 @@ bool with_version(V& out, SchemaId schema, F&& f) {
 /// The fast path of decode(AnyRolloutRow) (src/fast.cpp): true when `text` is a valid row, read into `out`.
 bool fast_decode(std::string_view text, AnyRolloutRow& out, const Limits& limits);
 
-/// The same verdict, building nothing (check()): the version of a valid row, or nothing, which sends
+/// The same verdict, building nothing (validate()): the version of a valid row, or nothing, which sends
 /// the row to the exact reader. `padded`: kTextPadding readable bytes follow `text`.
 std::optional<SchemaId> fast_check_row(std::string_view text, const Limits& limits, bool padded = false);
 

@@ -1765,6 +1765,12 @@ std::ostream& operator<<(std::ostream& os, const NemoGymRolloutRowV4& value);
     X(NemoGymMetadataV4) \
     X(NemoGymRolloutRowV4)
 
+/// Every union type: SEDIMENT_ROWS_UNIONS(X) expands to X(Union) for each.
+#define SEDIMENT_ROWS_UNIONS(X) \
+    X(AtifContent) \
+    X(ReasoningEffort) \
+    X(Part)
+
 /// Calls `f(type_tag<Root>{})` with the C++ model of the schema's document root.
 template <class F>
 decltype(auto) visit_schema(SchemaId id, F&& f) {

@@ -27,7 +27,7 @@ public:
     IsValidMatcher(rows::detail::Target<T> target, Limits limits) : target_(target), limits_(limits) {}
     /// True when the value matches; keeps the errors for describe().
     bool match(const std::string& text) const override {
-        errors_ = target_.check(text, limits_);
+        errors_ = target_.validate(text, limits_);
         return errors_.empty();
     }
     /// What a matching value is, with the errors found, for Catch's message.
@@ -68,7 +68,7 @@ public:
         : target_(target), errors_matcher_(std::move(pointer), std::move(part)) {}
     /// True when the value matches; keeps the errors for describe().
     bool match(const std::string& text) const override {
-        errors_ = target_.check(text, {});
+        errors_ = target_.validate(text, {});
         return errors_matcher_.match(errors_);
     }
     /// What a matching value is, with the errors found, for Catch's message.

@@ -33,7 +33,7 @@ struct Target {
     SchemaId schema = document_traits<T>::schema;  ///< the schema whose rules apply
 
     /// The typed verdict on `text`.
-    std::vector<Error> check(const std::string& text, const Limits& limits) const { return rows::check<T>(text, schema, limits); }
+    std::vector<Error> validate(const std::string& text, const Limits& limits) const { return rows::validate<T>(text, schema, limits).errors; }
     /// "NemoGymRolloutRow (nemo-gym-rollout.v2)"
     std::string description() const { return name() + " (" + std::string(schema_info(schema).name) + ")"; }
     /// "NemoGymRolloutRow"
@@ -44,8 +44,8 @@ struct Target {
 template <>
 struct Target<AnyRolloutRow> {
     /// The typed verdict on `text`.
-    std::vector<Error> check(const std::string& text, const Limits& limits) const {
-        return rows::check("nemo-gym-rollout", text, limits).errors;
+    std::vector<Error> validate(const std::string& text, const Limits& limits) const {
+        return rows::validate("nemo-gym-rollout", text, limits).errors;
     }
     /// "AnyRolloutRow (nemo-gym-rollout, of the version it names)"
     std::string description() const { return name() + " (nemo-gym-rollout, of the version it names)"; }

@@ -40,7 +40,7 @@ public:
     IsValidMatcher(rows::detail::Target<T> target, Limits limits) : target_(target), limits_(limits) {}
     /// True on a match; otherwise writes the first errors to `os`.
     bool MatchAndExplain(const std::string& text, std::ostream* os) const {
-        const std::vector<Error> errors = target_.check(text, limits_);
+        const std::vector<Error> errors = target_.validate(text, limits_);
         if (errors.empty()) return true;
         if (os) *os << "errors: " << rows::detail::first_errors(errors);
         return false;
@@ -84,7 +84,7 @@ public:
         : target_(target), errors_(std::move(pointer), std::move(part)) {}
     /// True on a match; otherwise writes the first errors to `os`.
     bool MatchAndExplain(const std::string& text, std::ostream* os) const {
-        const std::vector<Error> errors = target_.check(text, {});
+        const std::vector<Error> errors = target_.validate(text, {});
         if (os) {
             if (errors.empty()) *os << "it is a valid " << target_.name();
             else *os << "errors: " << rows::detail::first_errors(errors);

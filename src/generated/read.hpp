@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "sediment/rows/detail/decoder.hpp"
-#include "models.hpp"
+#include "detail/decoder.hpp"
+#include "sediment/rows/generated/models.hpp"
 
 namespace sediment::rows::detail {
 

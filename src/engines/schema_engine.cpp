@@ -17,8 +17,9 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
-#include "sediment/rows/decode.hpp"
-#include "sediment/rows/detail/text.hpp"
+#include "engines/schema_engine.hpp"
+
+#include "detail/text.hpp"
 #include "sediment/rows/schema.hpp"
 
 namespace sediment::rows {
@@ -165,7 +166,7 @@ const valijson::Schema& prepared(SchemaId id) {
 
 }  // namespace
 
-std::vector<Error> validate_document(SchemaId schema, const Json& document) {
+std::vector<Error> detail::schema_engine(SchemaId schema, const Json& document) {
     const nlohmann::json doc = to_valijson(document, schema_info(schema).strict_numbers);
     valijson::Validator validator;
     valijson::ValidationResults results;
@@ -181,15 +182,6 @@ std::vector<Error> validate_document(SchemaId schema, const Json& document) {
         detail::make_printable(errors.back().message);
     }
     if (errors.empty()) errors.push_back(Error{"rows.schema.invalid", "", "the document does not match the schema"});
-    return errors;
-}
-
-std::vector<Error> validate(SchemaId schema, std::string_view text, const Limits& limits) {
-    Json document;
-    std::vector<Error> errors;
-    if (!parse(text, document, errors, limits, decimals_of(schema))) return errors;
-    errors = validate_document(schema, document);
-    detail::put_first(errors, 0, detail::other_version(schema, document));
     return errors;
 }
 

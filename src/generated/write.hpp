@@ -4,8 +4,8 @@
 
 #include <variant>
 
-#include "sediment/rows/detail/writer.hpp"
-#include "models.hpp"
+#include "detail/writer.hpp"
+#include "sediment/rows/generated/models.hpp"
 
 namespace sediment::rows::detail {
 

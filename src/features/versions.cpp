@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "detail/decode.hpp"
+#include "engines/schema_engine.hpp"
+#include "detail/encode.hpp"
+
 namespace sediment::rows {
 namespace {
 
@@ -41,8 +45,8 @@ std::size_t distance(std::string_view a, std::string_view b, std::size_t limit) 
 // Runs `versioned(id)` for a versioned name; for a name of every version, finds the version the
 // document names first (the typed engine reads rows of any version itself).
 template <class Versioned, class Any>
-Checked under(std::string_view name, Versioned versioned, Any any) {
-    if (const SchemaInfo* s = find_schema(name)) return Checked{s->id, versioned(s->id)};
+Validated under(std::string_view name, Versioned versioned, Any any) {
+    if (const SchemaInfo* s = find_schema(name)) return versioned(s->id);
     if (!named_family(name)) unknown_name(name);
     return any();
 }
@@ -211,14 +215,16 @@ bool read_any(std::string_view text, AnyRolloutRow& out, std::vector<Error>& err
     });
 }
 
-Checked check_text(std::string_view name, std::string_view text, bool padded, const Limits& limits) {
+Validated validate_text(std::string_view name, std::string_view text, bool padded, const Limits& limits) {
     return under(
         name,
         [&](SchemaId id) {
-            return visit_schema(id, [&](auto tag) { return detail::check<typename decltype(tag)::type>(text, padded, id, limits); });
+            return visit_schema(id, [&](auto tag) {
+                return Validated{id, detail::validate_text<typename decltype(tag)::type>(text, padded, id, limits)};
+            });
         },
         [&] {
-            Checked v;
+            Validated v;
             if ((v.schema = detail::fast_check_row(text, limits, padded))) return v;
             AnyRolloutRow row;
             read_any(text, row, v.errors, limits, v.schema);
@@ -233,41 +239,35 @@ bool decode(std::string_view text, AnyRolloutRow& out, std::vector<Error>& error
     return read_any(text, out, errors, limits, version);
 }
 
-Checked check(std::string_view name, std::string_view text, const Limits& limits) { return check_text(name, text, false, limits); }
+Validated validate(std::string_view name, std::string_view text, const Limits& limits) { return validate_text(name, text, false, limits); }
 
-Checked check(std::string_view name, const StringText& text, const Limits& limits) {
-    return check_text(name, text.text(), text.padded(), limits);
+Validated validate(std::string_view name, const StringText& text, const Limits& limits) {
+    return validate_text(name, text.text(), text.padded(), limits);
 }
 
-Checked validate(std::string_view name, std::string_view text, const Limits& limits) {
+Validated validate(std::string_view name, std::string_view text, Engine engine, const Limits& limits) {
+    if (engine == Engine::typed) return validate(name, text, limits);
     return under(
-        name, [&](SchemaId id) { return validate(id, text, limits); },
+        name, [&](SchemaId id) { return validate(id, text, engine, limits); },
         [&] {
-            Checked v;
+            Validated v;
             Json document;
             if (!parse(text, document, v.errors, limits, Decimals::nearest)) return v;
             v.schema = version_named(name, document, v.errors);
-            if (v.schema) v.errors = validate_document(*v.schema, document);
+            if (v.schema) v.errors = detail::schema_engine(*v.schema, document);
             return v;
         });
 }
 
-Checked reencode(std::string_view name, std::string_view text, Style style, std::string& out, const Limits& limits) {
+Validated format(std::string_view name, std::string_view text, Style style, std::string& out, const Limits& limits) {
     return under(
-        name,
-        [&](SchemaId id) {
-            std::vector<Error> errors;
-            reencode(id, text, style, out, errors, limits);
-            return errors;
-        },
+        name, [&](SchemaId id) { return format(id, text, style, out, limits); },
         [&] {
-            Checked v;
+            Validated v;
             AnyRolloutRow row;
             if (!read_any(text, row, v.errors, limits, v.schema)) return v;
             try {
-                std::string encoded;
-                std::visit([&](const auto& r) { encode(r, encoded, style); }, row);
-                out += encoded;
+                std::visit([&](const auto& r) { detail::append_encoding(r, style, out); }, row);
             } catch (const EncodeError& e) {
                 v.errors.push_back(e.error());
             }

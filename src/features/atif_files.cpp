@@ -2,7 +2,9 @@
 #include <filesystem>
 
 #include "sediment/rows/atif.hpp"
-#include "sediment/rows/detail/text.hpp"
+#include "detail/decode.hpp"
+#include "detail/encode.hpp"
+#include "detail/text.hpp"
 
 namespace sediment::rows {
 namespace {

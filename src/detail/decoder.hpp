@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "../error.hpp"
-#include "../json.hpp"
-#include "../value.hpp"
+#include "sediment/rows/error.hpp"
+#include "sediment/rows/json.hpp"
+#include "sediment/rows/value.hpp"
 #include "text.hpp"
 
 namespace sediment::rows {

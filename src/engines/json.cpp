@@ -7,7 +7,7 @@
 #include <string>
 #include <unordered_set>
 
-#include "sediment/rows/detail/text.hpp"
+#include "detail/text.hpp"
 
 namespace sediment::rows {
 namespace {

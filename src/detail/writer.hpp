@@ -17,19 +17,9 @@
 #include <emmintrin.h>
 #endif
 
-#include "../error.hpp"
-#include "../value.hpp"
+#include "sediment/rows/error.hpp"
+#include "sediment/rows/value.hpp"
 #include "text.hpp"
-
-namespace sediment::rows {
-
-/// How encode() lays out JSON text.
-enum class Style {
-    compact,   ///< no spaces, UTF-8 as is: {"a":[1,2]}
-    sediment,  ///< Sediment's exporter (Python json.dumps defaults): {"a": [1, 2]}, non-ASCII as \uXXXX
-};
-
-}  // namespace sediment::rows
 
 namespace sediment::rows::detail {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "decoder.hpp"
-#include "sediment/rows/generated/views.hpp"
+#include "generated/views.hpp"
 
 namespace sediment::rows::detail::fast {
 

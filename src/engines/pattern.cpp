@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "sediment/rows/detail/text.hpp"
+#include "detail/text.hpp"
 
 static_assert(sizeof(wchar_t) == 4, "patterns run over code points held in a 32-bit wchar_t");
 

@@ -3,6 +3,10 @@
 // newer version refuses (a U+0000 in an id, from version 3 on) fails at its place.
 #include "sediment/rows/upgrade.hpp"
 
+#include "detail/decode.hpp"
+#include "detail/text.hpp"
+#include "sediment/rows/encode.hpp"
+
 #include <set>
 #include <stdexcept>
 
@@ -186,12 +190,12 @@ bool upgrade_atif(std::string_view text, Upgraded& out, std::vector<Error>& erro
     const std::string relabelled = relabel(text, v17);
     const std::size_t before = errors.size();
     if (source.schema_version && *source.schema_version != AtifVersion::ATIF_v1_7) {
-        for (Error& e : check(SchemaId::atif, relabelled, limits)) {
+        for (Error& e : validate(SchemaId::atif, relabelled, limits).errors) {
             e.message += " (" + std::string(to_string(*source.schema_version)) + " allowed it)";
             errors.push_back(std::move(e));
         }
     }
-    for (Error& e : check(SchemaId::atif_v1_7, relabelled, limits)) errors.push_back(std::move(e));
+    for (Error& e : validate(SchemaId::atif_v1_7, relabelled, limits).errors) errors.push_back(std::move(e));
     if (errors.size() != before) return false;
     out.text = relayout(relabelled, style);
     return true;
@@ -268,9 +272,9 @@ Converted<AnyRolloutRow> upgrade(const AnyRolloutRow& row, SchemaId to, const Co
 
 namespace sediment::rows {
 
-NemoGymAtifTrajectory upgrade(const HarborAtifTrajectory& trajectory) {
+Converted<NemoGymAtifTrajectory> upgrade(const HarborAtifTrajectory& trajectory) {
     const Upgraded up = upgrade(encode(trajectory), "atif", SchemaId::atif_v1_7);
-    return decode<NemoGymAtifTrajectory>(up.text);
+    return {decode<NemoGymAtifTrajectory>(up.text), {}};
 }
 
 }  // namespace sediment::rows

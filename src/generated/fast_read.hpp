@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "sediment/rows/detail/fast.hpp"
+#include "detail/fast.hpp"
 #include "read.hpp"
 #include "views.hpp"
 

@@ -1,7 +1,9 @@
 // The fast path of decode(): simdjson parses, the generated readers (generated/fast_read.hpp) fill the
 // models, and anything they do not accept goes back to the exact reader (see detail/fast.hpp).
-#include "sediment/rows/generated/fast_read.hpp"
-#include "sediment/rows/detail/text.hpp"
+#include "generated/fast_read.hpp"
+#include "detail/decode.hpp"
+#include "detail/encode.hpp"
+#include "detail/text.hpp"
 #include "sediment/rows/versions.hpp"
 
 #include <algorithm>

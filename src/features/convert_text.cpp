@@ -4,6 +4,8 @@
 #include <variant>
 
 #include "sediment/rows/convert.hpp"
+#include "detail/decode.hpp"
+#include "detail/encode.hpp"
 #include "sediment/rows/upgrade.hpp"
 
 namespace sediment::rows {

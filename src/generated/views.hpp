@@ -13,8 +13,8 @@
 #include <variant>
 #include <vector>
 
-#include "sediment/rows/detail/decoder.hpp"
-#include "models.hpp"
+#include "detail/decoder.hpp"
+#include "sediment/rows/generated/models.hpp"
 
 namespace sediment::rows::detail::view {
 

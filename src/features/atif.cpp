@@ -8,8 +8,10 @@
 #include <string>
 
 #include "sediment/rows/decode.hpp"
-#include "sediment/rows/detail/isoformat.hpp"
-#include "sediment/rows/generated/views.hpp"
+#include "detail/decode.hpp"
+#include "detail/encode.hpp"
+#include "detail/isoformat.hpp"
+#include "generated/views.hpp"
 
 namespace sediment::rows::detail {
 namespace {

@@ -2,6 +2,8 @@
 // output message and one builds its text back from a completion; both directions use them, so that
 // to_row_parts(to_atif(parts)) == parts holds by construction and the tests check it.
 #include "sediment/rows/convert.hpp"
+#include "detail/decode.hpp"
+#include "detail/encode.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -12,7 +14,7 @@
 #include <string>
 
 #include "sediment/rows/decode.hpp"
-#include "sediment/rows/detail/fast.hpp"
+#include "detail/fast.hpp"
 #include "sediment/rows/encode.hpp"
 
 namespace sediment::rows {
@@ -365,7 +367,7 @@ void checked_text(const T& value, SchemaId schema, const std::string& at, const 
     try {
         encode(value, text, Style::compact);
         if (edit) edit(text);
-        errors = check<T>(std::string_view(text).substr(from), schema, limits);  // the check-only fast path, and the exact reader's errors
+        errors = validate<T>(std::string_view(text).substr(from), schema, limits).errors;  // the check-only fast path, and the exact reader's errors
     } catch (const EncodeError& e) {
         errors.push_back(e.error());
     }
@@ -1018,7 +1020,7 @@ void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedTe
             if (target.kind == AtifTarget::Kind::response) rows::encode(parts.value.response, out.text, style);
             else rows::encode(parts.value.responses_create_params, out.text, style);
             out.losses = std::move(parts.losses);
-            found = rows::check(*version, out.text, written_limits(limits));  // the rules of that version (tool-call id patterns)
+            found = rows::validate(*version, out.text, written_limits(limits)).errors;  // the rules of that version (tool-call id patterns)
             return true;
         }
         AnyRolloutRow row;

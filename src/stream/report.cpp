@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "detail/text.hpp"
+#include "detail/writer.hpp"
 #include "sediment/rows/encode.hpp"
 
 namespace sediment_rows_cli {

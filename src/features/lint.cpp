@@ -1,5 +1,7 @@
 // Lint: the derivation rules of ../docs/lint.md, within a row and across rows.
 #include "sediment/rows/lint.hpp"
+#include "detail/decode.hpp"
+#include "detail/encode.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +15,7 @@
 #include <utility>
 
 #include "sediment/rows/decode.hpp"
-#include "sediment/rows/detail/fast.hpp"
+#include "detail/fast.hpp"
 #include "sediment/rows/encode.hpp"
 
 namespace sediment::rows {
@@ -950,15 +952,16 @@ std::optional<SchemaId> lint_text(std::string_view name, std::string_view text, 
 
 }  // namespace
 
-bool lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std::vector<Error>& findings,
-          const LintOptions& options, const Limits& limits) {
+std::optional<SchemaId> lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std::vector<Error>& findings,
+                             const LintOptions& options, const Limits& limits) {
     const std::vector<SchemaId> schemas = rollout_versions(name);
     const bool valid = schemas.size() > 1 ? decode(text, row, findings, limits)
                                           : detail::with_version(row, schemas.front(), [&](auto& r) {
                                                 return decode(text, r, findings, schemas.front(), limits);
                                             });
-    if (valid) lint_row(row, findings, options);
-    return valid;
+    if (!valid) return std::nullopt;
+    lint_row(row, findings, options);
+    return schema_of(row);
 }
 
 std::optional<SchemaId> lint(std::string_view name, std::string_view text, std::vector<Error>& findings, SessionFacts& facts,
@@ -971,8 +974,8 @@ std::optional<SchemaId> lint(std::string_view name, const StringText& text, std:
     return lint_text(name, text.text(), text.padded(), findings, facts, options, limits);
 }
 
-Checked lint(std::string_view name, std::string_view text, const LintOptions& options, const Limits& limits) {
-    Checked c;
+Validated lint(std::string_view name, std::string_view text, const LintOptions& options, const Limits& limits) {
+    Validated c;
     SessionFacts facts;
     c.schema = lint(name, text, c.errors, facts, options, limits);
     return c;

@@ -1,0 +1,48 @@
+// decode() and validate() of text, for every model, and validate() by SchemaId.
+#include "detail/decode.hpp"
+
+#include "engines/schema_engine.hpp"
+
+namespace sediment::rows {
+
+namespace detail {
+
+#define SEDIMENT_ROWS_DECODE(Model)                                                                                      \
+    template bool decode_text<Model>(std::string_view, Model&, std::vector<Error>&, SchemaId, const Limits&);             \
+    template std::vector<Error> validate_text<Model>(std::string_view, bool, SchemaId, const Limits&);
+SEDIMENT_ROWS_MODELS(SEDIMENT_ROWS_DECODE)
+#undef SEDIMENT_ROWS_DECODE
+
+}  // namespace detail
+
+Validated validate(SchemaId schema, std::string_view text, const Limits& limits) {
+    return visit_schema(schema, [&](auto tag) { return validate<typename decltype(tag)::type>(text, schema, limits); });
+}
+
+Validated validate(SchemaId schema, const StringText& text, const Limits& limits) {
+    return visit_schema(schema, [&](auto tag) {
+        return Validated{schema, detail::validate_text<typename decltype(tag)::type>(text.text(), text.padded(), schema, limits)};
+    });
+}
+
+Validated validate(SchemaId schema, std::string_view text, Engine engine, const Limits& limits) {
+    if (engine == Engine::typed) return validate(schema, text, limits);
+    Validated v{schema, {}};
+    Json document;
+    if (!parse(text, document, v.errors, limits, decimals_of(schema))) return v;
+    v.errors = detail::schema_engine(schema, document);
+    detail::put_first(v.errors, 0, detail::other_version(schema, document));
+    return v;
+}
+
+Validated detail::validate_document(SchemaId schema, const Json& document, Engine engine) {
+    if (engine == Engine::schema) return Validated{schema, detail::schema_engine(schema, document)};
+    Validated v{schema, {}};
+    visit_schema(schema, [&](auto tag) {
+        typename decltype(tag)::type value;
+        decode(document, value, v.errors, schema);
+    });
+    return v;
+}
+
+}  // namespace sediment::rows

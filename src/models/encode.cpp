@@ -1,0 +1,26 @@
+// encode() of every model and of Json, and format() by SchemaId.
+#include "detail/encode.hpp"
+
+namespace sediment::rows {
+
+#define SEDIMENT_ROWS_ENCODE(Model) template void encode<Model>(const Model&, std::string&, Style);
+SEDIMENT_ROWS_MODELS(SEDIMENT_ROWS_ENCODE)
+SEDIMENT_ROWS_UNIONS(SEDIMENT_ROWS_ENCODE)
+#undef SEDIMENT_ROWS_ENCODE
+template void encode<Json>(const Json&, std::string&, Style);
+
+Validated format(SchemaId schema, std::string_view text, Style style, std::string& out, const Limits& limits) {
+    Validated v{schema, {}};
+    visit_schema(schema, [&](auto tag) {
+        typename decltype(tag)::type value;
+        if (!decode(text, value, v.errors, schema, limits)) return;
+        try {
+            detail::append_encoding(value, style, out);
+        } catch (const EncodeError& e) {
+            v.errors.push_back(e.error());
+        }
+    });
+    return v;
+}
+
+}  // namespace sediment::rows
