@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "detail/decode.hpp"  // exact_decode()
+#include "process.hpp"
 #include "rules.hpp"
 
 using namespace sediment::rows;
@@ -260,4 +261,39 @@ TEST_CASE("decode: into a model holding an earlier document, nothing of that doc
         });
     }
     CHECK(optional_members >= 20);
+}
+
+TEST_CASE("decode: one verb per job, one result type, one exception base") {
+    const std::string rows = test::read_file(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/examples/rows.jsonl");
+    const std::string row = rows.substr(0, rows.find('\n'));  // today's version, in Sediment's bytes
+    // validate() by type, by SchemaId (either engine), by name, of a parsed document: one Validated
+    const Validated by_type = validate<NemoGymRolloutRow>(row);
+    CHECK((by_type.valid() && by_type.schema == SchemaId::nemo_gym_rollout_v4));
+    CHECK(validate(SchemaId::nemo_gym_rollout_v4, row).valid());
+    CHECK(validate(SchemaId::nemo_gym_rollout_v4, row, Engine::schema).valid());
+    CHECK(validate("nemo-gym-rollout", row).schema == SchemaId::nemo_gym_rollout_v4);
+    CHECK(validate(SchemaId::nemo_gym_rollout_v4, parse(row), Engine::typed).valid());
+    CHECK(validate(SchemaId::nemo_gym_rollout_v4, parse(row), Engine::schema).valid());
+    const Validated v2 = validate(SchemaId::nemo_gym_rollout_v2, row);
+    CHECK_FALSE(v2.valid());
+    CHECK(v2.schema == SchemaId::nemo_gym_rollout_v2);
+    CHECK(v2.errors.at(0).id == "rows.decode.other_version");
+    // format() appends the encoding, or leaves `out` as it was
+    std::string out = "x";
+    CHECK(format(SchemaId::nemo_gym_rollout_v4, row, Style::sediment, out).valid());
+    CHECK(out == "x" + row);
+    CHECK_FALSE(format(SchemaId::nemo_gym_rollout_v2, row, Style::sediment, out).valid());
+    CHECK(out == "x" + row);
+    // every exception that carries errors is a DocumentError
+    const auto errors_of = [](const auto& call) -> std::vector<Error> {
+        try {
+            call();
+        } catch (const DocumentError& e) {
+            return e.errors();
+        }
+        return {};
+    };
+    CHECK(errors_of([] { decode<CIOutcome>("{}"); }).at(0).id == "rows.decode.missing_key");
+    CHECK(errors_of([] { encode(Json(std::nan(""))); }).at(0).id == "rows.encode.number");
+    CHECK(errors_of([&] { to_atif(NemoGymRolloutRow{}); }).size() >= 1);
 }

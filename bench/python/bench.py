@@ -49,15 +49,15 @@ def one_core_stages(lines, size, schema, repeat, jsonschema_rows):
     json_mb = size / loads_s / 1e6
     line("json.loads (the baseline)", json_mb)
     line("json.loads + jsonschema (first %d rows)" % len(sample), js_mb)
-    validate_mb = size / best(repeat, lambda: [sediment_rows.validate(schema, l) for l in lines]) / 1e6
+    validate_mb = size / best(repeat, lambda: [sediment_rows.validate(l, schema) for l in lines]) / 1e6
     line("sediment_rows.validate (bytes)", validate_mb,
          f"{validate_mb / json_mb:.2f}x json.loads, {validate_mb / js_mb:.1f}x json.loads + jsonschema")
-    loads_mb = size / best(repeat, lambda: [sediment_rows.loads(schema, l) for l in lines]) / 1e6
+    loads_mb = size / best(repeat, lambda: [sediment_rows.loads(l, schema) for l in lines]) / 1e6
     line("sediment_rows.loads", loads_mb, f"{loads_mb / json_mb:.2f}x json.loads")
     values = [json.loads(l) for l in lines]
     dumps_json = size / best(repeat, lambda: [json.dumps(v).encode() for v in values]) / 1e6
     line("json.dumps", dumps_json)
-    dumps_mb = size / best(repeat, lambda: [sediment_rows.dumps(schema, v, "sediment") for v in values]) / 1e6
+    dumps_mb = size / best(repeat, lambda: [sediment_rows.dumps(v, schema, "sediment") for v in values]) / 1e6
     line("sediment_rows.dumps (Sediment's bytes, checked)", dumps_mb, f"{dumps_mb / dumps_json:.2f}x json.dumps")
 
 

@@ -39,7 +39,7 @@ def main():
             reward_sum += row["reward"]
             # back in the bytes Sediment wrote: the schema version the row names
             schema = "nemo-gym-rollout.v%d" % row["metadata"]["schema_version"]
-            out.write(sediment_rows.dumps(schema, row, style="sediment") + b"\n")
+            out.write(sediment_rows.dumps(row, schema, style="sediment") + b"\n")
             kept += 1
     print(f"kept {kept} {args.split} rows ({prompts} prompt messages, {turns} turns, {tool_calls} tool calls, mean reward "
           f"{reward_sum / kept if kept else 0:.3f}); {invalid} invalid")

@@ -71,9 +71,13 @@ Text text_of(const py::object& data) {
     return t;
 }
 
-/// The names validate() accepts: every bundled schema, and each schema's name without a version.
-void check_name(std::string_view schema) {
-    if (rows::schemas_named(schema).empty()) throw py::value_error(rows::unknown_schema_message(schema) + " (see schemas())");
+/// The names validate() accepts: every bundled schema, and each schema's name without a version. A
+/// call whose `data` is such a name and whose `schema` is not has its arguments swapped: TypeError.
+void check_name(std::string_view schema, const py::handle& data = py::none()) {
+    if (!rows::schemas_named(schema).empty()) return;
+    if (py::isinstance<py::str>(data) && !rows::schemas_named(data.cast<std::string>()).empty())
+        throw py::type_error("the arguments are (data, schema): '" + data.cast<std::string>() + "' is a schema's name");
+    throw py::value_error(rows::unknown_schema_message(schema) + " (see schemas())");
 }
 
 /// An error as plain Python values, (id, pointer, message): what a Dask task returns, which pickles anywhere.
@@ -410,14 +414,17 @@ PYBIND11_MODULE(_native, m) {
         return names;
     }, "The bundled schemas' names, e.g. 'nemo-gym-rollout.v2', in bundle order.");
 
+    m.def("_is_name", [](std::string_view name) { return !rows::schemas_named(name).empty(); }, py::arg("name"),
+          "Whether `name` is a schema's name validate() accepts (a bundled schema, or a name without a version).");
+
     m.def("schema_text", [](std::string_view name) {
         const rows::SchemaInfo* info = rows::find_schema(name);
         if (!info) throw py::value_error("unknown schema '" + std::string(name) + "' (see schemas())");
         return py::bytes(std::string(rows::schema_text(info->id)));
     }, py::arg("name"), "The exact bytes of a bundled schema (JSON Schema draft 2020-12).");
 
-    m.def("validate", [](std::string_view schema, const py::object& data, std::string_view engine) {
-        check_name(schema);
+    m.def("validate", [](const py::object& data, std::string_view schema, std::string_view engine) {
+        check_name(schema, data);
         if (engine != "typed" && engine != "schema") throw py::value_error("engine is 'typed' or 'schema'");
         const Text data_text = text_of(data);
         const std::string_view text = data_text.view;
@@ -427,14 +434,14 @@ PYBIND11_MODULE(_native, m) {
             checked = rows::validate(schema, text, engine == "typed" ? rows::Engine::typed : rows::Engine::schema);
         }
         return checked.errors;
-    }, py::arg("schema"), py::arg("data"), py::arg("engine") = "typed",
+    }, py::arg("data"), py::arg("schema") = "nemo-gym-rollout", py::arg("engine") = "typed",
        "The verdict on one JSON document (bytes or str) under `schema`: a list of Error, empty when it is valid.\n"
-       "`schema` is a bundled schema's name, or a name without a version ('nemo-gym-rollout': the version each\n"
-       "row names). engine='typed' decodes into the C++ models with every rule; engine='schema' runs the JSON\n"
+       "`schema` is a bundled schema's name, or a name without a version ('nemo-gym-rollout', the default: the\n"
+       "version each row names). engine='typed' decodes into the C++ models with every rule; engine='schema' runs the JSON\n"
        "Schema engine (valijson) over the bundled schema. No Python object is built for the document.");
 
-    m.def("lint", [](std::string_view schema, const py::object& data, double eval_fraction) {
-        check_name(schema);
+    m.def("lint", [](const py::object& data, std::string_view schema, double eval_fraction) {
+        check_name(schema, data);
         const rows::LintOptions options{eval_fraction};
         rows::check_lint_options(options);
         const Text data_text = text_of(data);
@@ -445,7 +452,7 @@ PYBIND11_MODULE(_native, m) {
             checked = rows::lint(schema, text, options);
         }
         return checked.errors;
-    }, py::arg("schema"), py::arg("data"), py::arg("eval_fraction") = 0.1,
+    }, py::arg("data"), py::arg("schema") = "nemo-gym-rollout", py::arg("eval_fraction") = 0.1,
        "The findings of one rollout row (bytes or str) under the rules within a row (docs/lint.md): its\n"
        "schema errors when it is not schema-valid, else its lint findings (ids 'rows.lint.*'); empty when it\n"
        "is what Sediment's derivation rules produce. `schema` is 'nemo-gym-rollout' or one of its versions.");
@@ -477,7 +484,7 @@ PYBIND11_MODULE(_native, m) {
              "(sessions_complete), at the session's first row.");
 
     m.def("_loads", [](std::string_view schema, const py::object& data) -> py::object {
-        check_name(schema);
+        check_name(schema, data);
         const Text data_text = text_of(data);
         const std::string_view text = data_text.view;
         std::string compact;

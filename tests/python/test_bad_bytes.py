@@ -56,20 +56,20 @@ def test_the_inputs_differ_from_the_row():
 @pytest.mark.parametrize("place,doc,pointer,shown", bad_rows(), ids=[b[0] for b in bad_rows()])
 def test_every_call_answers(place, doc, pointer, shown):
     for engine in ("typed", "schema"):
-        check_errors(sediment_rows.validate(SCHEMA, doc, engine=engine), pointer, shown)
-    check_errors(sediment_rows.validate("nemo-gym-rollout.v4", doc), pointer, shown)
+        check_errors(sediment_rows.validate(doc, SCHEMA, engine=engine), pointer, shown)
+    check_errors(sediment_rows.validate(doc, "nemo-gym-rollout.v4"), pointer, shown)
     # a str holding the bytes as surrogates (text read with errors="surrogateescape") gets the same verdict
     text = doc.decode("utf-8", "surrogateescape")
-    assert sediment_rows.validate(SCHEMA, text) == sediment_rows.validate(SCHEMA, doc)
+    assert sediment_rows.validate(text, SCHEMA) == sediment_rows.validate(doc, SCHEMA)
     with pytest.raises(sediment_rows.DecodeError) as caught:
-        sediment_rows.loads(SCHEMA, doc)
+        sediment_rows.loads(doc, SCHEMA)
     check_errors(caught.value.errors, pointer, shown)
-    check_errors(sediment_rows.lint(SCHEMA, doc), pointer, shown)
+    check_errors(sediment_rows.lint(doc, SCHEMA), pointer, shown)
     linter = sediment_rows.Linter()
     check_errors(linter.add(doc), pointer, shown)
     assert linter.add(good_rows()[0]) == []  # and the next row is linted as ever
-    for convert in (lambda: sediment_rows.convert(SCHEMA, "atif-v1.7", doc),
-                    lambda: sediment_rows.upgrade(SCHEMA, "nemo-gym-rollout.v4", doc, lossy=True)):
+    for convert in (lambda: sediment_rows.convert(doc, SCHEMA, "atif-v1.7"),
+                    lambda: sediment_rows.upgrade(doc, SCHEMA, "nemo-gym-rollout.v4", lossy=True)):
         with pytest.raises(sediment_rows.ConvertError) as caught:
             convert()
         check_errors(caught.value.errors, pointer, shown)
@@ -77,15 +77,15 @@ def test_every_call_answers(place, doc, pointer, shown):
 
 
 def test_a_trajectory_and_a_metadata_document_with_bad_bytes():
-    atif = sediment_rows.convert(SCHEMA, "atif-v1.7", good_rows()[0]).data
+    atif = sediment_rows.convert(good_rows()[0], SCHEMA, "atif-v1.7").data
     bad = atif.replace(b'"sess_b"', b'"\xcf"', 1)
     assert bad != atif
     for source in ("atif", "atif-v1.7"):
         with pytest.raises(sediment_rows.ConvertError) as caught:
-            sediment_rows.convert(source, "nemo-gym-response.v3", bad)
+            sediment_rows.convert(bad, source, "nemo-gym-response.v3")
         assert caught.value.errors[0].id == "rows.parse.syntax" and "\\xcf" in caught.value.errors[0].message
     with pytest.raises(sediment_rows.ConvertError) as caught:
-        sediment_rows.convert("atif-v1.7", "nemo-gym-rollout.v4", atif, metadata=b'{"metadata": \xcf}')
+        sediment_rows.convert(atif, "atif-v1.7", "nemo-gym-rollout.v4", metadata=b'{"metadata": \xcf}')
     assert caught.value.in_metadata and "\\xcf" in caught.value.errors[0].message
 
 

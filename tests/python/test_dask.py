@@ -129,7 +129,7 @@ def test_two_worker_processes_give_the_clis_verdicts(corpus, tmp_path):
         before = held.result()
         data = shard.read_bytes()
         lines = data.split(b"\n")
-        k = next(k for k, l in enumerate(lines) if l.strip() and not sediment_rows.validate(SCHEMA, l))
+        k = next(k for k, l in enumerate(lines) if l.strip() and not sediment_rows.validate(l, SCHEMA))
         at = sum(len(l) + 1 for l in lines[:k])  # a valid row, broken in place: same size
         shard.write_bytes(data[:at] + b"[" + data[at + 1:])
         again = sediment_rows.dask.validate(str(shard), SCHEMA, blocksize=900)

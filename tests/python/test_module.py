@@ -39,42 +39,42 @@ def test_schema_text_is_the_bundled_file():
 
 def test_validate_valid_rows_bytes_and_str():
     for line in example_rows():
-        assert sediment_rows.validate("nemo-gym-rollout.v4", line) == []
-        assert sediment_rows.validate("nemo-gym-rollout.v4", line.decode()) == []
-        assert sediment_rows.validate("nemo-gym-rollout.v4", line, engine="schema") == []
-        assert sediment_rows.validate("nemo-gym-rollout", line) == []
+        assert sediment_rows.validate(line, "nemo-gym-rollout.v4") == []
+        assert sediment_rows.validate(line.decode(), "nemo-gym-rollout.v4") == []
+        assert sediment_rows.validate(line, "nemo-gym-rollout.v4", engine="schema") == []
+        assert sediment_rows.validate(line, "nemo-gym-rollout") == []
 
 
 def test_validate_errors_have_pointer_message_and_id():
     line = example_rows()[0]
     bad = line[:-1] + b', "debug": 1}'
     for engine in ("typed", "schema"):
-        errors = sediment_rows.validate("nemo-gym-rollout.v4", bad, engine=engine)
+        errors = sediment_rows.validate(bad, "nemo-gym-rollout.v4", engine=engine)
         assert errors, engine
         assert all(isinstance(e, sediment_rows.Error) for e in errors)
-    typed = sediment_rows.validate("nemo-gym-rollout.v4", bad)
+    typed = sediment_rows.validate(bad, "nemo-gym-rollout.v4")
     assert (typed[0].id, typed[0].pointer, typed[0].message) == ("rows.decode.unknown_key", "", "unknown key 'debug'")
     assert "unknown key 'debug'" in str(typed[0]) and "Error(id='rows.decode.unknown_key'" in repr(typed[0])
-    not_json = sediment_rows.validate("ci-outcome.v1", b"{")
+    not_json = sediment_rows.validate(b"{", "ci-outcome.v1")
     assert not_json[0].id.startswith("rows.parse.")
 
 
 def test_validate_arguments():
     with pytest.raises(ValueError, match="unknown schema"):
-        sediment_rows.validate("nemo-gym-rollout.v9", b"{}")
+        sediment_rows.validate(b"{}", "nemo-gym-rollout.v9")
     with pytest.raises(ValueError, match="engine"):
-        sediment_rows.validate("ci-outcome.v1", b"{}", engine="fast")
+        sediment_rows.validate(b"{}", "ci-outcome.v1", engine="fast")
     with pytest.raises(TypeError, match="bytes or str"):
-        sediment_rows.validate("ci-outcome.v1", 3)
+        sediment_rows.validate(3, "ci-outcome.v1")
 
 
 def test_threads_give_the_same_verdicts():
     lines = example_rows() * 50 + [example_rows()[0][:-1] + b', "x": 1}'] * 50
-    expected = [sediment_rows.validate("nemo-gym-rollout.v4", l) for l in lines]
+    expected = [sediment_rows.validate(l, "nemo-gym-rollout.v4") for l in lines]
     results = [None] * 4
 
     def work(k):
-        results[k] = [sediment_rows.validate("nemo-gym-rollout.v4", l) for l in lines]
+        results[k] = [sediment_rows.validate(l, "nemo-gym-rollout.v4") for l in lines]
 
     threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
     for t in threads:
@@ -85,58 +85,58 @@ def test_threads_give_the_same_verdicts():
 
 
 def test_decode_error_lists_errors():
-    errors = sediment_rows.validate("ci-outcome.v1", b"{")
+    errors = sediment_rows.validate(b"{", "ci-outcome.v1")
     e = sediment_rows.DecodeError(errors)
     assert e.errors == errors and isinstance(e, ValueError)
 
 
 def test_loads_and_dumps_give_back_sediments_bytes():
     for line in example_rows():
-        value = sediment_rows.loads("nemo-gym-rollout.v4", line)
+        value = sediment_rows.loads(line, "nemo-gym-rollout.v4")
         assert isinstance(value, dict) and list(value)[0] == "responses_create_params"
-        assert sediment_rows.dumps("nemo-gym-rollout.v4", value, style="sediment") == line
-        assert sediment_rows.loads("nemo-gym-rollout", line.decode()) == value
-        assert sediment_rows.loads("nemo-gym-rollout.v4", sediment_rows.dumps("nemo-gym-rollout.v4", value)) == value
+        assert sediment_rows.dumps(value, "nemo-gym-rollout.v4", style="sediment") == line
+        assert sediment_rows.loads(line.decode(), "nemo-gym-rollout") == value
+        assert sediment_rows.loads(sediment_rows.dumps(value, "nemo-gym-rollout.v4"), "nemo-gym-rollout.v4") == value
 
 
 def test_loads_values_are_plain_python_and_exact():
     import json
     line = example_rows()[0]
-    value = sediment_rows.loads("nemo-gym-rollout.v4", line)
+    value = sediment_rows.loads(line, "nemo-gym-rollout.v4")
     assert value == json.loads(line)  # the same values as Python's own reader
     content = value["responses_create_params"]["input"][1]["parts"][0]["content"]
     assert content.endswith("\u00e9\U0001F600")  # escapes decoded, a surrogate pair as one character
     controls = {"schema_version": "ATIF-v1.7", "agent": {"name": "\u0001\u001f\t\"\\/\u00e9\U0001F600", "version": "1"},
                 "steps": [{"step_id": 1, "source": "user", "message": "\b\f\n\r"}]}
-    assert sediment_rows.loads("atif-v1.7", json.dumps(controls)) == controls  # control characters escaped, then read back
+    assert sediment_rows.loads(json.dumps(controls), "atif-v1.7") == controls  # control characters escaped, then read back
     # integers of any size, decimals as floats, null as None, absent keys absent (ATIF)
     trajectory = {"schema_version": "ATIF-v1.7", "agent": {"name": "a", "version": "1", "extra": {"z": None, "a": 1.5}},
                   "steps": [{"step_id": 1, "source": "agent", "message": "",
                              "metrics": {"prompt_tokens": 2 ** 70, "cost_usd": 0.1, "completion_tokens": 3}}]}
     text = json.dumps(trajectory)
-    back = sediment_rows.loads("atif-v1.7", text)
+    back = sediment_rows.loads(text, "atif-v1.7")
     assert back["steps"][0]["metrics"]["prompt_tokens"] == 2 ** 70
     assert type(back["steps"][0]["metrics"]["cost_usd"]) is float
     assert list(back["steps"][0]["metrics"]) == ["prompt_tokens", "completion_tokens", "cost_usd"]  # the schema's order
     assert list(back["agent"]["extra"]) == ["z", "a"]  # a free-form object keeps its own
     assert back["agent"]["extra"]["z"] is None and "model_name" not in back["agent"]
-    assert sediment_rows.dumps("atif-v1.7", back) == sediment_rows.dumps("atif-v1.7", trajectory)
+    assert sediment_rows.dumps(back, "atif-v1.7") == sediment_rows.dumps(trajectory, "atif-v1.7")
 
 
 def test_loads_refuses_with_every_error():
     line = example_rows()[0]
     with pytest.raises(sediment_rows.DecodeError) as caught:
-        sediment_rows.loads("nemo-gym-rollout.v4", line[:-1] + b', "debug": 1, "x": 2}')
+        sediment_rows.loads(line[:-1] + b', "debug": 1, "x": 2}', "nemo-gym-rollout.v4")
     assert [(e.id, e.pointer) for e in caught.value.errors] == [("rows.decode.unknown_key", ""), ("rows.decode.unknown_key", "")]
     with pytest.raises(sediment_rows.DecodeError):
-        sediment_rows.loads("ci-outcome.v1", b"[")
+        sediment_rows.loads(b"[", "ci-outcome.v1")
 
 
 def test_dumps_refuses_what_is_not_a_document():
-    value = sediment_rows.loads("nemo-gym-rollout.v4", example_rows()[0])
+    value = sediment_rows.loads(example_rows()[0], "nemo-gym-rollout.v4")
     value["debug"] = 1
     with pytest.raises(sediment_rows.EncodeError) as caught:
-        sediment_rows.dumps("nemo-gym-rollout.v4", value)
+        sediment_rows.dumps(value, "nemo-gym-rollout.v4")
     assert (caught.value.errors[0].id, caught.value.errors[0].pointer) == ("rows.decode.unknown_key", "")
     del value["debug"]
     cases = [
@@ -149,14 +149,14 @@ def test_dumps_refuses_what_is_not_a_document():
     for bad, error_id in cases:
         value["response"]["turns"][0]["tool_calls"][0]["arguments"] = {"x": [0, bad]}
         with pytest.raises(sediment_rows.EncodeError) as caught:
-            sediment_rows.dumps("nemo-gym-rollout.v4", value)
+            sediment_rows.dumps(value, "nemo-gym-rollout.v4")
         assert (caught.value.errors[0].id, caught.value.errors[0].pointer) == (error_id, "/response/turns/0/tool_calls/0/arguments/x/1")
     value["response"]["turns"][0]["tool_calls"][0]["arguments"] = {1: "x"}
     with pytest.raises(sediment_rows.EncodeError) as caught:
-        sediment_rows.dumps("nemo-gym-rollout.v4", value)
+        sediment_rows.dumps(value, "nemo-gym-rollout.v4")
     assert caught.value.errors[0].id == "rows.encode.type"
     with pytest.raises(ValueError, match="style"):
-        sediment_rows.dumps("nemo-gym-rollout.v4", {}, style="pretty")
+        sediment_rows.dumps({}, "nemo-gym-rollout.v4", style="pretty")
 
 
 # ----- files: read() and validate_file() -----------------------------------------------------------
@@ -185,12 +185,12 @@ def test_read_yields_every_document_with_its_line_value_or_errors(tmp_path):
             docs = list(sediment_rows.read(path, "nemo-gym-rollout.v4", jobs=jobs))
             assert [d.line for d in docs] == [1, 3, 4, 6, 7, 8]
             for d in docs:
-                expected = sediment_rows.validate("nemo-gym-rollout.v4", lines[d.line - 1])
+                expected = sediment_rows.validate(lines[d.line - 1], "nemo-gym-rollout.v4")
                 assert d.errors == expected
                 if expected:
                     assert d.value is None
                 else:
-                    assert d.value == sediment_rows.loads("nemo-gym-rollout.v4", lines[d.line - 1])
+                    assert d.value == sediment_rows.loads(lines[d.line - 1], "nemo-gym-rollout.v4")
             assert isinstance(docs[0], sediment_rows.Document) and docs[0].errors == []
             assert docs[1].errors[0].id == "rows.decode.unknown_key"
             assert docs[5].errors[0].id.startswith("rows.parse.")
@@ -269,7 +269,7 @@ def test_validate_file_counts_and_errors_with_lines(tmp_path):
     for number, line in enumerate(lines, 1):
         if line.strip():
             expected += [sediment_rows.FileError(path, number, e.pointer, e.message, e.id)
-                         for e in sediment_rows.validate("nemo-gym-rollout.v4", line)]
+                         for e in sediment_rows.validate(line, "nemo-gym-rollout.v4")]
     for jobs in (1, 2):
         result = sediment_rows.validate_file(path, "nemo-gym-rollout.v4", jobs=jobs)
         assert (result.valid, result.invalid, result.ok) == (3, 3, False)
@@ -284,41 +284,41 @@ def test_validate_file_counts_and_errors_with_lines(tmp_path):
 
 def test_convert_rows_to_atif_and_back_byte_for_byte():
     for line in example_rows():
-        atif = sediment_rows.convert("nemo-gym-rollout.v4", "atif-v1.7", line)
+        atif = sediment_rows.convert(line, "nemo-gym-rollout.v4", "atif-v1.7")
         assert isinstance(atif, sediment_rows.Converted) and atif.losses == []
-        assert sediment_rows.validate("atif-v1.7", atif.data) == []
-        back = sediment_rows.convert("atif-v1.7", "nemo-gym-rollout.v4", atif.data, style="sediment")
+        assert sediment_rows.validate(atif.data, "atif-v1.7") == []
+        back = sediment_rows.convert(atif.data, "atif-v1.7", "nemo-gym-rollout.v4", style="sediment")
         assert back == (line, [])
-        assert sediment_rows.convert("atif", "nemo-gym-rollout", atif.data.decode(), style="sediment").data == line
-        response = sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", atif.data).data
-        assert sediment_rows.loads("nemo-gym-response.v2", response) == sediment_rows.loads("nemo-gym-rollout.v4", line)["response"]
+        assert sediment_rows.convert(atif.data.decode(), "atif", "nemo-gym-rollout", style="sediment").data == line
+        response = sediment_rows.convert(atif.data, "atif-v1.7", "nemo-gym-response.v2").data
+        assert sediment_rows.loads(response, "nemo-gym-response.v2") == sediment_rows.loads(line, "nemo-gym-rollout.v4")["response"]
 
 
 def test_convert_errors_losses_and_metadata():
     import json
     line = example_rows()[0]
-    trajectory = json.loads(sediment_rows.convert("nemo-gym-rollout.v4", "atif-v1.7", line).data)
+    trajectory = json.loads(sediment_rows.convert(line, "nemo-gym-rollout.v4", "atif-v1.7").data)
     row = json.loads(line)
     metadata = json.dumps({"metadata": row["metadata"], "reward": row["reward"]})
     del trajectory["extra"]  # no row metadata in the trajectory: it must be given
     bare = json.dumps(trajectory)
     with pytest.raises(sediment_rows.ConvertError) as caught:
-        sediment_rows.convert("atif-v1.7", "nemo-gym-rollout", bare)
+        sediment_rows.convert(bare, "atif-v1.7", "nemo-gym-rollout")
     assert caught.value.errors[0].pointer == "" and not caught.value.in_metadata
-    assert sediment_rows.convert("atif-v1.7", "nemo-gym-rollout", bare, metadata=metadata).data == \
-        sediment_rows.dumps("nemo-gym-rollout.v4", sediment_rows.loads("nemo-gym-rollout.v4", line))
+    assert sediment_rows.convert(bare, "atif-v1.7", "nemo-gym-rollout", metadata=metadata).data == \
+        sediment_rows.dumps(sediment_rows.loads(line, "nemo-gym-rollout.v4"), "nemo-gym-rollout.v4")
     with pytest.raises(sediment_rows.ConvertError) as caught:
-        sediment_rows.convert("atif-v1.7", "nemo-gym-rollout", bare, metadata='{"metadata": {}}')
+        sediment_rows.convert(bare, "atif-v1.7", "nemo-gym-rollout", metadata='{"metadata": {}}')
     assert caught.value.in_metadata and caught.value.errors[0].id == "rows.decode.missing_key"
     # a value no row holds: refused in strict mode, dropped and listed in lossy mode
     assert [s["source"] for s in trajectory["steps"]] == ["system", "user", "agent", "agent"]
     trajectory["steps"][2]["metrics"] = {"prompt_tokens": 5}
     lossy_source = json.dumps(trajectory)
     with pytest.raises(sediment_rows.ConvertError) as caught:
-        sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", lossy_source)
+        sediment_rows.convert(lossy_source, "atif-v1.7", "nemo-gym-response.v2")
     pointers = [e.pointer for e in caught.value.errors]
     assert "/session_id" in pointers and any(p.startswith("/steps/2/metrics") for p in pointers)
-    lossy = sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", lossy_source, lossy=True)
+    lossy = sediment_rows.convert(lossy_source, "atif-v1.7", "nemo-gym-response.v2", lossy=True)
     assert [e.pointer for e in lossy.losses] == [e.pointer for e in caught.value.errors]
     assert all(e.id.startswith("rows.convert.loss.") for e in lossy.losses)
     # counted by kind, as the CLI's summary counts them
@@ -327,50 +327,50 @@ def test_convert_errors_losses_and_metadata():
     # an invalid source: its decoding errors, at their places
     trajectory["steps"][0]["step_id"] = 7
     with pytest.raises(sediment_rows.ConvertError) as caught:
-        sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", json.dumps(trajectory))
+        sediment_rows.convert(json.dumps(trajectory), "atif-v1.7", "nemo-gym-response.v2")
     assert caught.value.errors[0].pointer == "/steps/0/step_id"
     with pytest.raises(ValueError, match="convert goes from atif"):
-        sediment_rows.convert("atif-v1.7", "ci-outcome.v1", bare)
+        sediment_rows.convert(bare, "atif-v1.7", "ci-outcome.v1")
     with pytest.raises(ValueError, match="metadata goes with"):
-        sediment_rows.convert("atif-v1.7", "nemo-gym-response.v2", bare, metadata=metadata)
+        sediment_rows.convert(bare, "atif-v1.7", "nemo-gym-response.v2", metadata=metadata)
     with pytest.raises(ValueError, match=r"unknown schema .atif-v9.; did you mean .atif.\?"):
-        sediment_rows.convert("atif-v9", "nemo-gym-response.v2", bare)
+        sediment_rows.convert(bare, "atif-v9", "nemo-gym-response.v2")
 
 
 def test_upgrade_rows_and_harbor_trajectories():
     import json
     line = mixed_rows()[0]  # a v2 row with a ci_resolution, whose v3 fields no v2 row holds
     with pytest.raises(sediment_rows.ConvertError) as caught:
-        sediment_rows.upgrade("nemo-gym-rollout.v2", "nemo-gym-rollout.v3", line)
+        sediment_rows.upgrade(line, "nemo-gym-rollout.v2", "nemo-gym-rollout.v3")
     assert [(e.id, e.pointer) for e in caught.value.errors] == \
         [("rows.upgrade.underivable", "/metadata/session_commit_observation_ids")]
-    up = sediment_rows.upgrade("nemo-gym-rollout", "nemo-gym-rollout.v3", line, lossy=True)
+    up = sediment_rows.upgrade(line, "nemo-gym-rollout", "nemo-gym-rollout.v3", lossy=True)
     assert [(e.id, e.pointer) for e in up.losses] == \
         [("rows.upgrade.loss", "/reward"), ("rows.upgrade.loss", "/metadata/reward_source"), ("rows.upgrade.loss", "/metadata/ci_resolution")]
     assert up.dropped == {"reward": 1, "reward_source": 1, "ci_resolution": 1}
-    assert sediment_rows.upgrade("nemo-gym-rollout.v2", "nemo-gym-rollout.v2", line).dropped == {}
-    value = sediment_rows.loads("nemo-gym-rollout.v3", up.data)
+    assert sediment_rows.upgrade(line, "nemo-gym-rollout.v2", "nemo-gym-rollout.v2").dropped == {}
+    value = sediment_rows.loads(up.data, "nemo-gym-rollout.v3")
     assert value["metadata"]["schema_id"].endswith("/v3.json") and "reward" not in value
     assert value["metadata"]["session_commit_observation_ids"] == []
-    assert sediment_rows.upgrade("nemo-gym-rollout.v2", "nemo-gym-rollout.v3", line, lossy=True, style="sediment").data == \
-        sediment_rows.dumps("nemo-gym-rollout.v3", value, style="sediment")
+    assert sediment_rows.upgrade(line, "nemo-gym-rollout.v2", "nemo-gym-rollout.v3", lossy=True, style="sediment").data == \
+        sediment_rows.dumps(value, "nemo-gym-rollout.v3", style="sediment")
     harbor = {"schema_version": "ATIF-v1.2", "session_id": "s", "agent": {"name": "a", "version": "1"},
               "steps": [{"step_id": 1, "source": "user", "message": "hi"}]}
-    up = sediment_rows.upgrade("atif", "atif-v1.7", json.dumps(harbor))
+    up = sediment_rows.upgrade(json.dumps(harbor), "atif", "atif-v1.7")
     assert json.loads(up.data)["schema_version"] == "ATIF-v1.7" and up.losses == []
     harbor["steps"][0]["step_id"] = 3
     with pytest.raises(sediment_rows.ConvertError) as caught:
-        sediment_rows.upgrade("atif", "atif-v1.7", json.dumps(harbor))
+        sediment_rows.upgrade(json.dumps(harbor), "atif", "atif-v1.7")
     assert caught.value.errors[0].pointer == "/steps/0/step_id"
     with pytest.raises(ValueError):
-        sediment_rows.upgrade("nemo-gym-rollout.v3", "nemo-gym-rollout.v4", example_rows()[0])
+        sediment_rows.upgrade(example_rows()[0], "nemo-gym-rollout.v3", "nemo-gym-rollout.v4")
     with pytest.raises(ValueError):
-        sediment_rows.upgrade("nemo-gym-rollout.v4", "nemo-gym-rollout", example_rows()[0])
+        sediment_rows.upgrade(example_rows()[0], "nemo-gym-rollout.v4", "nemo-gym-rollout")
 
 
 def test_errors_pickle_and_threads_reading_files_agree(tmp_path):
     import pickle
-    e = sediment_rows.validate("ci-outcome.v1", b"{")[0]
+    e = sediment_rows.validate(b"{", "ci-outcome.v1")[0]
     assert pickle.loads(pickle.dumps(e)) == e
     path = write_rows(tmp_path / "rows.jsonl", mixed_lines() * 300)
     expected = sediment_rows.validate_file(path, "nemo-gym-rollout.v4", jobs=1)
@@ -415,19 +415,19 @@ def test_read_holds_a_bounded_amount_of_a_big_file(tmp_path):
 
 def test_lint_a_row_and_rows_across():
     rows = example_rows()
-    assert all(sediment_rows.lint("nemo-gym-rollout", row) == [] for row in rows)
+    assert all(sediment_rows.lint(row, "nemo-gym-rollout") == [] for row in rows)
     tampered = rows[0].replace(b'"reward": 1.0', b'"reward": 0.0')
     assert tampered != rows[0]
-    [finding] = sediment_rows.lint("nemo-gym-rollout.v4", tampered)
+    [finding] = sediment_rows.lint(tampered, "nemo-gym-rollout.v4")
     assert (finding.id, finding.pointer) == ("rows.lint.reward", "/reward")
     assert finding.message == 'expected 1.0 for verdict "passed", got 0.0'
     # a row that is not schema-valid gets its schema errors, and no lint
-    [error] = sediment_rows.lint("nemo-gym-rollout", b'{"reward": 1.0}')
+    [error] = sediment_rows.lint(b'{"reward": 1.0}', "nemo-gym-rollout")
     assert error.id.startswith("rows.decode.")
     with pytest.raises(ValueError, match="eval fraction"):
-        sediment_rows.lint("nemo-gym-rollout", rows[0], eval_fraction=0.6)
+        sediment_rows.lint(rows[0], "nemo-gym-rollout", eval_fraction=0.6)
     with pytest.raises(ValueError, match="unknown schema"):
-        sediment_rows.lint("nope", rows[0])
+        sediment_rows.lint(rows[0], "nope")
     # across rows: the same row twice repeats its segment; sess_c of the examples starts at segment 1
     linter = sediment_rows.Linter(sessions_complete=True)
     assert [linter.add(row) for row in rows] == [[], [], []]
@@ -435,3 +435,39 @@ def test_lint_a_row_and_rows_across():
     assert again.id == "rows.lint.session.segment_index"
     [(line, incomplete)] = linter.finish()
     assert line == 2 and incomplete.id == "rows.lint.session.incomplete"
+
+
+def test_every_call_takes_the_data_first_and_says_so_when_swapped(tmp_path):
+    line = example_rows()[0]
+    # the schema defaults to the rollout rows of every version, each read as the version it names
+    assert sediment_rows.validate(line) == [] and sediment_rows.lint(line) == []
+    assert sediment_rows.loads(line) == sediment_rows.loads(line, "nemo-gym-rollout.v4")
+    assert sediment_rows.dumps(sediment_rows.loads(line), style="sediment") == line
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(line + b"\n")
+    assert sediment_rows.validate_file(path).valid == 1 and [d.line for d in sediment_rows.read(path)] == [1]
+    # the order of 0.1 (schema first) gets a TypeError naming the order, not a parse or file error
+    swapped = [
+        lambda: sediment_rows.validate("nemo-gym-rollout", line.decode()),
+        lambda: sediment_rows.lint("nemo-gym-rollout.v4", line.decode()),
+        lambda: sediment_rows.loads("nemo-gym-rollout", line.decode()),
+        lambda: sediment_rows.dumps("nemo-gym-rollout", sediment_rows.loads(line)),
+        lambda: sediment_rows.validate_file("nemo-gym-rollout", str(path)),
+        lambda: sediment_rows.read("nemo-gym-rollout", str(path)),
+        lambda: sediment_rows.convert("nemo-gym-rollout", "atif-v1.7", line.decode()),
+        lambda: sediment_rows.upgrade("nemo-gym-rollout", "nemo-gym-rollout.v4", line.decode()),
+    ]
+    for call in swapped:
+        with pytest.raises(TypeError, match=r"the arguments are \(data, schema\): 'nemo-gym-rollout(\.v4)?' is a schema's name"):
+            call()
+
+
+def test_one_exception_base_for_every_error_list():
+    assert issubclass(sediment_rows.DecodeError, sediment_rows.DocumentError)
+    assert issubclass(sediment_rows.EncodeError, sediment_rows.DocumentError)
+    assert issubclass(sediment_rows.ConvertError, sediment_rows.DocumentError)
+    for call in (lambda: sediment_rows.loads(b"{}"), lambda: sediment_rows.dumps({"x": 1}),
+                 lambda: sediment_rows.convert(b"{}", "nemo-gym-rollout", "atif-v1.7")):
+        with pytest.raises(sediment_rows.DocumentError) as caught:
+            call()
+        assert caught.value.errors and all(isinstance(e, sediment_rows.Error) for e in caught.value.errors)

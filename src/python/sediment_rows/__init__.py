@@ -1,14 +1,16 @@
 """Strict models of NeMo Gym rollout rows and ATIF trajectories, over the C++ library sediment-rows.
 
     import sediment_rows
-    errors = sediment_rows.validate("nemo-gym-rollout.v2", line)   # [] when the row is valid
+    errors = sediment_rows.validate(line)        # [] when the row is valid (any rollout version)
     for e in errors:
         print(e.pointer, e.message, e.id)
 
-    for doc in sediment_rows.read("rows.jsonl.gz", "nemo-gym-rollout"):   # on every core
+    for doc in sediment_rows.read("rows.jsonl.gz"):   # on every core
         if doc.errors: ...
         else: use(doc.value["metadata"]["session_id"])
 
+Every call takes the data first, then the schema (by default "nemo-gym-rollout": a rollout row of any
+version, read as the version it names); convert() and upgrade() take the source and target names.
 sediment_rows.dask validates sharded corpora on a Dask cluster.
 """
 import os
@@ -21,63 +23,73 @@ Data = Union[bytes, str]  # a JSON document's text
 Path = Union[str, bytes, "os.PathLike[str]"]
 Style = Literal["compact", "sediment"]
 
+ROLLOUT = "nemo-gym-rollout"  # the default schema: rollout rows of every version, each read as the version it names
+
 __all__ = [
-    "ConvertError", "Converted", "DecodeError", "Document", "EncodeError", "Error", "FileError", "Linter", "Validation",
+    "ConvertError", "Converted", "DecodeError", "Document", "DocumentError", "EncodeError", "Error", "FileError", "Linter",
+    "ROLLOUT", "Validation",
     "__version__", "convert", "dumps", "lint", "loads", "read", "schema_text", "schemas", "upgrade", "validate",
     "validate_file",
 ]
 
 
-class DecodeError(ValueError):
-    """A document that does not decode under its schema; ``errors`` lists every error (Error)."""
+class DocumentError(ValueError):
+    """The base of every error that carries a document's errors: ``errors`` lists every one (Error), each
+    at its JSON Pointer. Catch it to handle DecodeError, EncodeError and ConvertError alike."""
 
     def __init__(self, errors: List[Error]) -> None:
         self.errors = list(errors)
         super().__init__("; ".join(str(e) for e in self.errors) or "invalid document")
 
 
-class EncodeError(ValueError):
-    """A Python value that is no valid document of its schema; ``errors`` lists every error (Error)."""
-
-    def __init__(self, errors: List[Error]) -> None:
-        self.errors = list(errors)
-        super().__init__("; ".join(str(e) for e in self.errors) or "invalid value")
+class DecodeError(DocumentError):
+    """A document that does not decode under its schema."""
 
 
-def loads(schema: str, data: Data) -> Any:
+class EncodeError(DocumentError):
+    """A Python value that is no valid document of its schema."""
+
+
+def _check(data: Any, *names: Any) -> None:
+    """TypeError when a call's arguments are swapped: ``data`` names a schema and one of ``names`` does not."""
+    if isinstance(data, str) and _native._is_name(data) and not all(isinstance(n, str) and _native._is_name(n) for n in names):
+        raise TypeError(f"the arguments are (data, schema): {data!r} is a schema's name")
+
+
+def loads(data: Data, schema: str = ROLLOUT) -> Any:
     """Decodes one JSON document (bytes or str) strictly under ``schema`` into plain Python values.
 
     Objects become dicts in the schema's key order (free-form objects keep their own order); absent keys
     stay absent and null is None; integers are exact at any size; decimals are floats. A document with
     any error raises DecodeError, whose ``errors`` lists every one.
     """
-    ok, value = _native._loads(schema, data)
+    ok, value = _native._loads(schema, data)  # swapped arguments raise TypeError
     if not ok:
         raise DecodeError(value)
     return value
 
 
-def dumps(schema: str, value: Any, style: Style = "compact") -> bytes:
+def dumps(value: Any, schema: str = ROLLOUT, style: Style = "compact") -> bytes:
     """Encodes Python values as one document of ``schema`` (bytes), in ``style``: "compact", or
     "sediment" (the bytes Sediment's exporter writes). The value must be a valid document: unknown keys,
     wrong types, NaN and values that are not JSON raise EncodeError, each error at its JSON Pointer.
-    ``dumps(schema, loads(schema, line), "sediment")`` gives back a line Sediment wrote, byte for byte.
+    ``dumps(loads(line, schema), schema, "sediment")`` gives back a line Sediment wrote, byte for byte.
     """
+    _check(value, schema)
     ok, result = _native._dumps(schema, value, style)
     if not ok:
         raise EncodeError(result)
     return result
 
 
-class ConvertError(ValueError):
-    """A conversion or upgrade that fails; ``errors`` lists every error (Error): the source's (an
-    invalid document), or each value the target cannot hold (strict mode). ``in_metadata`` is True
-    when the errors are the ``metadata`` document's, not the source's."""
+class ConvertError(DocumentError):
+    """A conversion or upgrade that fails: ``errors`` holds the source's errors (an invalid document), or
+    each value the target cannot hold (strict mode). ``in_metadata`` is True when the errors are the
+    ``metadata`` document's, not the source's."""
 
     def __init__(self, errors: List[Error], in_metadata: bool = False) -> None:
-        self.errors = list(errors)
+        super().__init__(errors)
         self.in_metadata = in_metadata
-        super().__init__("; ".join(str(e) for e in self.errors) or "conversion failed")
 
 
 class Converted(NamedTuple):
@@ -164,7 +176,7 @@ def _documents(reader):
         reader.close()
 
 
-def read(path: Path, schema: str, jobs: Optional[int] = None, document: bool = False) -> Iterator[Document]:
+def read(path: Path, schema: str = ROLLOUT, jobs: Optional[int] = None, document: bool = False) -> Iterator[Document]:
     """Iterates over the documents of a file under ``schema``, in file order, as Document tuples
     (line, value or None, errors). A JSONL file holds one document per line (blank lines skipped); a
     file named *.json or *.json.gz, or any file with ``document=True`` (the CLI's --document), is one
@@ -177,11 +189,12 @@ def read(path: Path, schema: str, jobs: Optional[int] = None, document: bool = F
     that cannot be read raises OSError, after the documents read before the fault. Stopping the loop
     early (break, or close() on the iterator) stops the reading.
     """
+    _check(path, schema)
     reader = _native._Reader([_path(path)[1]], schema, _jobs(jobs, spare=1), bool(document))
     return _documents(reader)
 
 
-def validate_file(path: Path, schema: str, jobs: Optional[int] = None, max_errors: Optional[int] = None,
+def validate_file(path: Path, schema: str = ROLLOUT, jobs: Optional[int] = None, max_errors: Optional[int] = None,
                   document: bool = False) -> Validation:
     """The verdicts on every document of a file (see read() for the layout and ``document``) without
     building a Python value: a Validation with the counts and the errors (FileError), on ``jobs``
@@ -190,13 +203,14 @@ def validate_file(path: Path, schema: str, jobs: Optional[int] = None, max_error
     """
     if max_errors is not None and (not isinstance(max_errors, int) or max_errors < 0):
         raise ValueError("max_errors is a non-negative int, or None for no limit")
+    _check(path, schema)
     name, path = _path(path)
     limit = (1 << 62) if max_errors is None else max_errors
     valid, invalid, errors = _native._validate_files([path], schema, _jobs(jobs), limit, bool(document))
     return Validation(valid, invalid, [FileError(name, line, e.pointer, e.message, e.id) for _, line, e in errors])
 
 
-def convert(source: str, target: str, data: Data, style: Style = "compact", lossy: bool = False,
+def convert(data: Data, source: str, target: str, style: Style = "compact", lossy: bool = False,
             metadata: Optional[Data] = None) -> Converted:
     """Converts one document (bytes or str) between schemas, as ``sediment-rows convert`` does, and
     returns Converted(data, losses):
@@ -213,13 +227,14 @@ def convert(source: str, target: str, data: Data, style: Style = "compact", loss
     in ``losses``. Every failure raises ConvertError with every error; names that are no such pair
     raise ValueError.
     """
+    _check(data, source, target)
     ok, *result = _native._convert(source, target, data, style, lossy, metadata)
     if not ok:
         raise ConvertError(result[0], result[1])
     return Converted(*result)
 
 
-def upgrade(source: str, target: str, data: Data, style: Style = "compact", lossy: bool = False) -> Converted:
+def upgrade(data: Data, source: str, target: str, style: Style = "compact", lossy: bool = False) -> Converted:
     """Rewrites one document (bytes or str) of an older published version as version ``target`` of
     the same schema (``sediment-rows upgrade``; docs/upgrade.md says what each version adds and how it
     is derived). ``source`` is a versioned name, or "nemo-gym-rollout" for the version each row names;
@@ -228,6 +243,7 @@ def upgrade(source: str, target: str, data: Data, style: Style = "compact", loss
     reward and listed. Raises ConvertError with every error, ValueError for names that are not two
     versions of one schema.
     """
+    _check(data, source, target)
     ok, *result = _native._upgrade(source, target, data, style, lossy)
     if not ok:
         raise ConvertError(result[0])

@@ -25,7 +25,7 @@ import dask
 import fsspec.core
 from fsspec.utils import infer_compression
 
-from . import FileError, Validation, _native
+from . import FileError, Validation, _check, _native
 
 __all__ = ["validate"]
 
@@ -124,7 +124,7 @@ def _offsets(size, blocksize):
     return [(cuts[i], cuts[i + 1] - cuts[i]) for i in range(count)]
 
 
-def validate(paths: Union[str, List[str]], schema: str, blocksize: Union[int, str, None] = "64 MiB",
+def validate(paths: Union[str, List[str]], schema: str = "nemo-gym-rollout", blocksize: Union[int, str, None] = "64 MiB",
              max_errors: Optional[int] = None, storage_options: Optional[Dict[str, Any]] = None, compute: bool = True,
              document: bool = False, **compute_kwargs: Any) -> Union[Validation, "dask.delayed.Delayed"]:
     """Validates every document of every file that ``paths`` names under ``schema``, as a Dask
@@ -141,6 +141,8 @@ def validate(paths: Union[str, List[str]], schema: str, blocksize: Union[int, st
     to compute later or beside other work; otherwise it is computed with ``dask.compute`` on the
     current scheduler (the active distributed Client, if any), with ``compute_kwargs``.
     """
+    if isinstance(paths, str):
+        _check(paths, schema)  # (schema, paths) swapped: TypeError
     _native._validate_block(schema, b"", 1, False)  # an unknown schema name raises ValueError now
     if blocksize is not None:
         blocksize = dask.utils.parse_bytes(blocksize)

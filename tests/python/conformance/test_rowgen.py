@@ -32,10 +32,10 @@ def test_loads_dumps_give_back_sediments_bytes(kind, base, version):
     schema = f"{base}.v{version}"
     lines = rowgen(kind, 60, version).splitlines()
     for line in lines:
-        value = sediment_rows.loads(schema, line)
+        value = sediment_rows.loads(line, schema)
         assert value == json.loads(line)
-        assert sediment_rows.dumps(schema, value, style="sediment") == line
-        assert sediment_rows.validate(schema, line) == [] and sediment_rows.validate(schema, line, engine="schema") == []
+        assert sediment_rows.dumps(value, schema, style="sediment") == line
+        assert sediment_rows.validate(line, schema) == [] and sediment_rows.validate(line, schema, engine="schema") == []
 
 
 @pytest.mark.parametrize("version", [1, 2, 3, 4])
@@ -47,6 +47,6 @@ def test_files_of_faithful_rows(tmp_path, version):
     lines = data.splitlines()
     for doc in sediment_rows.read(path, "nemo-gym-rollout"):
         assert doc.errors == [] and doc.value == json.loads(lines[doc.line - 1])
-        row = sediment_rows.convert("nemo-gym-rollout", "atif-v1.7", lines[doc.line - 1])
-        back = sediment_rows.convert("atif-v1.7", "nemo-gym-rollout", row.data, style="sediment")
+        row = sediment_rows.convert(lines[doc.line - 1], "nemo-gym-rollout", "atif-v1.7")
+        back = sediment_rows.convert(row.data, "atif-v1.7", "nemo-gym-rollout", style="sediment")
         assert back.data == lines[doc.line - 1]
