@@ -10,11 +10,25 @@ SUDO=""
 # Another apt (an unattended upgrade, a second install) holding the lock is waited for, not a failure.
 APT="apt-get -o DPkg::Lock::Timeout=600"
 
-$SUDO $APT update -qq
-$SUDO env DEBIAN_FRONTEND=noninteractive $APT install -y -qq --no-install-recommends \
-  g++ cmake make python3 python3-jsonschema nlohmann-json3-dev libsimdjson-dev catch2 \
-  libgtest-dev libgmock-dev pkg-config zlib1g-dev \
-  pybind11-dev python3-dev python3-pytest python3-dask python3-distributed python3-fsspec >/dev/null
+packages="g++ cmake make python3 python3-jsonschema nlohmann-json3-dev libsimdjson-dev catch2 libgtest-dev libgmock-dev
+  pkg-config zlib1g-dev pybind11-dev python3-dev python3-pytest python3-dask python3-distributed python3-fsspec"
+for option in "$@"; do
+  case "$option" in
+    --sanitizers) packages="$packages clang libclang-rt-14-dev" ;;
+    --docs) packages="$packages doxygen" ;;
+    *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;
+  esac
+done
+# One apt-get call for everything, and none when everything is installed already.
+# shellcheck disable=SC2086
+if ! dpkg-query -W -f='${Status}\n' $packages 2>/dev/null | grep -qv '^install ok installed$' &&
+   [ "$(dpkg-query -W -f='${Status}\n' $packages 2>/dev/null | wc -l)" -eq "$(echo $packages | wc -w)" ]; then
+  :
+else
+  $SUDO $APT update -qq
+  # shellcheck disable=SC2086
+  $SUDO env DEBIAN_FRONTEND=noninteractive $APT install -y -qq --no-install-recommends $packages >/dev/null
+fi
 
 if [ ! -f /usr/include/valijson/validator.hpp ] && [ ! -f /usr/local/include/valijson/validator.hpp ]; then
   tmp=$(mktemp -d) && chmod 755 "$tmp"
@@ -24,12 +38,4 @@ if [ ! -f /usr/include/valijson/validator.hpp ] && [ ! -f /usr/local/include/val
   $SUDO cp -r "$tmp/root/usr/share/cmake/valijson" /usr/local/share/cmake/
   rm -rf "$tmp"
 fi
-for option in "$@"; do
-  case "$option" in
-    --sanitizers) extra="clang libclang-rt-14-dev" ;;
-    --docs) extra="doxygen" ;;
-    *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;
-  esac
-  $SUDO env DEBIAN_FRONTEND=noninteractive $APT install -y -qq --no-install-recommends $extra >/dev/null
-done
 echo "sediment-rows: dependencies installed"

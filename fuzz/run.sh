@@ -4,6 +4,8 @@
 # leak or a broken invariant; what it found is kept in BUILD/findings/ (a reproducer: BUILD/fuzz/TARGET
 # FILE).
 # usage: fuzz/run.sh [--minutes N | --seconds N] [TARGET...]      (default: 1 minute each, every target)
+# A TARGET is a binary (fuzz-validate, fuzz-convert, fuzz-versions), or fuzz-decode:SCHEMA, the typed
+# decoders of one bundled schema (fuzz-decode:nemo-gym-rollout.v4).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SEDIMENT_ROWS_FUZZ_BUILD:-$root/build-fuzz}
@@ -17,8 +19,8 @@ while [ $# -gt 0 ]; do
     *) targets="$targets $1"; shift ;;
   esac
 done
-all="fuzz-decode-nemo_gym_rollout_v2 fuzz-decode-nemo_gym_response_v2 fuzz-decode-nemo_gym_responses_create_params_v2
-     fuzz-decode-ci_outcome_v1 fuzz-decode-atif_v1_7 fuzz-decode-atif fuzz-validate fuzz-convert fuzz-versions"
+all="fuzz-decode:nemo-gym-rollout.v4 fuzz-decode:nemo-gym-response.v3 fuzz-decode:nemo-gym-responses-create-params.v2
+     fuzz-decode:ci-outcome.v3 fuzz-decode:atif-v1.7 fuzz-decode:atif fuzz-validate fuzz-convert fuzz-versions"
 targets=${targets:-$all}
 
 # A build configured with SEDIMENT_ROWS_BUILD_FUZZ=ON (CI's sanitizer build) is used as it is.
@@ -27,8 +29,9 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     -DSEDIMENT_ROWS_BUILD_TESTS=OFF -DSEDIMENT_ROWS_BUILD_CLI=OFF -DSEDIMENT_ROWS_BUILD_EXAMPLES=OFF \
     -DSEDIMENT_ROWS_INSTALL=OFF >/dev/null
 fi
+binaries=$(for t in $targets; do echo "${t%%:*}"; done | sort -u)
 # shellcheck disable=SC2086
-cmake --build "$build" -j"$(nproc)" --target $targets >/dev/null
+cmake --build "$build" -j"$(nproc)" --target $binaries >/dev/null
 
 rm -rf "$build/seeds" && "$root/fuzz/seeds.sh" "$build/seeds"
 # a dictionary: JSON's tokens and every property name of the bundled schemas
@@ -56,31 +59,32 @@ mkdir -p "$build/findings"
 # Runs one target; its verdict goes to findings/TARGET.verdict.
 run_one() {
   t=$1
+  name=$(echo "$t" | tr ':' '-')  # its logs' and corpus's name
   case $t in
-    fuzz-decode-nemo_gym_rollout_v2) seeds=rollout ;;
-    fuzz-decode-nemo_gym_response_v2) seeds=response ;;
-    fuzz-decode-nemo_gym_responses_create_params_v2) seeds=create-params ;;
-    fuzz-decode-ci_outcome_v1) seeds=ci-outcome ;;
-    fuzz-decode-atif_v1_7|fuzz-decode-atif) seeds=atif ;;
+    fuzz-decode:nemo-gym-rollout*) seeds=rollout ;;
+    fuzz-decode:nemo-gym-response.*) seeds=response ;;
+    fuzz-decode:nemo-gym-responses-create-params*) seeds=create-params ;;
+    fuzz-decode:ci-outcome*) seeds=ci-outcome ;;
+    fuzz-decode:atif*) seeds=atif ;;
     fuzz-versions) seeds="versions response ci-outcome" ;;
     *) seeds="rollout atif response" ;;
   esac
   dirs=""
   for s in $seeds; do dirs="$dirs $build/seeds/$s"; done
-  mkdir -p "$build/corpus/$t"
+  mkdir -p "$build/corpus/$name"
   # shellcheck disable=SC2086
-  if "$build/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-       -dict="$build/fuzz.dict" -artifact_prefix="$build/findings/$t-" -print_final_stats=1 \
-       "$build/corpus/$t" $dirs > "$build/findings/$t.log" 2>&1; then
-    echo ok > "$build/findings/$t.verdict"
+  if SEDIMENT_FUZZ_SCHEMA="${t#*:}" "$build/fuzz/${t%%:*}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+       -max_len=65536 -dict="$build/fuzz.dict" -artifact_prefix="$build/findings/$name-" -print_final_stats=1 \
+       "$build/corpus/$name" $dirs > "$build/findings/$name.log" 2>&1; then
+    echo ok > "$build/findings/$name.verdict"
   else
-    echo found > "$build/findings/$t.verdict"
+    echo found > "$build/findings/$name.verdict"
   fi
 }
 # as many targets at a time as there are cores (each runs on one)
 running=0
 for t in $targets; do
-  rm -f "$build/findings/$t.verdict"
+  rm -f "$build/findings/$(echo "$t" | tr ':' '-').verdict"
   run_one "$t" &
   running=$((running + 1))
   if [ "$running" -ge "$(nproc)" ]; then wait; running=0; fi
@@ -88,11 +92,12 @@ done
 wait
 failed=0
 for t in $targets; do
-  if [ "$(cat "$build/findings/$t.verdict" 2>/dev/null)" = ok ]; then
-    echo "$t: $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/findings/$t.log" | grep -o '[0-9]*$') runs in ${seconds} s, nothing found"
+  name=$(echo "$t" | tr ':' '-')
+  if [ "$(cat "$build/findings/$name.verdict" 2>/dev/null)" = ok ]; then
+    echo "$t: $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/findings/$name.log" | grep -o '[0-9]*$') runs in ${seconds} s, nothing found"
   else
-    echo "$t: FOUND a problem; see $build/findings/$t.log" >&2
-    tail -n 30 "$build/findings/$t.log" >&2
+    echo "$t: FOUND a problem; see $build/findings/$name.log" >&2
+    tail -n 30 "$build/findings/$name.log" >&2
     failed=1
   fi
 done

@@ -19,6 +19,7 @@
 #include <sediment/rows.hpp>
 
 #include "check.hpp"
+#include "detail/decode.hpp"  // the fast path and the exact reader, each on its own
 
 namespace rows = sediment::rows;
 using rows::SchemaId;

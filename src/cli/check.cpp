@@ -1,0 +1,296 @@
+// The commands that read documents and say what they are: validate, lint and format.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "detail/text.hpp"
+#include "cli.hpp"
+
+namespace sediment_rows_cli {
+
+/// The process's peak resident memory in MiB (VmHWM, Linux), or a negative number where it cannot be read.
+double peak_resident_mib() {
+    std::FILE* status = std::fopen("/proc/self/status", "r");
+    if (!status) return -1;
+    char line[256];
+    long kib = -1;
+    while (std::fgets(line, sizeof line, status))
+        if (std::sscanf(line, "VmHWM: %ld kB", &kib) == 1) break;
+    std::fclose(status);
+    return kib < 0 ? -1 : static_cast<double>(kib) / 1024;
+}
+
+/// The summary on standard error (not with --quiet): `counts`, the time, speed and peak memory with
+/// --verbose, why the run stopped early.
+void summary(const Options& o, const std::string& counts, const RunTotals& t, Reporter& reporter) {
+    reporter.finish();
+    if (o.quiet) return;
+    std::cerr << counts;
+    if (o.verbose) {
+        char timing[128];
+        std::snprintf(timing, sizeof timing, " in %.2f s (%.1f MB/s", t.seconds,
+                      t.seconds > 0 ? static_cast<double>(t.bytes) / t.seconds / 1e6 : 0.0);
+        std::cerr << timing;
+        if (const double peak = peak_resident_mib(); peak >= 0) {
+            std::snprintf(timing, sizeof timing, ", peak %.1f MiB resident", peak);
+            std::cerr << timing;
+        }
+        std::cerr << ")";
+    }
+    std::cerr << "\n";
+    if (reporter.stopped()) std::cerr << "sediment-rows: " << reporter.stop_reason() << "\n";
+}
+
+// ----- validate ----------------------------------------------------------------------------------
+
+/// --check-image-files: `errors` (the schema engine's verdict, or none), else the typed verdict on a
+/// trajectory of type T, else its image files that are missing; one decode.
+template <class T>
+std::vector<rows::Error> trajectory_and_images(const Document& d, const Options& o, std::vector<rows::Error> errors) {
+    T trajectory;
+    if (errors.empty() && rows::decode(d.text, trajectory, errors, o.schema->id, o.limits))
+        errors = rows::missing_image_files(trajectory, *d.path == "-" ? "." : std::filesystem::path(*d.path).parent_path().string());
+    return errors;
+}
+
+int run_validate(const Options& o) {
+    Reporter reporter(std::cout, o.reporting());
+    Tally tally(o);
+    Versions versions{o.schema == nullptr, {}};
+    const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
+        rows::Validated c;
+        if (o.schema_engine) c = rows::validate(o.schema_name, d.text, rows::Engine::schema, o.limits);
+        else if (!o.check_image_files) c = rows::validate(o.schema_name, rows::StringText(d.text), o.limits);
+        out.finding.errors = std::move(c.errors);
+        if (o.check_image_files)  // the typed engine's verdict comes from the one decode it needs
+            out.finding.errors = o.schema->id == rows::SchemaId::atif
+                                     ? trajectory_and_images<rows::HarborAtifTrajectory>(d, o, std::move(out.finding.errors))
+                                     : trajectory_and_images<rows::NemoGymAtifTrajectory>(d, o, std::move(out.finding.errors));
+        if (c.schema && versions.any) out.finding.read_as = rows::schema_info(*c.schema).name;
+    }, [&](Outcome& out) {
+        if (out.kind != Document::document) return tally.other(out), true;
+        tally.count(out.finding);
+        reporter.report(out.finding, versions.take(out));
+        return std::cout.good() && !reporter.stopped();
+    });
+    summary(o, std::to_string(tally.ok) + " valid, " + std::to_string(tally.failed) + " invalid" + versions.summary(), t, reporter);
+    return tally.status();
+}
+
+// ----- lint --------------------------------------------------------------------------------------
+
+int run_lint(const Options& o) {
+    Reporter reporter(std::cout, o.reporting());
+    Tally tally(o);
+    Versions versions{o.schema == nullptr, {}};
+    rows::Linter linter(o.lint);
+    const std::string* current = nullptr;
+    std::size_t invalid = 0, findings = 0;
+    bool session_findings = false;  // about whole sessions, after the last row
+    const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
+        rows::SessionFacts facts;
+        const auto version = rows::lint(o.schema_name, rows::StringText(d.text), out.finding.errors, facts, o.lint, o.limits);
+        if (!version) {
+            if (versions.any)  // the version it was read as, for the report
+                if (const auto read_as = rows::validate(o.schema_name, d.text, o.limits).schema) out.finding.read_as = rows::schema_info(*read_as).name;
+            return;
+        }
+        facts.line = d.line;
+        out.facts = std::move(facts);
+        if (versions.any) out.finding.read_as = rows::schema_info(*version).name;
+    }, [&](Outcome& out) {
+        if (out.kind != Document::document) return tally.other(out), true;
+        if (out.facts) {
+            if (out.finding.path != current) linter.begin_file(display_name(*(current = out.finding.path)));
+            linter.add(std::move(*out.facts), out.finding.errors);
+        } else {
+            ++invalid;
+        }
+        findings += out.facts ? out.finding.errors.size() : 0;
+        tally.count(out.finding);
+        reporter.report(out.finding, versions.take(out));
+        return std::cout.good() && !reporter.stopped();
+    });
+    if (!reporter.stopped()) {
+        for (rows::LintFinding& f : linter.finish()) {
+            Finding finding;
+            finding.path = &f.file;
+            finding.line = f.line;
+            finding.errors = {std::move(f.error)};
+            ++findings;
+            session_findings = true;
+            reporter.report(finding);
+            if (reporter.stopped()) break;
+        }
+    }
+    summary(o, std::to_string(tally.ok + tally.failed) + " rows: " + std::to_string(findings) + " findings, " +
+                   std::to_string(invalid) + " not schema-valid" + versions.summary(),
+            t, reporter);
+    return tally.status(session_findings);
+}
+
+// ----- format ------------------------------------------------------------------------------------
+
+/// A file's new content, written beside it and renamed over it once complete.
+class Replacement {
+public:
+    Replacement() = default;
+    Replacement(const Replacement&) = delete;
+    Replacement& operator=(const Replacement&) = delete;
+    ~Replacement() { discard(); }
+
+    /// Starts the new content of `path` (a symbolic link's target is rewritten, the link kept).
+    bool open(const std::string& path) {
+        char resolved[PATH_MAX];
+        if (!realpath(path.c_str(), resolved)) return fail("cannot rewrite " + path);
+        target_ = resolved;
+        struct stat st {};
+        if (stat(resolved, &st) != 0) return fail("cannot rewrite " + path);
+        const std::size_t slash = target_.rfind('/');
+        temp_ = target_.substr(0, slash + 1) + "." + target_.substr(slash + 1) + ".sediment-rows-XXXXXX";
+        fd_ = mkstemp(temp_.data());
+        if (fd_ < 0) return temp_.clear(), fail("cannot write beside " + path);
+        if (fchmod(fd_, st.st_mode & 07777) != 0) return fail("cannot write beside " + path);
+        return true;
+    }
+    bool write(const std::string& bytes) {
+        std::size_t done = 0;
+        while (fd_ >= 0 && done < bytes.size()) {
+            const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) return fail("cannot write " + temp_);
+            done += static_cast<std::size_t>(n);
+        }
+        return fd_ >= 0;
+    }
+    /// Makes the new content durable and puts it in the file's place.
+    bool commit() {
+        if (fd_ < 0) return false;
+        if (fsync(fd_) != 0 || close(fd_) != 0) return fd_ = -1, fail("cannot write " + temp_);
+        fd_ = -1;
+        if (std::rename(temp_.c_str(), target_.c_str()) != 0) return fail("cannot replace " + target_);
+        temp_.clear();
+        return true;
+    }
+    /// Drops the new content; the file stays as it was.
+    void discard() {
+        if (fd_ >= 0) close(fd_);
+        fd_ = -1;
+        if (!temp_.empty()) unlink(temp_.c_str());
+        temp_.clear();
+    }
+    const std::string& error() const { return error_; }
+
+private:
+    bool fail(const std::string& what) {
+        if (error_.empty()) error_ = what + ": " + std::strerror(errno);
+        discard();
+        return false;
+    }
+    std::string target_, temp_, error_;
+    int fd_ = -1;
+};
+
+int run_format(const Options& o) {
+    Reporter reporter(std::cerr, o.reporting());
+    Tally tally(o);
+    std::size_t files = 0, changed_files = 0;
+    // the file being read: its first line that changes, whether it holds an invalid document
+    std::size_t first_change = 0;
+    bool invalid = false, unreadable = false;
+    std::optional<Replacement> replacement;  // --in-place: the new content of the file being read
+    const auto replacement_of = [&](const std::string& path) -> Replacement& {
+        if (!replacement) replacement.emplace().open(path);  // a failure shows in write(), commit() and error()
+        return *replacement;
+    };
+    const bool rewriting = o.check || o.in_place;
+
+    const auto end_of_file = [&](const Outcome& out) {
+        tally.other(out);
+        ++files;
+        const std::string name = display_name(*out.finding.path);
+        if (out.layout_line && (!first_change || out.layout_line < first_change)) first_change = out.layout_line;
+        const char* verdict = "already formatted";
+        if (o.in_place && out.compressed) {
+            tally.io_failure(name + " is compressed: --in-place rewrites plain files only");
+            verdict = "left as it was";
+        } else if (unreadable) {
+            verdict = "left as it was (it could not be read, or its new content written)";
+        } else if (invalid) {
+            verdict = "left as it was (it holds an invalid document)";
+        } else if (first_change && o.check) {
+            ++changed_files;
+            verdict = "would be reformatted";
+            reporter.report(Finding{out.finding.path, first_change, {}, {}, "would be reformatted from this line on", {}});
+        } else if (first_change) {
+            if (replacement_of(*out.finding.path).commit()) {  // (a file of blank lines gets no document)
+                ++changed_files;
+                verdict = "reformatted";
+            } else {
+                tally.io_failure(replacement->error());
+                verdict = "left as it was";
+            }
+        }
+        if (o.verbose && rewriting) std::cerr << name << ": " << verdict << "\n";
+        replacement.reset();
+        first_change = 0;
+        invalid = unreadable = false;
+    };
+
+    const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
+        rows::Validated c = rows::format(o.schema_name, d.text, o.style, out.out, o.limits);
+        out.finding.errors = std::move(c.errors);
+        if (c.schema && !o.schema) out.finding.read_as = rows::schema_info(*c.schema).name;
+        if (!out.finding.errors.empty()) return out.out.clear();
+        out.out += '\n';
+        if (!rewriting) return;
+        // a line's text has no '\n'; a .json file's whole text should end with one
+        const std::string_view line(out.out.data(), out.out.size() - 1);
+        out.changed = d.whole_file ? d.text != out.out : d.text != line;
+    }, [&](Outcome& out) {
+        if (out.kind == Document::end_of_file) return end_of_file(out), !reporter.stopped();
+        if (out.kind == Document::io_error) {
+            tally.other(out);
+            unreadable = true;
+            return true;
+        }
+        tally.count(out.finding);
+        reporter.report(out.finding);
+        if (!out.finding.ok()) {
+            invalid = true;
+        } else {
+            if (out.changed && !first_change) first_change = out.finding.line;
+            if (o.in_place && !invalid && !unreadable) {
+                if (!replacement_of(*out.finding.path).write(out.out)) {
+                    unreadable = true;
+                    tally.io_failure(replacement->error());
+                }
+            } else if (!rewriting) {
+                std::cout << out.out;
+            }
+        }
+        return std::cout.good() && !reporter.stopped();
+    });
+    std::string counts = std::to_string(tally.ok) + " formatted, " + std::to_string(tally.failed) + " invalid";
+    if (rewriting)
+        counts += "; " + std::to_string(changed_files) + " of " + std::to_string(files) + " files " +
+                  (o.check ? "would be reformatted" : "reformatted");
+    summary(o, counts, t, reporter);
+    return tally.status(o.check && changed_files > 0);
+}
+
+}  // namespace sediment_rows_cli

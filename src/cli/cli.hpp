@@ -1,0 +1,156 @@
+// The command-line tool's parts: the help, the options, and one function per command (src/cli/).
+#pragma once
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "report.hpp"
+#include "run.hpp"
+#include "sediment/rows.hpp"
+
+namespace sediment_rows_cli {
+
+namespace rows = sediment::rows;
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+
+/// The help of `command` ("" or an unknown one: the overview). (help.cpp)
+std::string help(const std::string& command);
+/// Whether `command` has help of its own.
+bool has_help(const std::string& command);
+
+/// "sediment-rows: MESSAGE" on standard error, in valid UTF-8 (an argument or path may not be).
+void say(const std::string& message);
+/// say(message), then where to find help; kExitUsage.
+int usage_error(const std::string& message, const std::string& command = "");
+
+struct Options {
+    std::string command;
+    std::string schema_name;                   // --schema (convert: --from), with or without a version
+    const rows::SchemaInfo* schema = nullptr;  // the schema of a versioned name
+    const rows::SchemaInfo* to = nullptr;      // --to of a versioned name
+    std::string to_name;                       // --to
+    Format format = Format::text;
+    bool schema_engine = false;
+    rows::Style style = rows::Style::compact;
+    std::string metadata;
+    bool lossy = false, check = false, in_place = false, check_image_files = false;
+    bool quiet = false, verbose = false, fail_fast = false;
+    bool whole_files = false, require_documents = false;
+    rows::LintOptions lint;
+    std::size_t max_errors = 0;
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    rows::Limits limits;
+    std::vector<std::string> files;
+
+    RunOptions run() const {
+        RunOptions r;
+        r.jobs = jobs, r.limits = limits, r.progress = !quiet, r.whole_files = whole_files;
+        return r;
+    }
+    Reporter::Options reporting() const {
+        Reporter::Options r;
+        r.format = format, r.every_document = verbose && command == "validate", r.quiet = quiet;
+        r.fail_fast = fail_fast, r.max_errors = max_errors, r.ids = command == "lint";
+        return r;
+    }
+};
+
+/// Why `name` names no schema: unknown (with the nearest names), or a name without the version its
+/// documents do not say, or (`--to` of upgrade) one that stands for every version. (options.cpp)
+std::string unknown_schema(const std::string& name);
+
+/// Parses the options of validate, format and convert into `o`; a usage error's message, or empty. (options.cpp)
+std::string parse_options(const std::vector<std::string>& args, Options& o);
+
+/// Counts, I/O errors, files without documents, dropped values and the exit status shared by every
+/// document command.
+struct Tally {
+    explicit Tally(const Options& o) : quiet(o.quiet), require_documents(o.require_documents) {}
+
+    bool quiet, require_documents;
+    std::size_t ok = 0, failed = 0;
+    bool io_error = false;
+    std::size_t empty_files = 0;                 // files that held no document
+    const std::string* unreadable = nullptr;     // the file of the last I/O error
+    std::map<std::string, std::size_t> dropped;  // lossy: the values dropped, by kind (rows::loss_kind)
+    std::size_t dropped_documents = 0;
+    std::size_t lossy_would = 0;                 // strict: documents that failed only on what --lossy drops
+
+    /// Takes an outcome that is not a document's: an I/O error is printed and remembered, and a file
+    /// that held no document is said so (with --require-documents, a failure).
+    void other(const Outcome& o) {
+        if (o.kind == Document::io_error) {
+            io_failure(o.message);
+            unreadable = o.finding.path;
+        } else if (o.kind == Document::end_of_file && o.documents == 0 && o.finding.path != unreadable) {
+            ++empty_files;
+            if (!quiet || require_documents)
+                say("no documents in " + display_name(*o.finding.path) + (require_documents ? " (--require-documents)" : ""));
+        }
+    }
+    void io_failure(const std::string& message) {
+        say(message);
+        io_error = true;
+    }
+    void count(const Finding& f) {
+        ++(f.ok() ? ok : failed);
+        for (const rows::Error& e : f.dropped) ++dropped[rows::loss_kind(e)];
+        dropped_documents += !f.dropped.empty();
+        lossy_would += !f.ok() && std::all_of(f.errors.begin(), f.errors.end(), [](const rows::Error& e) {
+            return e.id.rfind("rows.convert.loss.", 0) == 0 || e.id == "rows.upgrade.underivable";
+        });
+    }
+    /// What a lossy run dropped, "; dropped from 7 documents: 7 ci_resolution, 7 reward, 7
+    /// reward_source"; or what a strict one would have ("; 2 would upgrade with --lossy, ..."); or nothing.
+    std::string losses_summary(const char* verb, const char* what) const {
+        std::string kinds;
+        for (const auto& [kind, n] : dropped) kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + kind;
+        if (!kinds.empty())
+            return "; dropped from " + std::to_string(dropped_documents) + (dropped_documents == 1 ? " document: " : " documents: ") + kinds;
+        if (lossy_would) return "; " + std::to_string(lossy_would) + " would " + verb + " with --lossy, which drops " + what;
+        return "";
+    }
+    int status(bool failed_otherwise = false) const {
+        if (io_error) return kExitUsage;
+        return failed || failed_otherwise || (require_documents && empty_files) ? kExitFailed : kExitOk;
+    }
+};
+
+/// The version each document was read as, for a --schema without one: reported with each document, and
+/// counted for the summary.
+struct Versions {
+    bool any = false;  // the schema was named without its version
+    std::map<std::string, std::size_t> counts;
+
+    /// Takes the version of one outcome; the jsonl fields that report it.
+    std::string take(Outcome& out) {
+        if (!any) return "";
+        ++counts[out.finding.read_as.empty() ? "no version" : out.finding.read_as];
+        return "\"schema\": " + (out.finding.read_as.empty() ? std::string("null") : json_string(out.finding.read_as)) + ", ";
+    }
+    /// " (read as nemo-gym-rollout.v1: 2, nemo-gym-rollout.v4: 7)"
+    std::string summary() const {
+        std::string text;
+        for (const auto& [name, n] : counts) text += (text.empty() ? "" : ", ") + name + ": " + std::to_string(n);
+        return text.empty() ? "" : " (read as " + text + ")";
+    }
+};
+
+/// The summary on standard error (not with --quiet): `counts`, the time, speed and peak memory with
+/// --verbose, why the run stopped early. (check.cpp)
+void summary(const Options& o, const std::string& counts, const RunTotals& t, Reporter& reporter);
+
+int run_validate(const Options& o);  ///< check.cpp
+int run_lint(const Options& o);      ///< check.cpp
+int run_format(const Options& o);    ///< check.cpp
+int run_convert(const Options& o);   ///< rewrite.cpp
+int run_upgrade(const Options& o);   ///< rewrite.cpp
+int run_schema(const std::vector<std::string>& args);  ///< rewrite.cpp
+
+}  // namespace sediment_rows_cli

@@ -1,0 +1,234 @@
+// The help of sediment-rows and of each command.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "detail/text.hpp"
+#include "cli.hpp"
+
+namespace sediment_rows_cli {
+
+namespace {
+
+const char* const kOverview = R"(usage: sediment-rows COMMAND [OPTIONS] [FILE...]
+
+Commands:
+  validate   check documents against a bundled schema
+  format     re-encode documents strictly, to standard output or in place, or check that they are
+  convert    convert ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF
+  upgrade    rewrite documents of an older published version as a newer one
+  lint       check that rollout rows are what Sediment's derivation rules produce
+  schema     list the bundled schemas, or print one
+  help       'sediment-rows help COMMAND' (or 'sediment-rows COMMAND --help') explains one
+
+  --version  print the version
+  --help     print this
+
+Exit status: 0 when every document passes, 1 when one does not, 2 on a usage or I/O error.
+)";
+
+const char* const kFiles = R"(
+FILE is a path, or - for standard input. A file named *.json or *.json.gz holds one document; any
+other file holds one document per line (JSONL; blank lines are skipped), unless --document says each
+file is one document. Compressed files (gzip) are read whatever their name. Files are read as a
+stream: memory holds the documents in flight, not the file. A file that holds no document is said so
+on standard error ("no documents in FILE").
+)";
+
+const char* const kCommonOptions = R"(
+Reporting:
+  --format text|jsonl|github
+                 text (default): 'FILE:LINE: POINTER: message' for each error;
+                 jsonl: one JSON object per document {"file", "line", "valid", "errors"};
+                 github: GitHub Actions annotations (the first 10 errors and 10 warnings, then a
+                 count of the rest)
+  -q, --quiet    errors only: no summary, no progress line, no dropped values
+  -v, --verbose  also the run's time, speed and peak resident memory (validate: and each valid document)
+  --fail-fast    stop at the first document that fails
+  --max-errors N stop after N errors
+Input:
+  --document     each FILE (standard input too) is one JSON document, whatever its name and layout
+                 (a pretty-printed document, a JSON array)
+  --require-documents
+                 a FILE that holds no document fails the run (exit 1), as an empty export should
+Running:
+  -j, --jobs N   threads (default: every core); output stays in input order
+  --max-depth N, --max-document-bytes N, --max-string-bytes N
+                 limits on one document (defaults 1000, 268435456, 67108864); exceeding one is an
+                 error that names it
+On a terminal, a progress line (documents, MB/s) shows on standard error while a command runs.
+)";
+
+const char* const kValidate = R"(usage: sediment-rows validate --schema NAME [OPTIONS] FILE...
+
+Checks every document against a bundled schema ('sediment-rows schema list'). Errors go to standard
+output, the summary ("N valid, M invalid") to standard error.
+
+  --schema NAME          the documents' schema; nemo-gym-rollout without a version reads each row
+                         as the version its metadata.schema_id names (jsonl reports add "schema")
+  --engine typed|schema  typed (default) decodes into the C++ models with every rule of the schema
+                         and of the spec; schema runs valijson over the bundled JSON Schema
+  --check-image-files    atif and atif-v1.7: every image content part's source.path in the steps'
+                         messages and observation results names a file that exists, relative to the
+                         trajectory file's folder (URLs are skipped), as Harbor's validator checks
+)";
+
+const char* const kValidateExit = R"(
+Exit status:
+  0  every document is valid
+  1  a document is invalid
+     (with --require-documents: also a FILE that holds no document)
+  2  usage error, or a file that cannot be read
+)";
+
+const char* const kFormat = R"(usage: sediment-rows format --schema NAME [--style compact|sediment] [--check | -i]
+                            [OPTIONS] FILE...
+
+Decodes every document strictly and writes it again, one line per document: to standard output, or
+with -i back into its file. Errors go to standard error, with the summary.
+
+  --schema NAME          the documents' schema (nemo-gym-rollout: each row's own version)
+  --style compact|sediment
+                         compact (default): no spaces; sediment: the bytes Sediment's exporter
+                         writes (", " and ": ")
+  --check                write nothing; report each file that would change, at its first line
+                         that would
+  -i, --in-place         rewrite each file that would change: the new file is written beside it and
+                         renamed over it, so a reader sees the old file or the new one, never a part.
+                         A file holding an invalid document is left as it was. Plain files only
+                         (not standard input, not compressed files)
+)";
+
+const char* const kFormatExit = R"(
+Exit status:
+  0  every document is valid (and, with --check, every file is formatted)
+  1  a document is invalid, or (--check) a file would be reformatted
+     (with --require-documents: also a FILE that holds no document)
+  2  usage error, or a file that cannot be read or rewritten
+)";
+
+const char* const kConvert = R"(usage: sediment-rows convert --from NAME --to NAME [--metadata FILE] [--lossy]
+                             [OPTIONS] FILE...
+
+Converts ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF, one output line
+per document, to standard output. Errors go to standard error. docs/convert.md shows the three paths
+(a trajectory from elsewhere to trainer parts, to a row with Sediment's metadata, a row and back);
+docs/atif-mapping.md the mapping field by field.
+  --from atif-v1.7 --to nemo-gym-rollout[.vN] | nemo-gym-response.vN | nemo-gym-responses-create-params.vN
+  --from atif        the same from any ATIF version (Harbor's model): upgraded to atif-v1.7 first
+                     (see upgrade), so what NeMo Gym's subset refuses fails the document
+  --from nemo-gym-rollout[.vN] --to atif-v1.7
+  A rollout row of any version converts (without .vN, each row is read as the version it names); a
+  row made from a trajectory is of the version --to names, or without .vN, of its metadata's.
+
+  --metadata FILE        a rollout row needs metadata: the trajectory's own (written by --to
+                         atif-v1.7), or line i of FILE for the i-th trajectory, an object
+                         {"metadata": {...}, "reward": 1.0} ("reward" optional) of the row's version
+  --lossy                a value the target cannot hold fails the document, with the full list;
+                         --lossy drops exactly those values and lists them as warnings; the
+                         summary counts what was dropped, by kind
+  --style compact|sediment
+                         as for format
+)";
+
+const char* const kConvertExit = R"(
+Exit status:
+  0  every document was converted
+  1  a document could not be (invalid, or it would lose values without --lossy)
+     (with --require-documents: also a FILE that holds no document)
+  2  usage error, or a file that cannot be read
+)";
+
+const char* const kUpgrade = R"(usage: sediment-rows upgrade --to NAME [--from NAME] [--lossy] [--style compact|sediment]
+                             [OPTIONS] FILE...
+
+Rewrites each document as a newer version of its schema, one output line per document, to standard
+output (docs/upgrade.md: what each version adds, and how it is derived). Errors go to standard error.
+  --to NAME              the version to write: nemo-gym-rollout.v4, ci-outcome.v3, ...; atif-v1.7
+                         (NeMo Gym's subset) from atif, Harbor's model of any ATIF version: the
+                         label becomes ATIF-v1.7, every other value stays, and what the subset
+                         refuses fails the document
+  --from NAME            the documents' version. Rows name their own: by default each is read as the
+                         version its metadata.schema_id names (jsonl reports add "schema"); other
+                         documents need it (nemo-gym-response.v1, ...)
+  --lossy                a field the newer version needs and the document cannot give fails the
+                         document, naming the field and why; --lossy drops the CI resolution it
+                         belongs to instead (with its reward), and lists what it dropped as warnings
+  --style compact|sediment
+                         as for format
+)";
+
+const char* const kUpgradeExit = R"(
+Exit status:
+  0  every document was upgraded
+  1  a document could not be (invalid, newer than --to, or a field it cannot derive)
+     (with --require-documents: also a FILE that holds no document)
+  2  usage error, or a file that cannot be read
+)";
+
+const char* const kLint = R"(usage: sediment-rows lint --schema nemo-gym-rollout[.vN] [--eval-fraction F]
+                          [--sessions-complete] [OPTIONS] FILE...
+
+Checks what a schema cannot say: that each rollout row is what Sediment's derivation rules produce
+(docs/lint.md lists every rule). A row that is not schema-valid gets its schema errors and no lint.
+Each finding names its rule: 'FILE:LINE: POINTER: message [rule]' (jsonl: "id" in each error).
+  Within a row: reward, reward_source and the CI verdict agree; instance_id; split; verifier_results
+  sorted and of the row's org; ci_resolution recomputed from verifier_results; the turns (input,
+  echoes, tool calls and results, completions); the version 3 and 4 fields.
+  Across rows (state per session, never per row): the rows of a session agree on everything but their
+  turns; segment indexes and instance ids are unique.
+Findings go to standard output, the summary to standard error.
+
+  --schema NAME          nemo-gym-rollout.vN, or nemo-gym-rollout: each row as the version it names
+  --eval-fraction F      the eval fraction the split was derived with, 0.0 to 0.5 (default 0.1)
+  --sessions-complete    the files hold whole sessions: each session's segments are 0..k-1
+)";
+
+const char* const kLintExit = R"(
+Exit status:
+  0  no finding
+  1  a finding, or a row that is not schema-valid
+     (with --require-documents: also a FILE that holds no document)
+  2  usage error, or a file that cannot be read
+)";
+
+const char* const kSchema = R"(usage: sediment-rows schema list
+       sediment-rows schema show NAME
+
+list prints first the names without a version, each with the versions it stands for, then each
+bundled schema's name and URI; show prints one, byte for byte.
+
+Exit status:
+  0  done
+  2  usage error (an unknown schema)
+)";
+
+}  // namespace
+
+std::string help(const std::string& command) {
+    if (command == "validate") return std::string(kValidate) + kCommonOptions + kFiles + kValidateExit;
+    if (command == "format") return std::string(kFormat) + kCommonOptions + kFiles + kFormatExit;
+    if (command == "convert") return std::string(kConvert) + kCommonOptions + kFiles + kConvertExit;
+    if (command == "upgrade") return std::string(kUpgrade) + kCommonOptions + kFiles + kUpgradeExit;
+    if (command == "lint") return std::string(kLint) + kCommonOptions + kFiles + kLintExit;
+    if (command == "schema") return kSchema;
+    return kOverview;
+}
+
+bool has_help(const std::string& command) { return help(command) != kOverview; }
+
+}  // namespace sediment_rows_cli

@@ -1,0 +1,249 @@
+// Python values <-> JSON text for the native module (module.cpp): text from str or bytes, str from
+// the library's text, Python objects from compact JSON, and JSON from Python objects.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <sediment/rows.hpp>
+
+#include "detail/writer.hpp"
+
+namespace sediment_rows_python {
+
+namespace py = pybind11;
+namespace rows = sediment::rows;
+
+/// A str of text the library wrote, which is valid UTF-8 (input bytes reach it only as \xNN); should
+/// a byte that is not UTF-8 slip through, it is written as \xNN too (Python's "backslashreplace"),
+/// never raised as a UnicodeDecodeError.
+inline py::str py_text(std::string_view s) {
+    PyObject* out = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "backslashreplace");
+    if (!out) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(out);
+}
+
+/// The bytes of a `bytes` or `str` argument, valid while the Text lives. A str is its UTF-8; one that
+/// holds lone surrogates (as text read with errors="surrogateescape" does) is encoded with them, as
+/// the bytes they stand for, so that the document gets its verdict (rows.parse.syntax) like bytes do.
+struct Text {
+    py::object owner;  // the bytes behind `view`, when they had to be made
+    std::string_view view;
+};
+inline Text text_of(const py::object& data) {
+    Text t;
+    if (PyBytes_Check(data.ptr())) {
+        char* bytes = nullptr;
+        Py_ssize_t size = 0;
+        PyBytes_AsStringAndSize(data.ptr(), &bytes, &size);
+        t.view = {bytes, static_cast<std::size_t>(size)};
+        return t;
+    }
+    if (!PyUnicode_Check(data.ptr()))
+        throw py::type_error("data must be bytes or str, not " + std::string(py::str(py::type::of(data).attr("__name__"))));
+    Py_ssize_t size = 0;
+    if (const char* utf8 = PyUnicode_AsUTF8AndSize(data.ptr(), &size)) {
+        t.view = {utf8, static_cast<std::size_t>(size)};
+        return t;
+    }
+    PyErr_Clear();  // lone surrogates: U+DC80..U+DCFF stand for the bytes 0x80..0xFF, any other is itself
+    PyObject* bytes = PyUnicode_AsEncodedString(data.ptr(), "utf-8", "surrogateescape");
+    if (!bytes) {
+        PyErr_Clear();
+        bytes = PyUnicode_AsEncodedString(data.ptr(), "utf-8", "surrogatepass");
+    }
+    if (!bytes) throw py::error_already_set();
+    t.owner = py::reinterpret_steal<py::object>(bytes);
+    t.view = {PyBytes_AS_STRING(bytes), static_cast<std::size_t>(PyBytes_GET_SIZE(bytes))};
+    return t;
+}
+
+/// Python values from JSON text the library wrote (valid, compact style): objects become dicts in the
+/// text's key order, integers ints of any size, decimals floats, null None.
+class PythonBuilder {
+public:
+    explicit PythonBuilder(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+    py::object value() {
+        switch (*p_) {
+            case '{': return object();
+            case '[': return array();
+            case '"': return string();
+            case 't': p_ += 4; return py::bool_(true);
+            case 'f': p_ += 5; return py::bool_(false);
+            case 'n': p_ += 4; return py::none();
+            default: return number();
+        }
+    }
+
+private:
+    py::object object() {
+        py::dict out;
+        ++p_;  // {
+        while (*p_ != '}') {
+            py::object key = string();
+            ++p_;  // :
+            out[key] = value();
+            if (*p_ == ',') ++p_;
+        }
+        ++p_;
+        return std::move(out);
+    }
+
+    py::object array() {
+        py::list out;
+        ++p_;  // [
+        while (*p_ != ']') {
+            out.append(value());
+            if (*p_ == ',') ++p_;
+        }
+        ++p_;
+        return std::move(out);
+    }
+
+    py::object string() {
+        const char* start = ++p_;
+        while (*p_ != '"' && *p_ != '\\') ++p_;
+        if (*p_ == '"') {  // no escape: the bytes are the string
+            py::object out = py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(start, p_ - start, "strict"));
+            ++p_;
+            if (!out) throw py::error_already_set();
+            return out;
+        }
+        std::string text(start, p_);
+        while (*p_ != '"') {
+            if (*p_ != '\\') {
+                text += *p_++;
+                continue;
+            }
+            ++p_;
+            const char c = *p_++;
+            switch (c) {
+                case 'b': text += '\b'; break;
+                case 'f': text += '\f'; break;
+                case 'n': text += '\n'; break;
+                case 'r': text += '\r'; break;
+                case 't': text += '\t'; break;
+                case 'u': text += escaped_control(); break;
+                default: text += c;  // " \\ /
+            }
+        }
+        ++p_;
+        py::object out = py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "strict"));
+        if (!out) throw py::error_already_set();
+        return out;
+    }
+
+    /// A \uXXXX escape's character: the compact style writes UTF-8 as it is and escapes only the
+    /// control characters, so it is one byte.
+    char escaped_control() {
+        unsigned v = 0;
+        std::from_chars(p_, p_ + 4, v, 16);
+        p_ += 4;
+        return static_cast<char>(v);
+    }
+
+    py::object number() {
+        const char* start = p_;
+        bool decimal = false;
+        while (p_ < end_ && (std::isdigit(static_cast<unsigned char>(*p_)) || *p_ == '-' || *p_ == '+' || *p_ == '.' || *p_ == 'e' || *p_ == 'E'))
+            decimal = decimal || *p_ == '.' || *p_ == 'e' || *p_ == 'E', ++p_;
+        if (decimal) {
+            double v = 0;
+            const bool negative = *start == '-';
+            std::from_chars(start + negative, p_, v);
+            return py::float_(negative ? -v : v);
+        }
+        long long v = 0;
+        const auto r = std::from_chars(start, p_, v);
+        if (r.ec == std::errc() && r.ptr == p_) return py::int_(v);
+        const std::string digits(start, p_);  // beyond 64 bits
+        return py::reinterpret_steal<py::object>(PyLong_FromString(digits.c_str(), nullptr, 10));
+    }
+
+    const char* p_;
+    const char* end_;
+};
+
+/// JSON text of a Python value, for dumps(): dicts with str keys, lists and tuples, str, int (any
+/// size), float (finite, written as Python's repr writes it), bool and None, through the encoder's
+/// Writer. Anything else is an error at its JSON Pointer (every one is listed); the text is then
+/// meaningless.
+class JsonWriter {
+public:
+    std::vector<rows::Error> errors;
+
+    explicit JsonWriter(std::string& out) : w_(out, rows::Style::compact) {}
+
+    void value(py::handle v) {
+        if (v.is_none()) {
+            w_.null();
+        } else if (PyBool_Check(v.ptr())) {
+            w_.boolean(v.ptr() == Py_True);
+        } else if (PyLong_Check(v.ptr())) {
+            w_.big_integer(std::string(py::str(py::int_(py::reinterpret_borrow<py::object>(v)))));  // digits of any size
+        } else if (PyFloat_Check(v.ptr())) {
+            const double d = PyFloat_AS_DOUBLE(v.ptr());
+            if (std::isfinite(d)) w_.floating(d);
+            else fail("rows.encode.number", std::string(py::repr(v)) + " is not a JSON number");
+        } else if (PyUnicode_Check(v.ptr())) {
+            if (const auto s = utf8(v)) w_.string(*s);
+        } else if (PyDict_Check(v.ptr())) {
+            w_.begin_object();
+            for (const auto& [key, item] : py::reinterpret_borrow<py::dict>(v)) {
+                if (!PyUnicode_Check(key.ptr())) {
+                    fail("rows.encode.type", "key " + std::string(py::repr(key)) + " is not a str");
+                    continue;
+                }
+                const auto k = utf8(key);
+                if (!k) continue;
+                const std::size_t size = pointer_.size();
+                rows::detail::append_pointer_token(pointer_, *k);
+                w_.key(*k);
+                value(item);
+                pointer_.resize(size);
+            }
+            w_.end_object();
+        } else if (PyList_Check(v.ptr()) || PyTuple_Check(v.ptr())) {
+            w_.begin_array();
+            std::size_t i = 0;
+            for (const auto item : v) {
+                const std::size_t size = pointer_.size();
+                pointer_ += '/' + std::to_string(i++);
+                value(item);
+                pointer_.resize(size);
+            }
+            w_.end_array();
+        } else {
+            fail("rows.encode.type", "a " + std::string(py::str(py::type::of(v).attr("__name__"))) + " is not a JSON value");
+        }
+    }
+
+    /// The text written, sized to it.
+    std::string& finish() { return w_.finish(); }
+
+private:
+    rows::detail::Writer w_;
+    std::string pointer_;
+
+    void fail(const char* id, std::string message) { errors.push_back(rows::Error{id, pointer_, std::move(message)}); }
+
+    /// The UTF-8 of a str, valid while it lives; none (an error) for one holding a lone surrogate.
+    std::optional<std::string_view> utf8(py::handle s) {
+        Py_ssize_t n = 0;
+        const char* bytes = PyUnicode_AsUTF8AndSize(s.ptr(), &n);
+        if (bytes) return std::string_view(bytes, static_cast<std::size_t>(n));
+        PyErr_Clear();
+        fail("rows.encode.utf8", "string is not valid Unicode (a lone surrogate)");
+        return std::nullopt;
+    }
+};
+
+}  // namespace sediment_rows_python

@@ -1,0 +1,362 @@
+// fast_read.hpp and views.hpp: the fast readers over simdjson, into models or their views, and the
+// check-only readers.
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "emit_common.hpp"
+
+namespace gen::cpp {
+
+// ----- fast_read.hpp -----------------------------------------------------------------------------
+// The fast path: the same models read from a simdjson DOM. A reader answers only "valid, and here is
+// the value" or "ask the exact reader": it returns false at the first thing it does not accept, and
+// the exact reader (read.hpp) then gives the verdict and the errors. Rules run through the same
+// Decoder checks; any error they record also sends the document to the exact reader.
+
+// ----- views.hpp: the view models --------------------------------------------------------------------
+// The models that hand-written rules read (check_rules), and what they hold, as the check-only fast
+// path reads them: strings as views into the parser's buffer, free-form values left where they are
+// (view::JsonView), everything else as in the model. The same generated fast readers fill them.
+
+// The C++ type of a value in a view model (`in_view`) or in a model.
+std::string value_type(const TypeRef& t, bool in_view) {
+    if (!in_view) return cpp_type(t);
+    switch (t.kind) {
+        case TypeRef::Kind::string: return "std::string_view";
+        case TypeRef::Kind::any:
+        case TypeRef::Kind::object_any: return "JsonView";
+        case TypeRef::Kind::array: return "std::vector<" + value_type(*t.item, true) + ">";
+        case TypeRef::Kind::model:
+        case TypeRef::Kind::variant: return "view::" + t.name;
+        default: return cpp_type(t);
+    }
+}
+
+// The rows lint reads as views (src/lint.cpp), besides the models of hand-written rules.
+// The models and unions that have view models: those with hand-written rules, the rows lint reads
+// (the roots of the schemas whose documents name their version), and all they hold.
+std::set<std::string> view_types(const Module& module) {
+    std::set<std::string> out;
+    std::vector<std::string> todo;
+    for (const Model& m : module.models)
+        if (!m.checked_by_code.empty()) todo.push_back(m.name);
+    for (const SchemaDoc& s : module.schemas)
+        if (!s.family.empty() && module.find_model(s.root)) todo.push_back(s.root);
+    const auto add_type = [&](const TypeRef& t, const auto& self) -> void {
+        if (t.item) self(*t.item, self);
+        if ((t.kind == TypeRef::Kind::model || t.kind == TypeRef::Kind::variant) && !out.count(t.name)) todo.push_back(t.name);
+    };
+    while (!todo.empty()) {
+        const std::string name = todo.back();
+        todo.pop_back();
+        if (!out.insert(name).second) continue;
+        if (const Model* m = module.find_model(name)) {
+            for (const Field& f : m->fields) add_type(f.type, add_type);
+            continue;
+        }
+        for (const Variant& v : module.variants) {
+            if (v.name != name) continue;
+            for (const std::string& model : v.models) todo.push_back(model);
+            for (const TypeRef& t : v.types) add_type(t, add_type);
+        }
+    }
+    return out;
+}
+
+std::string emit_views(const Module& module) {
+    const std::set<std::string> views = view_types(module);
+    std::string body, declarations;
+    in_emission_order(
+        module,
+        [&](const Model& m) {
+            if (!views.count(m.name)) return;
+            std::string members;
+            std::vector<std::string> compares;
+            for (const Field& f : m.fields) {
+                if (f.constant) continue;  // read.hpp's model names it
+                std::string type = value_type(f.type, true);
+                if (f.nullable) type = "Nullable<" + type + ">";
+                if (!f.required) type = "std::optional<" + type + ">";
+                members += fill("    $Type$ $Name${};\n", {{"Type", type}, {"Name", identifier(f.json_name)}});
+                compares.push_back(fill("a.$Name$ == b.$Name$", {{"Name", identifier(f.json_name)}}));
+            }
+            body += fill(R"(/// $Name$, viewed.
+struct $Name$ {
+    using viewed_model = rows::$Name$;  ///< the model it views
+$Members$};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const $Name$& a, const $Name$& b) {
+    return $Compares$;
+}
+inline bool operator!=(const $Name$& a, const $Name$& b) { return !(a == b); }
+
+)",
+                         {{"Name", m.name}, {"Members", members}, {"Compares", compares.empty() ? "true" : join(compares, " &&\n           ")}});
+            if (!m.checked_by_code.empty())
+                declarations += fill("bool check_rules(Decoder& d, const view::$Name$& value);\n", {{"Name", m.name}});
+        },
+        [&](const Variant& v) {
+            if (!views.count(v.name)) return;
+            std::vector<std::string> types;
+            for (const std::string& model : v.models) types.push_back("view::" + model);
+            for (const TypeRef& t : v.types) types.push_back(value_type(t, true));
+            body += fill("using $Name$ = std::variant<$Types$>;\n\n", {{"Name", v.name}, {"Types", join(types, ", ")}});
+        });
+    return fill(R"($Banner$// The check-only fast path's view models (see detail/fast.hpp): the models that hand-written rules
+// read (check_rules), and what they hold, with strings as views into the parser's buffer and free-form
+// values left where they are. Internal: src/fast.cpp, src/atif.cpp and src/convert.cpp (which maps a
+// trajectory's view to a row) include it.
+#pragma once
+
+#include <simdjson.h>
+
+#include <optional>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "detail/decoder.hpp"
+#include "sediment/rows/generated/models.hpp"
+
+namespace sediment::rows::detail::view {
+
+/// A free-form value, checked where it is, in the parser's DOM.
+struct JsonView {
+    simdjson::dom::element value{};
+    bool is_object() const noexcept { return value.is_object(); }
+};
+inline const char* json_type_name(const JsonView& j) noexcept { return j.is_object() ? "an object" : "not an object"; }
+
+/// Equal as the model's Json values compare (src/fast.cpp): members in the same order, numbers by value.
+bool operator==(const JsonView& a, const JsonView& b);
+/// Not operator==.
+inline bool operator!=(const JsonView& a, const JsonView& b) { return !(a == b); }
+
+$Body$}  // namespace sediment::rows::detail::view
+
+namespace sediment::rows::detail {
+
+$Declarations$
+}  // namespace sediment::rows::detail
+)",
+                {{"Banner", banner(module)}, {"Body", body}, {"Declarations", declarations}});
+}
+
+std::string fast_member(const Model& m, const Field& f) {
+    const std::string name = identifier(f.json_name);
+    if (f.constant) {
+        return fill(f.constant->is_string
+                        ? "std::string_view text;\nif (value.get(text) || text != $Model$::$Name$) return false;\n"
+                        : "std::int64_t number = 0;\nif (!read(r, value, number) || number != $Model$::$Name$) return false;\n",
+                    {{"Model", m.name}, {"Name", name}});
+    }
+    const std::string out = "out." + name;
+    std::string text = "if (!read(r, value, " + out + ")) return false;\n";
+    if (f.rules.empty()) return text;
+    std::string presence;
+    const std::string checks = member_checks(f, out, presence);
+    if (presence.empty()) return text + checks;
+    return text + "if (" + presence + ") {\n" + indent(checks, 4) + "}\n";
+}
+
+// The check-only readers, `check(r, e, type_tag<T>{})`, accept exactly what `read(r, e, T&)` accepts
+// and build nothing: strings are looked at in the parser's buffer (std::string_view), free-form values
+// are walked, arrays iterated, and the rules run on those views through the same Decoder checks.
+// check() and `sediment-rows validate` use them. A model with hand-written rules (check_rules) needs
+// a value: it is read into a scratch model.
+
+// What a check-only reader reads a scalar as, when a rule needs its value.
+std::string view_type(const TypeRef& t) {
+    switch (t.kind) {
+        case TypeRef::Kind::string: return "std::string_view";
+        case TypeRef::Kind::exact_integer: return "std::int64_t";  // the fast path reads 64-bit integers only
+        default: return cpp_type(t);
+    }
+}
+
+// The statements that check the element `e` as a `t` and run `rules` on it (`on_items` rules on each
+// of its items); `depth` keeps the names of nested arrays' locals apart.
+std::string check_value(const TypeRef& t, const std::string& e, const std::vector<Rule>& rules, int depth) {
+    std::vector<Rule> own, items;
+    for (Rule r : rules) {
+        const bool on_items = r.on_items;
+        r.on_items = false;
+        (on_items ? items : own).push_back(r);
+    }
+    const std::string n = depth ? std::to_string(depth) : "";
+    const auto run = [&](const std::string& v) {
+        std::string out;
+        for (const Rule& r : own) {
+            const std::string check = r.kind == Rule::Kind::object ? "if (!" + v + ".is_object()) return false;" : rule_check(r, v);
+            out += r.schemas.empty() ? check + "\n" : "if (" + schema_condition(r) + ") " + check + "\n";
+        }
+        return out;
+    };
+    if (t.kind == TypeRef::Kind::array && !rules.empty()) {
+        const std::string array = "items" + n, item = "item" + n;
+        return fill("simdjson::dom::array $Array$;\nif ($E$.get($Array$)) return false;\n$Own$for (const element $Item$ : $Array$) {\n$Each$}\n",
+                    {{"Array", array}, {"E", e}, {"Item", item}, {"Own", run(array + ".size()")},
+                     {"Each", indent(check_value(*t.item, item, items, depth + 1), 4)}});
+    }
+    const bool scalar = t.kind != TypeRef::Kind::array && t.kind != TypeRef::Kind::model && t.kind != TypeRef::Kind::variant &&
+                        t.kind != TypeRef::Kind::any && t.kind != TypeRef::Kind::object_any;
+    if (!scalar || own.empty())
+        return "if (!check(r, " + e + ", type_tag<" + cpp_type(t) + ">{})) return false;\n" + run(e);
+    const std::string v = "view" + n;
+    return view_type(t) + " " + v + "{};\nif (!read(r, " + e + ", " + v + ")) return false;\n" + run(v);
+}
+
+std::string check_member(const Model& m, const Field& f) {
+    if (f.constant) return fast_member(m, f);  // reads into no model
+    const std::string text = check_value(f.type, "value", f.rules, 0);
+    return f.nullable ? "if (!value.is_null()) {\n" + indent(text, 4) + "}\n" : text;
+}
+
+// read: into the model; read_view: into its view model; check: nothing.
+enum class FastMode { read, read_view, check };
+
+std::string fast_signature(const std::string& name, FastMode mode) {
+    switch (mode) {
+        case FastMode::read: return "read(Reader& r, element e, " + name + "& out)";
+        case FastMode::read_view: return "read(Reader& r, element e, view::" + name + "& out)";
+        default: return "check(Reader& r, element e, type_tag<" + name + ">)";
+    }
+}
+
+// A model with a view model has one reader body for both, a template over what it reads into.
+const char* const kBothReaders = R"(inline bool read(Reader& r, element e, $Name$& out) { return read(r, e, out, type_tag<$Name$>{}); }
+inline bool read(Reader& r, element e, view::$Name$& out) { return read(r, e, out, type_tag<$Name$>{}); }
+
+)";
+
+std::string emit_fast_model_reader(const Model& m, FastMode mode, bool viewed) {
+    if (mode == FastMode::check && !m.checked_by_code.empty())
+        return fill(R"(inline bool check(Reader& r, element e, type_tag<$Name$>) {
+    thread_local view::$Name$ scratch;  // check_rules() reads a value
+    return read(r, e, scratch);
+}
+
+)",
+                    {{"Name", m.name}});
+    const bool read = mode != FastMode::check;
+    const KeyChain chain = key_chain(m, "if (is_key(key, $Key$)) {\n    bit = $Bit$;\n",
+                                     [&](const Field& f) { return read ? fast_member(m, f) : check_member(m, f); });
+    return fill(R"($Signature$ {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+$Members$            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+$Resets$    return (seen & $Required$) == $Required$ && d.error_count() == 0$Rules$;
+}
+
+$Both$)",
+                {{"Signature", viewed && read ? fill("/// Reads into $Name$ or view::$Name$.\ntemplate <class Out>\ninline bool read(Reader& r, element e, Out& out, type_tag<$Name$>)", {{"Name", m.name}})
+                                              : "inline bool " + fast_signature(m.name, mode)},
+                 {"Both", viewed && read ? fill(kBothReaders, {{"Name", m.name}}) : ""},
+                 {"Resets", read ? indent(absent_resets(m), 4) : ""},
+                 {"Rules", m.checked_by_code.empty() ? "" : " && check_rules(d, out)"},
+                 {"Members", indent(chain.members, 8)},
+                 {"Required", chain.required}});
+}
+
+std::string emit_fast_variant_reader(const Variant& v, FastMode mode, bool viewed) {
+    const bool both = viewed && mode == FastMode::read;  // the branch's alternative by its index
+    const std::string signature = both ? fill("/// Reads into $Name$ or view::$Name$.\ntemplate <class Out>\ninline bool read(Reader& r, element e, Out& out, type_tag<$Name$>)", {{"Name", v.name}})
+                                       : "inline bool " + fast_signature(v.name, mode);
+    const char* branch = mode == FastMode::check ? "return check(r, e, type_tag<$Type$>{});"
+                         : both                  ? "return read(r, e, alternative_at<$Index$>(out));"
+                                                 : "return read(r, e, alternative<$Type$>(out));";
+    const std::string after = both ? fill(kBothReaders, {{"Name", v.name}}) : "";
+    std::string branches;
+    if (v.tag.empty()) {
+        for (std::size_t i = 0; i < v.types.size(); ++i)
+            branches += fill("    if ($Test$) " + std::string(branch) + "\n",
+                             {{"Test", json_type(v.types[i]).fast_test}, {"Type", cpp_type(v.types[i])}, {"Index", std::to_string(i)}});
+        return fill("$Signature$ {\n$Branches$    return false;\n}\n\n$After$", {{"Signature", signature}, {"Branches", branches}, {"After", after}});
+    }
+    for (std::size_t i = 0; i < v.models.size(); ++i)
+        branches += fill("    if (tag == $Model$::$Tag$) " + std::string(branch) + "\n",
+                         {{"Model", v.models[i]}, {"Type", v.models[i]}, {"Tag", identifier(v.tag)}, {"Index", std::to_string(i)}});
+    return fill(R"($Signature$ {
+    simdjson::dom::object object;
+    std::string_view tag;
+    if (e.get(object) || object[$TagLiteral$].get(tag)) return false;
+$Branches$    return false;
+}
+
+$After$)",
+                {{"Signature", signature}, {"TagLiteral", string_literal(v.tag)}, {"Branches", branches}, {"After", after}});
+}
+
+// The unions a type names, through arrays.
+void variants_named(const TypeRef& t, std::set<std::string>& out) {
+    if (t.kind == TypeRef::Kind::variant) out.insert(t.name);
+    if (t.item) variants_named(*t.item, out);
+}
+
+std::string emit_fast_readers(const Module& module) {
+    std::string declarations, body, entries;
+    std::set<std::string> variants;  // the unions the fast models hold
+    for (const Model& m : module.models) for (const Field& f : m.fields) variants_named(f.type, variants);
+    const std::set<std::string> views = view_types(module);
+    const auto emitted = [&](const std::string& name, FastMode mode) {
+        return mode != FastMode::read_view || views.count(name);
+    };
+    for (const FastMode mode : {FastMode::read, FastMode::read_view, FastMode::check}) {
+        for (const Model& m : module.models)
+            if (emitted(m.name, mode)) declarations += "inline bool " + fast_signature(m.name, mode) + ";\n";
+        for (const Variant& v : module.variants)
+            if (variants.count(v.name) && emitted(v.name, mode)) declarations += "inline bool " + fast_signature(v.name, mode) + ";\n";
+    }
+    for (const std::string& root : fast_roots(module))
+        entries += fill(R"(bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema) {
+    return fast::decode_document(text, out, limits, schema);
+}
+bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::check_document(text, root, limits, schema, padded);
+}
+)",
+                        {{"Root", root}});
+    for (const FastMode mode : {FastMode::read, FastMode::check})  // read: into models and view models
+        in_emission_order(
+            module, [&](const Model& m) { body += emit_fast_model_reader(m, mode, views.count(m.name)); },
+            [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(v, mode, views.count(v.name)); });
+    return fill(R"($Banner$// The fast path's readers (see read.hpp for the exact ones), and its check-only readers, which
+// accept the same documents and build nothing. Only src/fast.cpp includes this header: simdjson stays
+// out of the library's interface.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "detail/fast.hpp"
+#include "read.hpp"
+#include "views.hpp"
+
+namespace sediment::rows::detail::fast {
+
+$Declarations$
+$Body$}  // namespace sediment::rows::detail::fast
+
+namespace sediment::rows::detail {
+
+$Entries$
+}  // namespace sediment::rows::detail
+)",
+                {{"Banner", banner(module)}, {"Declarations", declarations}, {"Body", body}, {"Entries", entries}});
+}
+
+}  // namespace gen::cpp
