@@ -16,7 +16,8 @@ cmake --build "$work/installed" -j"$(nproc)" >/dev/null
 "$work/installed/consumer"
 
 echo "consumer: add_subdirectory()"
-cmake -S "$root/tests/consumer" -B "$work/subdirectory" -DSEDIMENT_ROWS_SOURCE_DIR="$root" -DCMAKE_BUILD_TYPE=Debug >/dev/null
+# no optimisation and no debug information: this build shows that the project builds as a subdirectory
+cmake -S "$root/tests/consumer" -B "$work/subdirectory" -DSEDIMENT_ROWS_SOURCE_DIR="$root" -DCMAKE_BUILD_TYPE= >/dev/null
 cmake --build "$work/subdirectory" -j"$(nproc)" >/dev/null
 "$work/subdirectory/consumer"
 
@@ -30,6 +31,10 @@ c++ -std=c++17 -O1 "$root/tests/consumer/main.cpp" -o "$work/pkg-config-consumer
 echo "consumer: the installed Python package (Debian's python3, outside the build tree)"
 site=$(find "$work/prefix" -type d -name sediment_rows -path "*-packages/*" | head -n 1)
 [ -n "$site" ] && [ -f "$site/_native.pyi" ] && [ -f "$site/py.typed" ]
+# A smoke test of what differs from the build tree, where the whole suite ran: the files installed
+# (the native part, the package, the examples' use of them), reading files on every core, and Dask.
 (cd "$work" && PYTHONPATH=$(dirname "$site") SEDIMENT_ROWS_CLI="$work/prefix/bin/sediment-rows" \
-  SEDIMENT_ROWS_SHARED_DIR="$root/../shared" /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider "$root/tests/python")
+  SEDIMENT_ROWS_SHARED_DIR="$root/../shared" /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider \
+  -k "version_and_schemas or schema_text or loads_and_dumps or read_yields or convert_rows or data_first or examples or two_worker" \
+  "$root/tests/python")
 (cd "$work" && PYTHONPATH=$(dirname "$site") /usr/bin/python3 -c "import sediment_rows, sys; assert sediment_rows.__file__.startswith('$work'), sediment_rows.__file__")
