@@ -260,6 +260,11 @@ TEST_CASE("convert: each ATIF-only field is listed where it is") {
                          {"rows.convert.loss.subagent", "/subagent_trajectories/0"},
                          {"rows.convert.loss.extra", "/extra/k"}});
     CHECK(losses("", R"("subagent_trajectories": [], "notes": null, "extra": {},)").empty());
+    // each is what --lossy drops, of the kind the summaries count it as
+    const Error metrics = to_row_parts(atif(R"([{"step_id": 1, "source": "agent", "message": "a", "metrics": {"logprobs": [-0.1]}}])"), kLossy).losses.at(0);
+    CHECK(lossy_would_drop(metrics));
+    CHECK(loss_kind(metrics) == "metrics");
+    CHECK_FALSE(lossy_would_drop(Error{"rows.decode.missing_key", "", "missing key 'steps'"}));
     CHECK(losses("", R"("trajectory_id": "t",)") == std::vector<P>{{"rows.convert.loss.session", "/trajectory_id"}});
 }
 

@@ -63,6 +63,8 @@ TEST_CASE("upgrade: v2 -> v3 derives [] observation ids without a CI resolution,
     CHECK(errors[0].id == "rows.upgrade.underivable");
     CHECK(errors[0].pointer == "/metadata/session_commit_observation_ids");
     CHECK(errors[0].message.find("ci_resolution") != std::string::npos);
+    CHECK(lossy_would_drop(errors[0]));  // --lossy drops the resolution instead
+    CHECK_FALSE(lossy_would_drop(failure(row(2, {{"/reward", "\"high\""}}), "nemo-gym-rollout", rollout(3)).at(0)));  // not a row
     // through to v4 too, and from v1
     CHECK(pointers(failure(row(2), "nemo-gym-rollout", rollout(4))) == std::vector<std::string>{"/metadata/session_commit_observation_ids"});
     CHECK(pointers(failure(row(1), "nemo-gym-rollout.v1", rollout(3))) == std::vector<std::string>{"/metadata/session_commit_observation_ids"});

@@ -102,9 +102,7 @@ struct Tally {
         ++(f.ok() ? ok : failed);
         for (const rows::Error& e : f.dropped) ++dropped[rows::loss_kind(e)];
         dropped_documents += !f.dropped.empty();
-        lossy_would += !f.ok() && std::all_of(f.errors.begin(), f.errors.end(), [](const rows::Error& e) {
-            return e.id.rfind("rows.convert.loss.", 0) == 0 || e.id == "rows.upgrade.underivable";
-        });
+        lossy_would += !f.ok() && std::all_of(f.errors.begin(), f.errors.end(), rows::lossy_would_drop);
     }
     /// What a lossy run dropped, "; dropped from 7 documents: 7 ci_resolution, 7 reward, 7
     /// reward_source"; or what a strict one would have ("; 2 would upgrade with --lossy, ..."); or nothing.

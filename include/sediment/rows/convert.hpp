@@ -133,6 +133,11 @@ bool decode(std::string_view text, BasicRowMetadata<Metadata>& out, std::vector<
 /// member an upgrade's `rows.upgrade.loss` dropped ("ci_resolution", "reward", "reward_source").
 std::string loss_kind(const Error& loss);
 
+/// Whether `error`, of a strict conversion or upgrade, is one that lossy mode (ConvertOptions::lossy,
+/// the CLI's --lossy) turns into a dropped value: a `rows.convert.loss.<kind>`, or an upgrade's
+/// `rows.upgrade.underivable` field, whose CI resolution lossy mode drops.
+bool lossy_would_drop(const Error& error);
+
 /// One document converted by convert(): its text, and what lossy mode dropped.
 struct ConvertedText {
     std::string text;            ///< the converted document, in the style asked for

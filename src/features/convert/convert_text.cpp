@@ -39,9 +39,16 @@ Conversion conversion(std::string_view from, std::string_view to) {
 
 void check_conversion(std::string_view from, std::string_view to) { conversion(from, to); }
 
+namespace {
+constexpr std::string_view kLossPrefix = "rows.convert.loss.";  // and then the kind
+}  // namespace
+
+bool lossy_would_drop(const Error& error) {
+    return error.id.compare(0, kLossPrefix.size(), kLossPrefix) == 0 || error.id == "rows.upgrade.underivable";
+}
+
 std::string loss_kind(const Error& loss) {
-    constexpr std::string_view prefix = "rows.convert.loss.";
-    if (loss.id.compare(0, prefix.size(), prefix) == 0) return loss.id.substr(prefix.size());
+    if (loss.id.compare(0, kLossPrefix.size(), kLossPrefix) == 0) return loss.id.substr(kLossPrefix.size());
     std::string member;  // the pointer's last token, unescaped (RFC 6901)
     for (std::size_t i = loss.pointer.rfind('/') + 1; i < loss.pointer.size(); ++i) {
         const bool escape = loss.pointer[i] == '~' && i + 1 < loss.pointer.size();
