@@ -73,4 +73,9 @@ std::vector<Error> validate_text(std::string_view text, bool padded, SchemaId sc
     return errors;
 }
 
+/// The typed verdict on a document of the bundled `schema`, whatever its root type: validate(SchemaId,
+/// ...) and validate(name, ...) of a versioned name. `padded`: kTextPadding readable bytes follow
+/// `text`. (src/models/decode.cpp)
+Validated validate_schema_text(SchemaId schema, std::string_view text, bool padded, const Limits& limits);
+
 }  // namespace sediment::rows::detail

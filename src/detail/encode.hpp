@@ -19,12 +19,18 @@ namespace detail {
 
 /// encode() of `value` appended to `out` through a buffer of the thread's own, so that `out` grows by
 /// the text's size only (the writer leaves room behind it, up to the text's size again): `out` may be
-/// one of many queued texts. Throws EncodeError, `out` unchanged.
+/// one of many queued texts. A value that cannot be encoded leaves `out` unchanged and appends its
+/// error (EncodeError's) to `errors` (format()).
 template <class T>
-void append_encoding(const T& value, Style style, std::string& out) {
+void append_encoding(const T& value, Style style, std::string& out, std::vector<Error>& errors) {
     thread_local std::string scratch;
     scratch.clear();
-    encode(value, scratch, style);
+    try {
+        encode(value, scratch, style);
+    } catch (const EncodeError& e) {
+        errors.push_back(e.error());
+        return;
+    }
     out += scratch;
 }
 

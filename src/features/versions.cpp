@@ -215,14 +215,9 @@ bool read_any(std::string_view text, AnyRolloutRow& out, std::vector<Error>& err
     });
 }
 
-Validated validate_text(std::string_view name, std::string_view text, bool padded, const Limits& limits) {
+Validated validate_named(std::string_view name, std::string_view text, bool padded, const Limits& limits) {
     return under(
-        name,
-        [&](SchemaId id) {
-            return visit_schema(id, [&](auto tag) {
-                return Validated{id, detail::validate_text<typename decltype(tag)::type>(text, padded, id, limits)};
-            });
-        },
+        name, [&](SchemaId id) { return detail::validate_schema_text(id, text, padded, limits); },
         [&] {
             Validated v;
             if ((v.schema = detail::fast_check_row(text, limits, padded))) return v;
@@ -239,10 +234,10 @@ bool decode(std::string_view text, AnyRolloutRow& out, std::vector<Error>& error
     return read_any(text, out, errors, limits, version);
 }
 
-Validated validate(std::string_view name, std::string_view text, const Limits& limits) { return validate_text(name, text, false, limits); }
+Validated validate(std::string_view name, std::string_view text, const Limits& limits) { return validate_named(name, text, false, limits); }
 
 Validated validate(std::string_view name, const StringText& text, const Limits& limits) {
-    return validate_text(name, text.text(), text.padded(), limits);
+    return validate_named(name, text.text(), text.padded(), limits);
 }
 
 Validated validate(std::string_view name, std::string_view text, Engine engine, const Limits& limits) {
@@ -266,11 +261,7 @@ Validated format(std::string_view name, std::string_view text, Style style, std:
             Validated v;
             AnyRolloutRow row;
             if (!read_any(text, row, v.errors, limits, v.schema)) return v;
-            try {
-                std::visit([&](const auto& r) { detail::append_encoding(r, style, out); }, row);
-            } catch (const EncodeError& e) {
-                v.errors.push_back(e.error());
-            }
+            std::visit([&](const auto& r) { detail::append_encoding(r, style, out, v.errors); }, row);
             return v;
         });
 }

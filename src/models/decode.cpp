@@ -15,14 +15,18 @@ SEDIMENT_ROWS_MODELS(SEDIMENT_ROWS_DECODE)
 
 }  // namespace detail
 
+Validated detail::validate_schema_text(SchemaId schema, std::string_view text, bool padded, const Limits& limits) {
+    return visit_schema(schema, [&](auto tag) {
+        return Validated{schema, validate_text<typename decltype(tag)::type>(text, padded, schema, limits)};
+    });
+}
+
 Validated validate(SchemaId schema, std::string_view text, const Limits& limits) {
-    return visit_schema(schema, [&](auto tag) { return validate<typename decltype(tag)::type>(text, schema, limits); });
+    return detail::validate_schema_text(schema, text, false, limits);
 }
 
 Validated validate(SchemaId schema, const StringText& text, const Limits& limits) {
-    return visit_schema(schema, [&](auto tag) {
-        return Validated{schema, detail::validate_text<typename decltype(tag)::type>(text.text(), text.padded(), schema, limits)};
-    });
+    return detail::validate_schema_text(schema, text.text(), text.padded(), limits);
 }
 
 Validated validate(SchemaId schema, std::string_view text, Engine engine, const Limits& limits) {

@@ -14,11 +14,7 @@ Validated format(SchemaId schema, std::string_view text, Style style, std::strin
     visit_schema(schema, [&](auto tag) {
         typename decltype(tag)::type value;
         if (!decode(text, value, v.errors, schema, limits)) return;
-        try {
-            detail::append_encoding(value, style, out);
-        } catch (const EncodeError& e) {
-            v.errors.push_back(e.error());
-        }
+        detail::append_encoding(value, style, out, v.errors);
     });
     return v;
 }
