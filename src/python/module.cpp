@@ -28,12 +28,23 @@ using namespace sediment_rows_python;
 
 namespace {
 
-/// The names validate() accepts: every bundled schema, and each schema's name without a version. A
-/// call whose `data` is such a name and whose `schema` is not has its arguments swapped: TypeError.
+/// TypeError when a call's arguments are swapped: `data` is a str naming a schema, and one of `names`
+/// (the schema arguments) is not a schema's name.
+void check_order(const py::handle& data, const py::args& names) {
+    const auto is_name = [](const py::handle& h) {
+        return py::isinstance<py::str>(h) && !rows::schemas_named(h.cast<std::string>()).empty();
+    };
+    if (!is_name(data)) return;
+    for (const py::handle& name : names)
+        if (!is_name(name))
+            throw py::type_error("the arguments are (data, schema): '" + data.cast<std::string>() + "' is a schema's name");
+}
+
+/// The names validate() accepts: every bundled schema, and each schema's name without a version; a
+/// call with its arguments swapped gets check_order()'s TypeError.
 void check_name(std::string_view schema, const py::handle& data = py::none()) {
     if (!rows::schemas_named(schema).empty()) return;
-    if (py::isinstance<py::str>(data) && !rows::schemas_named(data.cast<std::string>()).empty())
-        throw py::type_error("the arguments are (data, schema): '" + data.cast<std::string>() + "' is a schema's name");
+    check_order(data, py::make_tuple(py::str(std::string(schema))));
     throw py::value_error(rows::unknown_schema_message(schema) + " (see schemas())");
 }
 
@@ -190,8 +201,8 @@ PYBIND11_MODULE(_native, m) {
         return names;
     }, "The bundled schemas' names, e.g. 'nemo-gym-rollout.v2', in bundle order.");
 
-    m.def("_is_name", [](std::string_view name) { return !rows::schemas_named(name).empty(); }, py::arg("name"),
-          "Whether `name` is a schema's name validate() accepts (a bundled schema, or a name without a version).");
+    m.def("_check_order", [](const py::object& data, const py::args& names) { check_order(data, names); }, py::arg("data"),
+          "TypeError when a call's arguments are swapped: `data` names a schema, and one of `names` does not.");
 
     m.def("schema_text", [](std::string_view name) {
         const rows::SchemaInfo* info = rows::find_schema(name);

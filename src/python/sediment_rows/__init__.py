@@ -50,10 +50,7 @@ class EncodeError(DocumentError):
     """A Python value that is no valid document of its schema."""
 
 
-def _check(data: Any, *names: Any) -> None:
-    """TypeError when a call's arguments are swapped: ``data`` names a schema and one of ``names`` does not."""
-    if isinstance(data, str) and _native._is_name(data) and not all(isinstance(n, str) and _native._is_name(n) for n in names):
-        raise TypeError(f"the arguments are (data, schema): {data!r} is a schema's name")
+_check = _native._check_order  # TypeError when a call's arguments are swapped (data, then the schema names)
 
 
 def loads(data: Data, schema: str = ROLLOUT) -> Any:
