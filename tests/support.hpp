@@ -168,7 +168,43 @@ inline Json row_of_version(int version) {
     return row;
 }
 
-/// The valid base document of each bundled schema.
+/// A valid document of the schema `s` (inside the schema document `root`), built from the schema alone:
+/// every property present, the first branch of a union that is not null, one item in an array that may
+/// have items, strings that meet their format, integers at their minimum.
+inline Json example(const Json& root, const Json& s, int depth = 0) {
+    if (depth > 40) return Json();
+    if (s.contains("$ref")) return example(root, root["$defs"][s["$ref"].get<std::string>().substr(8)], depth + 1);
+    if (s.contains("const")) return s["const"];
+    if (s.contains("enum")) return s["enum"][0];
+    if (s.contains("anyOf")) {
+        for (const Json& branch : s["anyOf"])
+            if (branch != Json{{"type", "null"}}) {
+                Json merged = branch;  // sibling keywords constrain the branch
+                for (const auto& kw : s.items())
+                    if (kw.key() != "anyOf" && kw.key() != "description") merged[kw.key()] = kw.value();
+                return example(root, merged, depth + 1);
+            }
+    }
+    const std::string type = s.value("type", "");
+    if (type == "string") return s.value("format", "") == "date-time" ? "2026-01-02T03:04:05Z" : "x";
+    if (type == "integer") return s.value("minimum", Json(1));
+    if (type == "number") return 0.5;
+    if (type == "boolean") return true;
+    if (type == "array") {
+        if (s["items"] == false) return Json::array();
+        return Json::array({example(root, s["items"], depth + 1)});
+    }
+    if (type == "object") {
+        Json out = Json::object();
+        if (!s.contains("properties")) return Json{{"k", 1}};  // free-form
+        for (const auto& p : s["properties"].items()) out[p.key()] = example(root, p.value(), depth + 1);
+        return out;
+    }
+    return "v";  // any value
+}
+
+/// The valid base document of each bundled schema: hand-written for the rollout rows, their parts and
+/// ATIF; built from the schema for the other families.
 inline Json base(SchemaId schema) {
     switch (schema) {
         case SchemaId::nemo_gym_rollout_v1: return row_of_version(1);
@@ -185,8 +221,11 @@ inline Json base(SchemaId schema) {
         case SchemaId::ci_outcome_v3: return row_of_version(4)["metadata"]["verifier_results"][0];
         case SchemaId::atif_v1_7: return sediment::rows::parse(kTrajectory);
         case SchemaId::atif: return harbor_trajectory();
+        default: {
+            const Json root = Json::parse(sediment::rows::schema_text(schema));
+            return example(root, root);
+        }
     }
-    return Json();
 }
 
 /// One change to a document: set `pointer` to the JSON text `value`, or remove it when value is empty.

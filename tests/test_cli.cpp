@@ -1,4 +1,5 @@
 // The command-line contract: output formats, exit status, files, standard input.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <regex>
@@ -105,24 +106,27 @@ TEST_CASE("cli: format re-encodes strictly, one line per document") {
 TEST_CASE("cli: schema list and schema show") {
     const auto list = cli("schema list");
     CHECK(list.status == 0);
-    // first the name without a version and what it stands for; then every version, by name and version
-    CHECK(list.out ==
-          "nemo-gym-rollout\tany version, each document read as the version it names: nemo-gym-rollout.v1 nemo-gym-rollout.v2 "
-          "nemo-gym-rollout.v3 nemo-gym-rollout.v4\n"
-          "atif\turn:sediment-rows:schemas:atif\n"
-          "atif-v1.7\turn:sediment-rows:schemas:atif-v1.7-subset\n"
-          "ci-outcome.v1\thttps://sediment.so/schemas/facts/ci-outcome/v1.json\n"
-          "ci-outcome.v2\thttps://sediment.so/schemas/facts/ci-outcome/v2.json\n"
-          "ci-outcome.v3\thttps://sediment.so/schemas/facts/ci-outcome/v3.json\n"
-          "nemo-gym-response.v1\thttps://sediment.so/schemas/training-rows/nemo-gym-response/v1.json\n"
-          "nemo-gym-response.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-response/v2.json\n"
-          "nemo-gym-response.v3\thttps://sediment.so/schemas/training-rows/nemo-gym-response/v3.json\n"
-          "nemo-gym-responses-create-params.v1\thttps://sediment.so/schemas/training-rows/nemo-gym-responses-create-params/v1.json\n"
-          "nemo-gym-responses-create-params.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-responses-create-params/v2.json\n"
-          "nemo-gym-rollout.v1\thttps://sediment.so/schemas/training-rows/nemo-gym-rollout/v1.json\n"
-          "nemo-gym-rollout.v2\thttps://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json\n"
-          "nemo-gym-rollout.v3\thttps://sediment.so/schemas/training-rows/nemo-gym-rollout/v3.json\n"
-          "nemo-gym-rollout.v4\thttps://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json\n");
+    // first each name without a version and what it stands for; then every version, by name and version
+    const std::string any = "\tany version, each document read as the version it names: ";
+    CHECK(list.out.rfind("diff-sft-sample" + any + "diff-sft-sample.v1 diff-sft-sample.v2 diff-sft-sample.v3\n"
+                         "dpo-pair" + any + "dpo-pair.v1 dpo-pair.v2 dpo-pair.v3 dpo-pair.v4\n"
+                         "nemo-gym-rollout" + any + "nemo-gym-rollout.v1 nemo-gym-rollout.v2 nemo-gym-rollout.v3 nemo-gym-rollout.v4\n"
+                         "recovery-row" + any + "recovery-row.v1 recovery-row.v2 recovery-row.v3\n"
+                         "sediment-rlvr-rollout" + any +
+                         "sediment-rlvr-rollout.v1 sediment-rlvr-rollout.v2 sediment-rlvr-rollout.v3 sediment-rlvr-rollout.v4\n"
+                         "sediment-rlvr-task" + any + "sediment-rlvr-task.v1 sediment-rlvr-task.v2 sediment-rlvr-task.v3\n"
+                         "sft-sample" + any + "sft-sample.v1 sft-sample.v2 sft-sample.v3\n"
+                         "swe-bench-task" + any + "swe-bench-task.v1 swe-bench-task.v2 swe-bench-task.v3\n"
+                         "any\tany of the names above: each document read as the family and version its schema_id names\n"
+                         "atif\turn:sediment-rows:schemas:atif\n"
+                         "atif-v1.7\turn:sediment-rows:schemas:atif-v1.7-subset\n"
+                         "ci-outcome.v1\thttps://sediment.so/schemas/facts/ci-outcome/v1.json\n",
+                         0) == 0);
+    for (const char* line : {"nemo-gym-rollout.v4\thttps://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json\n",
+                             "sft-sample.v3\thttps://sediment.so/schemas/training-rows/sft-sample/v3.json\n",
+                             "trainer-messages.tool-call.v1\thttps://sediment.so/schemas/trainer-messages/tool-call/v1.json\n"})
+        CHECK(list.out.find(line) != std::string::npos);
+    CHECK(std::count(list.out.begin(), list.out.end(), '\n') == 9 + 68);  // 8 names without a version, any, 68 schemas
     for (const SchemaInfo& s : kSchemas) {
         const auto show = cli("schema show " + std::string(s.name));
         CHECK(show.status == 0);

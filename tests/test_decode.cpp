@@ -173,8 +173,8 @@ TEST_CASE("decode: from nlohmann::json and nlohmann::ordered_json") {
 }
 
 TEST_CASE("decode: a part type decoded on its own follows the newest version of its owner") {
-    // ToolCallPart belongs to the create-params (the smallest schema that holds it), whose v2 has the id pattern.
-    CHECK(document_traits<ToolCallPart>::schema == SchemaId::nemo_gym_responses_create_params_v2);
+    // ToolCallPart belongs to rlvr-inference-message (the smallest schema that holds it), whose v2 has the id pattern.
+    CHECK(document_traits<ToolCallPart>::schema == SchemaId::rlvr_inference_message_v2);
     CHECK(document_traits<NemoGymResponsesCreateParams>::schema == SchemaId::nemo_gym_responses_create_params_v2);
     CHECK(document_traits<NemoGymResponse>::schema == SchemaId::nemo_gym_response_v3);
     CHECK(document_traits<CIOutcomeV1>::schema == SchemaId::ci_outcome_v2);

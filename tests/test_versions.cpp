@@ -30,14 +30,14 @@ TEST_CASE("versions: a type per shape, named for its schema's own version, and t
     static_assert(std::is_same_v<decltype(NemoGymRolloutRowV3{}.metadata.verifier_results)::value_type, CIOutcomeV1>);
     static_assert(std::is_same_v<decltype(NemoGymRolloutRowV4{}.metadata.verifier_results)::value_type, CIOutcomeV3>);
     static_assert(std::is_same_v<decltype(NemoGymRolloutRowV1{}.response), NemoGymResponseV1>);  // response v1 to v3: rules only
-    static_assert(std::is_same_v<decltype(NemoGymMetadataV4{}.repository_identity), Nullable<RepositoryIdentityV4>>);
+    static_assert(std::is_same_v<decltype(NemoGymMetadataV4{}.repository_identity), Nullable<RepositoryIdentityV3>>);
     static_assert(std::is_same_v<decltype(NemoGymMetadataV3{}.session_commit_observation_ids), std::vector<std::string>>);
     static_assert(NemoGymMetadataV1::schema_version == 1 && NemoGymMetadataV4::schema_version == 4);
     // the unversioned names are the version Sediment writes today
     static_assert(std::is_same_v<NemoGymRolloutRow, NemoGymRolloutRowV4>);
     static_assert(std::is_same_v<NemoGymMetadata, NemoGymMetadataV4>);
     static_assert(std::is_same_v<CIOutcome, CIOutcomeV3>);
-    static_assert(std::is_same_v<CIResolution, CIResolutionV4>);
+    static_assert(std::is_same_v<CIResolution, CIResolutionV3>);
     static_assert(std::is_same_v<NemoGymResponse, NemoGymResponseV1>);
     static_assert(std::is_same_v<RowMetadata, RowMetadataOf<NemoGymRolloutRowV4>>);
     static_assert(std::is_same_v<decltype(to_rollout_row(NemoGymAtifTrajectory{}).value), NemoGymRolloutRowV4>);
@@ -47,7 +47,7 @@ TEST_CASE("versions: a type per shape, named for its schema's own version, and t
     static_assert(document_traits<NemoGymResponsesCreateParams>::schema == SchemaId::nemo_gym_responses_create_params_v2);
     static_assert(document_traits<CIOutcome>::schema == SchemaId::ci_outcome_v3);
     static_assert(document_traits<CIOutcomeV1>::schema == SchemaId::ci_outcome_v2);
-    static_assert(document_traits<TextPart>::schema == SchemaId::nemo_gym_responses_create_params_v2);
+    static_assert(document_traits<TextPart>::schema == SchemaId::rlvr_inference_message_v2);  // the smallest schema that holds it
     CHECK(document_traits<CIOutcomeV3>::name == "CIOutcomeV3");
     CHECK(schema_info(SchemaId::nemo_gym_rollout_v3).root_type == "NemoGymRolloutRowV3");
     CHECK(schema_info(SchemaId::ci_outcome_v2).root_type == "CIOutcomeV1");

@@ -113,6 +113,7 @@ int run_schema(const std::vector<std::string>& args) {
             for (const rows::SchemaId id : versions) std::cout << " " << rows::schema_info(id).name;
             std::cout << "\n";
         }
+        std::cout << "any\tany of the names above: each document read as the family and version its schema_id names\n";
         for (const rows::SchemaInfo* s : list) std::cout << s->name << "\t" << s->uri << "\n";
         return kExitOk;
     }

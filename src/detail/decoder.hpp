@@ -31,6 +31,58 @@ std::string_view big_digits(const J& j) {
     else return {};
 }
 
+/// One branch of a union of models that no const tells apart (Sediment's trainer messages, whose
+/// three assistant shapes overlap): its properties in schema order, which are required, and the values
+/// its selector property (`role`) may have.
+struct KeyedBranch {
+    const std::string_view* keys;
+    std::size_t key_count;
+    std::uint64_t required;  // bit i: keys[i]
+    const std::string_view* selector_values;
+    std::size_t selector_count;
+};
+
+/// The branch an object is read as: the first that accepts its keys (all known, the required ones
+/// there, the selector's value allowed) and has them in its own order, so that the object encodes
+/// back to the same bytes; else the first that accepts them; else, for its errors, the closest.
+/// `selector` is the selector's string value, or null when the object has none. Exact when the branches give a shared
+/// property the same schema, which the generator checks.
+struct BranchChoice {
+    std::size_t index = 0;
+    bool accepted = false;
+};
+inline BranchChoice choose_branch(const KeyedBranch* branches, std::size_t count, const std::string_view* keys,
+                                  std::size_t key_count, const std::string_view* selector) {
+    BranchChoice best;
+    int best_score = -1;
+    for (std::size_t b = 0; b < count; ++b) {
+        const KeyedBranch& branch = branches[b];
+        bool selected = branch.selector_count == 0;  // a union without a selector
+        for (std::size_t i = 0; selector && i < branch.selector_count; ++i) selected = selected || branch.selector_values[i] == *selector;
+        std::uint64_t seen = 0;
+        bool known = true, ordered = true;
+        std::size_t last = 0;
+        for (std::size_t k = 0; k < key_count; ++k) {
+            std::size_t i = 0;
+            while (i < branch.key_count && branch.keys[i] != keys[k]) ++i;
+            if (i == branch.key_count) {
+                known = false;
+                continue;
+            }
+            ordered = ordered && (k == 0 || i > last);
+            last = i;
+            seen |= std::uint64_t{1} << i;
+        }
+        const bool required = (seen & branch.required) == branch.required;
+        const int score = selected * 8 + required * 4 + known * 2 + ordered;
+        if (score > best_score) {
+            best_score = score;
+            best = {b, score >= 14};
+        }
+    }
+    return best;
+}
+
 /// "an integer", "a string", ...: the JSON type of a value, for messages.
 template <class J>
 const char* json_type_name(const J& j) {
@@ -161,6 +213,25 @@ public:
             if (tags[i] == tag) return static_cast<int>(i);
         error("rows.decode.const", quoted(tag, kQuoted) + " is not one of " + quoted_list(tags));
         return -1;
+    }
+
+    /// The branch of a union selected by the object's keys (choose_branch), or -1 after reporting
+    /// a value that is not an object. An object no branch accepts is read as the closest, for its errors.
+    template <class J, std::size_t N>
+    int select_branch(const J& j, const char* selector, const KeyedBranch (&branches)[N]) {
+        if (!expect_object(j)) return -1;
+        std::vector<std::string_view> keys;
+        keys.reserve(j.size());
+        std::string_view value;
+        const std::string_view* selected = nullptr;
+        for (auto it = j.begin(); it != j.end(); ++it) {
+            keys.emplace_back(it.key());
+            if (selector && it.key() == selector && it->is_string()) {
+                value = it->template get_ref<const typename J::string_t&>();
+                selected = &value;
+            }
+        }
+        return static_cast<int>(choose_branch(branches, N, keys.data(), keys.size(), selected).index);
     }
 
     /// "'a', 'b', 'c'"
@@ -445,6 +516,11 @@ template <class J>
 bool read(Decoder& d, const J& j, Integer& out) { return d.read_exact_integer(j, out); }
 template <class J>
 bool read(Decoder& d, const J& j, Json& out) { return d.read_json(j, out); }
+template <class J>
+bool read(Decoder& d, const J&, Nothing&) {
+    d.error("rows.decode.no_items", "no item is allowed here (\"items\": false): the array must be empty");
+    return false;
+}
 
 template <class J, class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
 bool read(Decoder& d, const J& j, E& out) {

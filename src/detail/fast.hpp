@@ -50,6 +50,7 @@ inline bool read(Reader& r, element e, std::string& out) {
 inline bool read(Reader& r, element e, std::string_view& out) { return !e.get(out) && out.size() <= r.limits.max_string_bytes; }
 
 inline bool read(Reader&, element e, bool& out) { return !e.get(out); }
+inline bool read(Reader&, element, Nothing&) { return false; }  // no item is one
 
 // An integer field: a JSON integer in the 64-bit range (3.0 and the rest go to the exact reader).
 inline bool read(Reader&, element e, std::int64_t& out) { return e.type() == element_type::INT64 && !e.get(out); }

@@ -130,6 +130,9 @@ public:
     }
 
     /// Any JSON value, keys in their own order.
+    /// An item of an array that must be empty (Nothing): always an error.
+    [[noreturn]] void nothing() { fail("rows.encode.no_items", "no item is allowed here (\"items\": false)"); }
+
     void json(const Json& j) {
         switch (j.type()) {
             case Json::value_t::null: return null();
@@ -350,6 +353,7 @@ inline void write(Writer& w, const Integer& v) {
     else w.big_integer(v.to_string());
 }
 inline void write(Writer& w, const Json& v) { w.json(v); }
+inline void write(Writer& w, Nothing) { w.nothing(); }
 
 template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
 void write(Writer& w, E v) {

@@ -121,8 +121,8 @@ bool check_read(const Document& doc, type_tag<T> type, const Limits& limits, Sch
     return accepts(doc, limits, schema, [&](Reader& r) { return check(r, doc.root, type); });
 }
 
-// The version of a rollout row of kind `held` (the base name of the versions), which `root` names; for
-// a row that names none or an unknown one, nothing: the exact reader gives the verdict.
+// The version of a document of kind `held` (the base name of the versions), which `root` names; for
+// a document that names none or an unknown one, nothing: the exact reader gives the verdict.
 const SchemaInfo* version_named(element root, const SchemaInfo& held) {
     std::string_view uri;
     if (root.at_pointer(held.version_pointer).get(uri)) return nullptr;
@@ -257,10 +257,18 @@ bool fast_parse(std::string_view text, Json& out) {
     return fast::read(r, doc.root, out);
 }
 
-std::optional<SchemaId> fast_check_row(std::string_view text, const Limits& limits, bool padded) {
+std::optional<SchemaId> fast_check_named(std::string_view base, std::string_view text, const Limits& limits, bool padded) {
     fast::Document doc;
     if (!fast::parse_dom(text, limits, doc, padded)) return std::nullopt;
-    const SchemaInfo* version = fast::version_named(doc.root, schema_info(document_traits<std::variant_alternative_t<0, AnyRolloutRow>>::schema));
+    static const std::vector<const SchemaInfo*> families = [] {  // the first version of each family that names its version
+        std::vector<const SchemaInfo*> out;
+        for (const SchemaInfo& s : kSchemas)
+            if (!s.version_pointer.empty() && (out.empty() || out.back()->base != s.base)) out.push_back(&s);
+        return out;
+    }();
+    const SchemaInfo* version = nullptr;
+    for (const SchemaInfo* family : families)
+        if (!version && (base == "any" || family->base == base)) version = fast::version_named(doc.root, *family);
     if (!version || !visit_schema(version->id, [&](auto row) { return fast::check_read(doc, row, limits, version->id); }))
         return std::nullopt;
     return version->id;

@@ -12,6 +12,9 @@
 namespace sediment::rows {
 namespace {
 
+constexpr std::string_view kRollout = "nemo-gym-rollout";  // the family AnyRolloutRow holds
+constexpr std::string_view kAny = "any";                   // a document of any family that names its version
+
 // The bundled version of `base` whose documents name their version, or nullptr.
 const SchemaInfo* named_family(std::string_view base) {
     for (const SchemaInfo& s : kSchemas)
@@ -47,14 +50,14 @@ std::size_t distance(std::string_view a, std::string_view b, std::size_t limit) 
 template <class Versioned, class Any>
 Validated under(std::string_view name, Versioned versioned, Any any) {
     if (const SchemaInfo* s = find_schema(name)) return versioned(s->id);
-    if (!named_family(name)) unknown_name(name);
+    if (!named_family(name) && name != kAny) unknown_name(name);
     return any();
 }
 
 }  // namespace
 
 std::vector<std::string_view> similar_schema_names(std::string_view name, std::size_t count) {
-    std::vector<std::string_view> names;  // every name a schema can be given, in bundle order
+    std::vector<std::string_view> names{kAny};  // every name a schema can be given, in bundle order
     for (const SchemaInfo& s : kSchemas) {
         if (!s.version_pointer.empty() && std::find(names.begin(), names.end(), s.base) == names.end()) names.push_back(s.base);
         names.push_back(s.name);
@@ -102,10 +105,28 @@ std::vector<SchemaId> versions_of(std::string_view base) {
 std::vector<SchemaId> schemas_named(std::string_view name) {
     if (const SchemaInfo* s = find_schema(name)) return {s->id};
     if (named_family(name)) return versions_of(name);
-    return {};
+    std::vector<SchemaId> out;
+    if (name == kAny)
+        for (const SchemaInfo& s : kSchemas)
+            if (!s.version_pointer.empty()) out.push_back(s.id);
+    return out;
 }
 
 std::optional<SchemaId> version_named(std::string_view base, const Json& document, std::vector<Error>& errors) {
+    if (base == kAny) {  // the family whose version pointer holds one of its own $ids
+        std::string places;
+        for (const SchemaInfo& s : kSchemas) {
+            if (s.version_pointer.empty() || named_family(s.base) != &s) continue;
+            std::vector<Error> ignored;
+            if (document.is_object() && document.contains(Json::json_pointer(std::string(s.version_pointer))))
+                if (const std::optional<SchemaId> id = version_named(s.base, document, ignored)) return id;
+            const std::string place = "'" + std::string(s.version_pointer) + "'";
+            if (places.find(place) == std::string::npos) places += (places.empty() ? "" : " or ") + place;
+        }
+        errors.push_back({"rows.decode.version", "",
+                          "the document names no published version of a family at " + places + " (see 'sediment-rows schema list')"});
+        return std::nullopt;
+    }
     const SchemaInfo* family = named_family(base);
     if (!family) throw std::invalid_argument("'" + std::string(base) + "' documents do not name their version");
     const std::string_view pointer = family->version_pointer;  // "/metadata/schema_id"
@@ -215,14 +236,27 @@ bool read_any(std::string_view text, AnyRolloutRow& out, std::vector<Error>& err
     });
 }
 
+// The version a document of the family `base` names, from a parse of it (the slow path: the fast one
+// found none, or the document is invalid); nothing after appending the errors.
+std::optional<SchemaId> version_of_text(std::string_view base, std::string_view text, std::vector<Error>& errors, const Limits& limits) {
+    Json document;
+    if (!parse(text, document, errors, limits, Decimals::nearest)) return std::nullopt;
+    return version_named(base, document, errors);
+}
+
 Validated validate_named(std::string_view name, std::string_view text, bool padded, const Limits& limits) {
     return under(
         name, [&](SchemaId id) { return detail::validate_schema_text(id, text, padded, limits); },
         [&] {
             Validated v;
-            if ((v.schema = detail::fast_check_row(text, limits, padded))) return v;
-            AnyRolloutRow row;
-            read_any(text, row, v.errors, limits, v.schema);
+            if ((v.schema = detail::fast_check_named(name, text, limits, padded))) return v;
+            if (name == kRollout) {  // the rows decode() reads as AnyRolloutRow
+                AnyRolloutRow row;
+                read_any(text, row, v.errors, limits, v.schema);
+                return v;
+            }
+            v.schema = version_of_text(name, text, v.errors, limits);
+            if (v.schema) v.errors = detail::validate_schema_text(*v.schema, text, padded, limits).errors;
             return v;
         });
 }
@@ -259,6 +293,11 @@ Validated format(std::string_view name, std::string_view text, Style style, std:
         name, [&](SchemaId id) { return format(id, text, style, out, limits); },
         [&] {
             Validated v;
+            if (name != kRollout) {
+                std::optional<SchemaId> version = detail::fast_check_named(name, text, limits);
+                if (!version) version = version_of_text(name, text, v.errors, limits);
+                return version ? format(*version, text, style, out, limits) : v;
+            }
             AnyRolloutRow row;
             if (!read_any(text, row, v.errors, limits, v.schema)) return v;
             std::visit([&](const auto& r) { detail::append_encoding(r, style, out, v.errors); }, row);

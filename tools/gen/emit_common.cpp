@@ -68,6 +68,7 @@ std::string cpp_type(const TypeRef& t) {
         case TypeRef::Kind::any:
         case TypeRef::Kind::object_any: return "Json";
         case TypeRef::Kind::array: return "std::vector<" + cpp_type(*t.item) + ">";
+        case TypeRef::Kind::nothing: return "Nothing";
         default: return t.name;
     }
 }
@@ -120,7 +121,7 @@ std::set<std::string> union_models(const Variant& v) {
 }
 
 std::vector<std::string> union_types(const Variant& v) {
-    if (!v.tag.empty()) return v.models;
+    if (!v.models.empty()) return v.models;
     std::vector<std::string> types;
     for (const TypeRef& t : v.types) types.push_back(cpp_type(t));
     return types;

@@ -281,6 +281,32 @@ std::string emit_fast_variant_reader(const Variant& v, FastMode mode, bool viewe
                                                  : "return read(r, e, alternative<$Type$>(out));";
     const std::string after = both ? fill(kBothReaders, {{"Name", v.name}}) : "";
     std::string branches;
+    if (v.by_keys) {  // the branch choose_branch() accepts (read.hpp's tables)
+        for (std::size_t i = 0; i < v.models.size(); ++i)
+            branches += fill("        case $Index$: " + std::string(branch) + "\n",
+                             {{"Type", v.models[i]}, {"Index", std::to_string(i)}});
+        return fill(R"($Signature$ {
+    simdjson::dom::object object;
+    if (e.get(object) || object.size() > 64) return false;
+    std::string_view keys[64];
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    for (const auto field : object) {
+        keys[count++] = field.key;
+        if ($Selects$) selected = &value;
+    }
+    const BranchChoice choice = choose_branch(k$Name$Branches, std::size(k$Name$Branches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+$Branches$    }
+    return false;
+}
+
+$After$)",
+                    {{"Signature", signature}, {"Name", v.name}, {"Branches", branches}, {"After", after},
+                     {"Selects", v.selector.empty() ? "false" : "field.key == " + string_literal(v.selector) + " && !field.value.get(value)"}});
+    }
     if (v.tag.empty()) {
         for (std::size_t i = 0; i < v.types.size(); ++i)
             branches += fill("    if ($Test$) " + std::string(branch) + "\n",

@@ -183,11 +183,16 @@ inline bool operator!=(const $Name$& a, const $Name$& b) { return !(a == b); }
 }
 
 std::string emit_union(const Variant& v) {
-    const std::string doc = v.tag.empty() ? doc_comment(v.description.empty() ? "One of " + join(union_types(v), ", ") +
-                                                                                   ", told apart by their JSON type."
-                                                                             : v.description,
-                                                        0)
-                                          : "/// One of " + join(v.models, ", ") + ", told apart by `" + v.tag + "`.\n";
+    std::string doc;
+    if (v.by_keys)
+        doc = "/// One of " + join(v.models, ", ") + ", selected by the object's keys" +
+              (v.selector.empty() ? "" : " and `" + v.selector + "`") + " (the first whose keys, in order, it has).\n";
+    else if (!v.tag.empty())
+        doc = "/// One of " + join(v.models, ", ") + ", told apart by `" + v.tag + "`.\n";
+    else
+        doc = doc_comment(v.description.empty() ? "One of " + join(union_types(v), ", ") + ", told apart by their JSON type."
+                                                : v.description,
+                          0);
     return fill("$Doc$using $Name$ = std::variant<$Types$>;\n\n",
                 {{"Doc", doc}, {"Name", v.name}, {"Types", join(union_types(v), ", ")}});
 }

@@ -57,7 +57,56 @@ $Branches$    return d.expect(j, false, $Expected$);
                 {{"Name", v.name}, {"Branches", branches}, {"Expected", string_literal(join(names, " or "))}});
 }
 
-std::string emit_variant_reader(const Variant& v) {
+// A union selected by keys: its branches' tables (detail::KeyedBranch, shared with the fast path), and
+// a reader of the branch select_branch() chooses.
+std::string emit_keyed_reader(const Module& module, const Variant& v) {
+    std::string tables, branches, cases;
+    for (std::size_t i = 0; i < v.models.size(); ++i) {
+        const Model& m = *module.find_model(v.models[i]);
+        std::vector<std::string> keys, values;
+        std::uint64_t required = 0;
+        for (std::size_t k = 0; k < m.fields.size(); ++k) {
+            const Field& f = m.fields[k];
+            keys.push_back(string_literal(f.json_name));
+            if (f.required) required |= std::uint64_t{1} << k;
+            if (f.json_name != v.selector) continue;
+            if (f.constant) values.push_back(string_literal(f.constant->text));
+            for (const Enum& e : module.enums)
+                if (f.type.kind == TypeRef::Kind::enumeration && e.name == f.type.name)
+                    for (const std::string& value : e.values) values.push_back(string_literal(value));
+        }
+        std::ostringstream mask;
+        mask << "0x" << std::hex << required;
+        const Vars vars = {{"Name", v.name}, {"I", std::to_string(i)}, {"Keys", join(keys, ", ")}, {"Values", join(values, ", ")},
+                           {"KeyCount", std::to_string(keys.size())}, {"Required", mask.str()},
+                           {"ValueCount", std::to_string(values.size())}, {"Model", m.name}};
+        tables += fill("inline constexpr std::string_view k$Name$Keys$I$[] = {$Keys$};\n", vars);
+        if (!values.empty()) tables += fill("inline constexpr std::string_view k$Name$Selector$I$[] = {$Values$};\n", vars);
+        branches += fill(values.empty() ? "    {k$Name$Keys$I$, $KeyCount$, $Required$, nullptr, 0},\n"
+                                        : "    {k$Name$Keys$I$, $KeyCount$, $Required$, k$Name$Selector$I$, $ValueCount$},\n",
+                         vars);
+        cases += fill("        case $I$: return read(d, j, out.template emplace<$Model$>());\n", vars);
+    }
+    return fill(R"(/// The branches of $Name$, for select_branch() and the fast path.
+$Tables$inline constexpr KeyedBranch k$Name$Branches[] = {
+$Branches$};
+
+/// Reads the branch that the object's keys select (choose_branch), so that a bad $Name$ reports the
+/// errors of the branch closest to it.
+template <class J>
+bool read(Decoder& d, const J& j, $Name$& out) {
+    switch (d.select_branch(j, $Selector$, k$Name$Branches)) {
+$Cases$        default: return false;
+    }
+}
+
+)",
+                {{"Name", v.name}, {"Tables", tables}, {"Branches", branches}, {"Cases", cases},
+                 {"Selector", v.selector.empty() ? "nullptr" : string_literal(v.selector)}});
+}
+
+std::string emit_variant_reader(const Module& module, const Variant& v) {
+    if (v.by_keys) return emit_keyed_reader(module, v);
     if (v.tag.empty()) return emit_untagged_reader(v);
     std::vector<std::string> tags;
     std::string cases;
@@ -111,7 +160,7 @@ bool fast_check(std::string_view text, type_tag<$Root$>, const Limits& limits, S
     body += "\n";
     in_emission_order(
         module, [&](const Model& m) { body += emit_model_reader(m); },
-        [&](const Variant& v) { body += emit_variant_reader(v); });
+        [&](const Variant& v) { body += emit_variant_reader(module, v); });
     return fill(R"($Banner$#pragma once
 
 #include <cstdint>

@@ -23,6 +23,7 @@ struct TypeRef {
         model,        // a $defs object, by `name`
         enumeration,  // a string enum, by `name`
         variant,      // an anyOf, by `name`: models told apart by a tag, or values told apart by JSON type
+        nothing,      // the item of an array that must be empty (`"items": false`)
     };
     Kind kind = Kind::any;
     std::string name;
@@ -94,11 +95,14 @@ struct Enum {
     std::vector<std::vector<std::string>> value_schemas;  // per value: the schemas that allow it (empty: all)
 };
 
-/// An anyOf: of models told apart by a string `const` property (`tag`), or, when `tag` is empty, of
-/// `types` told apart by their JSON type (a string or an array, ...).
+/// An anyOf: of models told apart by a string `const` property (`tag`); of models that no single
+/// const tells apart, selected by the object's keys (`by_keys`, Sediment's trainer messages); or, when
+/// `models` is empty, of `types` told apart by their JSON type (a string or an array, ...).
 struct Variant {
     std::string name;
     std::string tag;
+    bool by_keys = false;
+    std::string selector;  // by_keys: a property every branch requires as a const or enum string ("role")
     std::vector<std::string> models;
     std::vector<TypeRef> types;
     std::string description;

@@ -430,6 +430,9 @@ private:
             rule(Rule::Kind::min_items, "minItems");
             if (!s.contains("items")) {
                 problem(where(at), "arrays need 'items'");
+            } else if (s["items"] == false) {  // only [] is valid
+                t.item = std::make_shared<TypeRef>();
+                t.item->kind = TypeRef::Kind::nothing;
             } else if (s["items"].contains("anyOf")) {
                 t.item = std::make_shared<TypeRef>(read_variant(s["items"], at + "/items", singular(pascal_case(prop))));
             } else if (items_of_) {
@@ -445,27 +448,99 @@ private:
         return t;
     }
 
-    // anyOf of $refs to models that share a string-const property: a tagged union.
+    // An anyOf of $refs to models (nested anyOfs of $refs flattened, in order). When every branch has
+    // a string const at one property, with distinct values, it is a tagged union. Otherwise the branches
+    // are selected by the object's keys (Variant::by_keys), which is exact only when a property that two
+    // branches share has the same schema in both: then no branch accepts what the selected one refuses.
     TypeRef read_variant(const Json& s, const std::string& at, const std::string& name) {
         check_keywords(s, at, {"anyOf"});
         Variant v;
         v.name = name;
-        for (const Json& alt : s["anyOf"]) {
-            if (!alt.contains("$ref") || alt.size() != 1) {
-                problem(where(at + "/anyOf"), "a union's branches must be plain $refs");
+        std::vector<std::string> refs;
+        const std::function<void(const Json&)> collect = [&](const Json& any_of) {
+            for (const Json& alt : any_of) {
+                if (alt.is_object() && alt.size() == 1 && alt.contains("anyOf")) collect(alt["anyOf"]);
+                else if (alt.is_object() && alt.size() == 1 && alt.contains("$ref") && alt["$ref"].is_string() &&
+                         alt["$ref"].get<std::string>().rfind("#/$defs/", 0) == 0)
+                    refs.push_back(alt["$ref"].get<std::string>().substr(8));
+                else problem(where(at + "/anyOf"), "a union's branches must be plain $refs");
+            }
+        };
+        collect(s["anyOf"]);
+        std::map<std::string, int> const_at;  // a string-const property -> how many branches have one
+        std::set<std::string> tag_values;
+        for (const std::string& model : refs) {
+            if (!root_->contains("$defs") || !(*root_)["$defs"].contains(model)) {
+                problem(where(at + "/anyOf"), "'#/$defs/" + model + "' does not resolve");
                 continue;
             }
-            const std::string model = alt["$ref"].get<std::string>().substr(8);
-            const Json& def = (*root_)["$defs"][model];
-            std::string tag;
-            for (const auto& p : def["properties"].items())
-                if (p.value().contains("const") && p.value()["const"].is_string()) tag = p.key();
-            if (tag.empty()) problem(where(at + "/anyOf"), model + " has no string const property to tell the branches apart");
-            if (!v.tag.empty() && tag != v.tag) problem(where(at + "/anyOf"), "branches are told apart by different properties");
-            v.tag = tag;
+            for (const auto& p : (*root_)["$defs"][model]["properties"].items())
+                if (p.value().contains("const") && p.value()["const"].is_string()) ++const_at[p.key()];
             v.models.push_back(model);
         }
+        if (!v.models.empty())  // the last such property of the first branch, in its order
+            for (const auto& p : (*root_)["$defs"][v.models[0]]["properties"].items())
+                if (const_at[p.key()] == static_cast<int>(v.models.size())) v.tag = p.key();
+        for (const std::string& model : v.models)
+            if (!v.tag.empty() && !tag_values.insert((*root_)["$defs"][model]["properties"][v.tag]["const"].get<std::string>()).second)
+                v.tag.clear();  // two branches share the tag's value
+        if (v.tag.empty() && !v.models.empty()) select_by_keys(v, at);
         return add_variant(std::move(v), at);
+    }
+
+    // A union of models that no const tells apart: named for what its branches' names share
+    // (TrainerTextMessage, ..., TrainerToolMessage -> TrainerMessage), with the property every branch
+    // requires as a const or enum string as its selector.
+    void select_by_keys(Variant& v, const std::string& at) {
+        v.by_keys = true;
+        const Json& defs = (*root_)["$defs"];
+        const auto words = [](const std::string& name) {
+            std::vector<std::string> out;
+            for (const char c : name) {
+                if (out.empty() || std::isupper(static_cast<unsigned char>(c))) out.emplace_back();
+                out.back() += c;
+            }
+            return out;
+        };
+        std::vector<std::string> prefix = words(v.models[0]), suffix = prefix;
+        for (const std::string& model : v.models) {
+            const std::vector<std::string> w = words(model);
+            std::size_t p = 0, q = 0;
+            while (p < prefix.size() && p < w.size() && prefix[p] == w[p]) ++p;
+            while (q < suffix.size() && q < w.size() && suffix[suffix.size() - 1 - q] == w[w.size() - 1 - q]) ++q;
+            prefix.resize(p);
+            suffix.erase(suffix.begin(), suffix.end() - static_cast<std::ptrdiff_t>(q));
+        }
+        if (!prefix.empty() && !suffix.empty() && prefix.size() < words(v.models[0]).size()) {
+            v.name.clear();
+            for (const std::string& w : prefix) v.name += w;
+            for (const std::string& w : suffix) v.name += w;
+        }
+        const auto discriminates = [](const Json& def, const std::string& key) {
+            const Json& p = def["properties"][key];
+            const bool required = def.contains("required") && std::count(def["required"].begin(), def["required"].end(), Json(key));
+            return required && p.value("type", "") == "string" && (p.contains("const") || p.contains("enum"));
+        };
+        for (const auto& p : defs[v.models[0]]["properties"].items()) {
+            bool all = true;
+            for (const std::string& model : v.models) all = all && defs[model]["properties"].contains(p.key()) && discriminates(defs[model], p.key());
+            if (all) {
+                v.selector = p.key();
+                break;
+            }
+        }
+        const auto bare = [](Json schema) {
+            schema.erase("description");
+            return schema;
+        };
+        for (std::size_t i = 0; i < v.models.size(); ++i)
+            for (std::size_t k = i + 1; k < v.models.size(); ++k)
+                for (const auto& p : defs[v.models[i]]["properties"].items()) {
+                    const Json& other = defs[v.models[k]]["properties"];
+                    if (p.key() != v.selector && other.contains(p.key()) && bare(p.value()) != bare(other[p.key()]))
+                        problem(where(at + "/anyOf"), v.models[i] + " and " + v.models[k] + " give '" + p.key() +
+                                                          "' different schemas: the object's keys cannot select a branch");
+                }
     }
 
     // One C++ type per union name: a union read again must have the same branches.
@@ -476,7 +551,7 @@ private:
         const auto same = std::find_if(module_.variants.begin(), module_.variants.end(),
                                        [&](const Variant& x) { return x.name == v.name; });
         if (same == module_.variants.end()) module_.variants.push_back(std::move(v));
-        else if (same->models != v.models || same->tag != v.tag || same->types != v.types)
+        else if (same->models != v.models || same->tag != v.tag || same->types != v.types || same->selector != v.selector)
             problem(where(at), "union " + v.name + " is defined twice, differently");
         return t;
     }

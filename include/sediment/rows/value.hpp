@@ -1,4 +1,4 @@
-// Value types the generated models are made of: Json, Number and Nullable<T>.
+// Value types the generated models are made of: Json, Number, Nullable<T> and Nothing.
 #pragma once
 
 #include <charconv>
@@ -159,6 +159,13 @@ public:
 private:
     std::int64_t small_ = 0;
     std::string big_;  // set only beyond the 64-bit range
+};
+
+/// The item of an array that must be empty (`"items": false`: the `tools` of Sediment's trainer rows).
+/// No JSON value is one: decoding an item fails, and so does encoding one.
+struct Nothing {
+    friend bool operator==(Nothing, Nothing) { return true; }
+    friend bool operator!=(Nothing, Nothing) { return false; }
 };
 
 /// A required field whose value may be JSON `null` (`"anyOf": [X, {"type": "null"}]`): always

@@ -90,9 +90,10 @@ bool with_version(V& out, SchemaId schema, F&& f) {
 /// The fast path of decode(AnyRolloutRow) (src/fast.cpp): true when `text` is a valid row, read into `out`.
 bool fast_decode(std::string_view text, AnyRolloutRow& out, const Limits& limits);
 
-/// The same verdict, building nothing (validate()): the version of a valid row, or nothing, which sends
-/// the row to the exact reader. `padded`: kTextPadding readable bytes follow `text`.
-std::optional<SchemaId> fast_check_row(std::string_view text, const Limits& limits, bool padded = false);
+/// The verdict on a document of a family whose documents name their version (`base`: "sft-sample"),
+/// building nothing (validate()): the version of a valid document, or nothing, which sends it to the
+/// exact reader. `padded`: kTextPadding readable bytes follow `text`.
+std::optional<SchemaId> fast_check_named(std::string_view base, std::string_view text, const Limits& limits, bool padded = false);
 
 }  // namespace detail
 
