@@ -11,12 +11,18 @@
 namespace test {
 
 struct RuleCase {
-    const char* rule;
+    std::string rule;
     SchemaId schema;
     Change change;
     const char* id;       // "" when the document stays valid
     const char* pointer;  // of the first error
 };
+
+}  // namespace test
+
+#include "family_rules.hpp"
+
+namespace test {
 
 #define TURN0 "/response/turns/0"
 #define TURN1 "/response/turns/1"
@@ -24,7 +30,7 @@ struct RuleCase {
 #define CIR "/metadata/ci_resolution"
 
 inline const std::vector<RuleCase>& rule_cases() {
-    static const std::vector<RuleCase> cases = {
+    static std::vector<RuleCase> cases = {
         // unknown keys, at every level: the error is on the object
         {"unknown key: root", kRollout, {"/debug", "1"}, "rows.decode.unknown_key", ""},
         {"unknown key: create params", kRollout, {"/responses_create_params/x", "1"}, "rows.decode.unknown_key", "/responses_create_params"},
@@ -261,6 +267,11 @@ inline const std::vector<RuleCase>& rule_cases() {
         {"CI outcome v2: schema_version 2", kOutcomeV2, {"/schema_version", "2"}, "rows.decode.const", "/schema_version"},
         {"CI outcome v2: repository fields are unknown", kOutcomeV2, {"/repository_host", "null"}, "rows.decode.unknown_key", ""},
     };
+    static const bool families = [] {
+        for (RuleCase& c : family_cases()) cases.push_back(std::move(c));
+        return true;
+    }();
+    (void)families;
     return cases;
 }
 

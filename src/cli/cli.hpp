@@ -81,6 +81,7 @@ struct Tally {
     std::map<std::string, std::size_t> dropped;  // lossy: the values dropped, by kind (rows::loss_kind)
     std::size_t dropped_documents = 0;
     std::size_t lossy_would = 0;                 // strict: documents that failed only on what --lossy drops
+    bool lossy_drops = true;                     // --lossy drops something here (upgrade: rollout rows only)
 
     /// Takes an outcome that is not a document's: an I/O error is printed and remembered, and a file
     /// that held no document is said so (with --require-documents, a failure).
@@ -102,7 +103,7 @@ struct Tally {
         ++(f.ok() ? ok : failed);
         for (const rows::Error& e : f.dropped) ++dropped[rows::loss_kind(e)];
         dropped_documents += !f.dropped.empty();
-        lossy_would += !f.ok() && std::all_of(f.errors.begin(), f.errors.end(), rows::lossy_would_drop);
+        lossy_would += lossy_drops && !f.ok() && std::all_of(f.errors.begin(), f.errors.end(), rows::lossy_would_drop);
     }
     /// What a lossy run dropped, "; dropped from 7 documents: 7 ci_resolution, 7 reward, 7
     /// reward_source"; or what a strict one would have ("; 2 would upgrade with --lossy, ..."); or nothing.

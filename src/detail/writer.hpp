@@ -131,7 +131,10 @@ public:
 
     /// Any JSON value, keys in their own order.
     /// An item of an array that must be empty (Nothing): always an error.
-    [[noreturn]] void nothing() { fail("rows.encode.no_items", "no item is allowed here (\"items\": false)"); }
+    [[noreturn]] void nothing() {
+        separate();  // the item's place
+        fail("rows.encode.no_items", "no item is allowed here (\"items\": false)");
+    }
 
     void json(const Json& j) {
         switch (j.type()) {

@@ -87,17 +87,91 @@ void rollout_3_to_4(Json& row, Findings& f) {
     row["metadata"]["repository_identity"] = nullptr;
 }
 
+// ----- Sediment's other families (spec/family/README.md) ------------------------------------------
+
+/// The CI part of an RLVR task's or rollout's version that adds repository identity (`holder`: the row,
+/// or a SWE-bench task's metadata, at `at`): as rollout v3 -> v4, every CI outcome before it is a
+/// version-1 payload without identity, a resolution whose source outcomes are all among them is of a
+/// legacy repository (null), and so is the row's repository.
+void ci_identity(Json& holder, const std::string& at, Findings& f) {
+    std::set<std::string> outcomes;
+    for (Json& outcome : holder["verifier_results"]) {
+        ci_outcome_2_to_3(outcome);
+        if (outcome.contains("outcome_id") && outcome["outcome_id"].is_string()) outcomes.insert(outcome["outcome_id"].get<std::string>());
+    }
+    const auto resolve = [&](Json& resolution, const std::string& place) {
+        std::string missing;
+        for (const Json& id : resolution["source_outcome_ids"])
+            if (missing.empty() && !outcomes.count(id.get<std::string>())) missing = id.get<std::string>();
+        if (missing.empty()) resolution["repository_identity"] = nullptr;
+        else f.cannot_derive(place + "/repository_identity", "its source outcome " + detail::quoted(missing, 100) +
+                                                                  " is not among verifier_results, so the row does not say whether its repository was identified");
+    };
+    if (holder.contains("ci_resolution")) resolve(holder["ci_resolution"], at + "/ci_resolution");
+    if (holder.contains("ci_resolutions"))
+        for (std::size_t i = 0; i < holder["ci_resolutions"].size(); ++i) resolve(holder["ci_resolutions"][i], at + "/ci_resolutions/" + std::to_string(i));
+    holder["repository_identity"] = nullptr;
+}
+
+/// A field a version adds that the version before holds nothing of (an attribution, the observations of
+/// a session, a repository's identity): never invented.
+void not_held(Findings& f, const std::string& at, const std::string& what) {
+    f.cannot_derive(at, "the version before does not hold " + what);
+}
+
+/// One step of a family other than the rollout rows', from `version` to the next.
+void family_step(std::string_view base, int version, Json& d, Findings& f) {
+    const std::string observations = "the session's commit observations";
+    const std::string identity = "the repository's identity, and null would say it is an unambiguous legacy repository";
+    if (base == "sediment-rlvr-rollout" && version == 2) {  // [] when the row emits no CI resolution
+        if (d.contains("ci_resolution") || !d["ci_resolutions"].empty())
+            not_held(f, "/session_commit_observation_ids", observations + " that match its CI resolutions ([] would say none does)");
+        d["session_commit_observation_ids"] = Json::array();
+    }
+    if ((base == "sediment-rlvr-rollout" && version == 3) || (base == "sediment-rlvr-task" && version == 2)) ci_identity(d, "", f);
+    if (base == "swe-bench-task" && version == 2) ci_identity(d["metadata"], "/metadata", f);
+    if (base == "sediment-rlvr-task" && version == 1) not_held(f, "/session_commit_observation_ids", observations + " that match its ci_resolution");
+    if (base == "swe-bench-task" && version == 1) not_held(f, "/metadata/session_commit_observation_ids", observations + " that match its ci_resolution");
+    if (base == "sft-sample" && version == 1) {
+        not_held(f, "/metadata/attribution_source", "the target's attribution method");
+        not_held(f, "/metadata/session_commit_observation_ids", observations + " of the target's session-to-commit edge");
+    }
+    if (base == "dpo-pair" && version == 1)
+        for (const char* member : {"chosen", "rejected"}) {
+            not_held(f, std::string("/metadata/") + member + "_attribution_source", std::string("the ") + member + " member's attribution method");
+            not_held(f, std::string("/metadata/") + member + "_session_commit_observation_ids", observations + " of the " + member + " member");
+        }
+    if (base == "diff-sft-sample" && version == 1) {
+        not_held(f, "/metadata/attribution_sources", "the attribution methods of the patch's members");
+        not_held(f, "/metadata/source_ids/session_commit_observation_ids", observations);
+    }
+    if (base == "recovery-row" && version == 1)
+        for (const char* side : {"failed", "fixed"})
+            not_held(f, std::string("/") + side + "_attribution_evidence", std::string("the ") + side + " side's attribution evidence");
+    if (version == 2) {
+        if (base == "sft-sample" || base == "diff-sft-sample") not_held(f, "/metadata/repository_identity", identity);
+        if (base == "recovery-row") not_held(f, "/repository_identity", identity);
+        if (base == "dpo-pair")
+            for (const char* member : {"chosen", "rejected"}) not_held(f, std::string("/metadata/") + member + "_repository_identity", identity);
+    }
+    if (base == "dpo-pair" && version == 3)  // recipe_version 1 -> 2: the recipe's semantics changed
+        f.cannot_derive("/metadata/recipe_version", "a version 3 pair was made by recipe version 1; version 4 pairs are recipe "
+                                                    "version 2's, whose semantics changed");
+}
+
 /// Applies the steps from `from` up to `to` to a document of their schema.
 void steps(Json& document, const SchemaInfo& from, const SchemaInfo& to, Findings& f) {
     for (int version = from.version; version < to.version; ++version) {
         if (from.base == "nemo-gym-rollout" && version == 2) rollout_2_to_3(document, f);
         if (from.base == "nemo-gym-rollout" && version == 3) rollout_3_to_4(document, f);
         if (from.base == "ci-outcome" && version == 2) ci_outcome_2_to_3(document);
+        family_step(from.base, version, document, f);
     }
-    if (!to.version_pointer.empty()) {  // the version the document names
-        Json& m = document["metadata"];
-        m["schema_id"] = std::string(to.uri);
-        m["schema_version"] = to.version;
+    if (!to.version_pointer.empty()) {  // the version the document names, and schema_version beside it
+        const Json::json_pointer at{std::string(to.version_pointer)};
+        Json& holder = document[at.parent_pointer()];
+        holder[at.back()] = std::string(to.uri);
+        holder["schema_version"] = to.version;
     }
 }
 

@@ -135,7 +135,8 @@ std::string loss_kind(const Error& loss);
 
 /// Whether `error`, of a strict conversion or upgrade, is one that lossy mode (ConvertOptions::lossy,
 /// the CLI's --lossy) turns into a dropped value: a `rows.convert.loss.<kind>`, or an upgrade's
-/// `rows.upgrade.underivable` field, whose CI resolution lossy mode drops.
+/// `rows.upgrade.underivable` field of a rollout row, whose CI resolution lossy mode drops (other
+/// families' upgrades drop nothing).
 bool lossy_would_drop(const Error& error);
 
 /// One document converted by convert(): its text, and what lossy mode dropped.
