@@ -20,7 +20,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 all="fuzz-decode:nemo-gym-rollout.v4 fuzz-decode:nemo-gym-response.v3 fuzz-decode:nemo-gym-responses-create-params.v2
-     fuzz-decode:ci-outcome.v3 fuzz-decode:atif-v1.7 fuzz-decode:atif fuzz-validate fuzz-convert fuzz-versions"
+     fuzz-decode:ci-outcome.v3 fuzz-decode:atif-v1.7 fuzz-decode:atif fuzz-decode:sft-sample.v3 fuzz-decode:dpo-pair.v4
+     fuzz-decode:sediment-rlvr-rollout.v4 fuzz-validate fuzz-convert fuzz-versions"
 targets=${targets:-$all}
 
 # A build configured with SEDIMENT_ROWS_BUILD_FUZZ=ON (CI's sanitizer build) is used as it is.
@@ -66,6 +67,7 @@ run_one() {
     fuzz-decode:nemo-gym-responses-create-params*) seeds=create-params ;;
     fuzz-decode:ci-outcome*) seeds=ci-outcome ;;
     fuzz-decode:atif*) seeds=atif ;;
+    fuzz-decode:sft-sample*|fuzz-decode:dpo-pair*|fuzz-decode:sediment-rlvr-rollout*) seeds=family ;;
     fuzz-versions) seeds="versions response ci-outcome" ;;
     *) seeds="rollout atif response" ;;
   esac

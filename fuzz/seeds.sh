@@ -1,25 +1,38 @@
 #!/bin/sh
-# Writes the fuzz targets' seed corpora into OUT/{rollout,response,create-params,ci-outcome,atif,versions}/,
+# Writes the fuzz targets' seed corpora into OUT/{rollout,response,create-params,ci-outcome,atif,versions,family}/,
 # one document per file: the rows of examples/*.jsonl and their parts, a trajectory written here, and,
 # when ../shared is beside the project, rows from rowgen.py (of every version, in versions/) and the
-# public ATIF fixtures. Generated at each run, never committed.
+# public ATIF fixtures, and schemagen.py's rows of the other families. Generated at each run, never committed.
 # usage: fuzz/seeds.sh OUT
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 shared=${SEDIMENT_ROWS_SHARED_DIR:-$root/../shared}
-mkdir -p "$out/rollout" "$out/response" "$out/create-params" "$out/ci-outcome" "$out/atif" "$out/versions"
+mkdir -p "$out/rollout" "$out/response" "$out/create-params" "$out/ci-outcome" "$out/atif" "$out/versions" "$out/family"
 rows=$out/rows.jsonl
 cat "$root/examples/rows.jsonl" "$root/examples/mixed-versions.jsonl" > "$rows"
 if [ -f "$shared/tools/rowgen.py" ]; then
   python3 "$shared/tools/rowgen.py" rows 20 --seed 9 --scale 0.1 >> "$rows"
   python3 "$shared/tools/rowgen.py" rows 20 --seed 10 --scale 0.1 --sediment >> "$rows"
   for f in "$shared"/fixtures/atif/*.json; do cp "$f" "$out/atif/"; done
+  for name in sft-sample.v3 dpo-pair.v4 sediment-rlvr-rollout.v4; do  # the families' fuzz-decode targets
+    python3 "$shared/tools/schemagen.py" $name 6 --seed 4 --scale 0.1 --sediment | split -l 1 - "$out/family/$name-"
+  done
   for v in 1 2 3 4; do  # rows and CI outcomes of every version, one file each (fuzz-versions)
     python3 "$shared/tools/rowgen.py" rows 8 --seed $v --scale 0.1 --version $v | split -l 1 - "$out/versions/rows-v$v-"
     python3 "$shared/tools/rowgen.py" part ci-outcome 4 --seed $v --version $(( v < 4 ? v : 3 )) | split -l 1 - "$out/versions/ci-outcome-v$v-"
   done
 fi
+cat > "$out/family/sft-hand-written.json" <<'JSON'
+{"prompt": [{"role": "user", "content": "Inspect app.py."}, {"role": "assistant", "tool_calls": [{"id": "t1", "type": "function",
+ "function": {"name": "Read", "arguments": {"path": "app.py"}}}]}, {"role": "tool", "name": "Read", "tool_call_id": "t1", "content": "ok"}],
+ "completion": [{"role": "assistant", "thinking": "Keep it.", "content": "Done."}], "tools": [],
+ "metadata": {"org_id": "acme", "source_model": "m", "completion_id": "c1", "recipe_id": "sft_curated", "recipe_version": 1,
+ "eligibility_source": "explicit_accept", "label_confidence": 0.9, "ci_reliability": 1.0,
+ "provenance": {"policy_version": "5", "quarantine_revision": 0, "policy_digest": null}, "split": "train", "repository_identity": null,
+ "attribution_source": "jaccard", "session_commit_observation_ids": [],
+ "schema_id": "https://sediment.so/schemas/training-rows/sft-sample/v3.json", "schema_version": 3}}
+JSON
 cat > "$out/atif/hand-written.json" <<'JSON'
 {"schema_version": "ATIF-v1.7", "session_id": "s", "agent": {"name": "a", "version": "1", "extra": {"k": [1, 2.5]}},
  "steps": [{"step_id": 1, "source": "system", "message": "be careful", "timestamp": "2026-08-24T12:00:00Z"},

@@ -471,3 +471,34 @@ def test_one_exception_base_for_every_error_list():
         with pytest.raises(sediment_rows.DocumentError) as caught:
             call()
         assert caught.value.errors and all(isinstance(e, sediment_rows.Error) for e in caught.value.errors)
+
+
+SFT_V3 = {
+    "prompt": [{"role": "user", "content": "Inspect the file."},
+               {"role": "assistant", "tool_calls": [{"id": "t1", "type": "function",
+                                                      "function": {"name": "Read", "arguments": {"path": "app.py"}}}]},
+               {"role": "tool", "name": "Read", "tool_call_id": "t1", "content": "def run(): ..."}],
+    "completion": [{"role": "assistant", "thinking": "Keep the signature.", "content": "Implemented."}],
+    "tools": [],
+    "metadata": {"org_id": "acme", "source_model": "m", "completion_id": "call-1", "recipe_id": "sft_curated",
+                 "recipe_version": 1, "eligibility_source": "explicit_accept", "label_confidence": 0.9,
+                 "ci_reliability": 1.0, "provenance": {"policy_version": "5", "quarantine_revision": 0, "policy_digest": None},
+                 "split": "train", "repository_identity": None, "attribution_source": "jaccard",
+                 "session_commit_observation_ids": [],
+                 "schema_id": "https://sediment.so/schemas/training-rows/sft-sample/v3.json", "schema_version": 3},
+}
+
+
+def test_families_by_name_without_a_version_and_any():
+    text = json.dumps(SFT_V3)
+    assert sediment_rows.validate(text, "sft-sample") == []
+    assert sediment_rows.validate(text, "any") == []
+    value = sediment_rows.loads(text, "sft-sample")
+    assert value == SFT_V3 and list(value["completion"][0]) == ["role", "thinking", "content"]  # the shape's own order
+    assert sediment_rows.dumps(value, "sft-sample.v3", style="sediment") == text.encode()
+    bad = dict(SFT_V3, tools=[{"type": "function"}])
+    [error] = sediment_rows.validate(json.dumps(bad), "sft-sample")
+    assert (error.pointer, error.id) == ("/tools/0", "rows.decode.no_items")
+    with pytest.raises(sediment_rows.DocumentError):
+        sediment_rows.upgrade(json.dumps(dict(SFT_V3, metadata=dict(SFT_V3["metadata"], schema_version=2,
+            schema_id="https://sediment.so/schemas/training-rows/sft-sample/v2.json"))), "sft-sample", "sft-sample.v3")

@@ -164,7 +164,9 @@ private:
 /// The item of an array that must be empty (`"items": false`: the `tools` of Sediment's trainer rows).
 /// No JSON value is one: decoding an item fails, and so does encoding one.
 struct Nothing {
+    /// Always true: there is only one Nothing.
     friend bool operator==(Nothing, Nothing) { return true; }
+    /// Always false.
     friend bool operator!=(Nothing, Nothing) { return false; }
 };
 
