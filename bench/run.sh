@@ -5,6 +5,7 @@
 #     parse, decode() (fast path) and the exact reader alone, both encode styles, valijson;
 #   - ajv (npm, installed into bench/ajv/node_modules on first use): JSON.parse + validate, the baseline;
 #   - the same rows as rollout v4: check() on both corpora in alternating rounds, and their ratio;
+#   - each other family's newest version (schemagen.py, 2,400 rows) beside rollout v4, the same way;
 #   - convert() by name, rows -> ATIF text and back (in bench/throughput.cpp);
 #   - the CLI's `validate` on 1 thread and on every core, over four copies of the corpus, beside
 #     simdjson's parse_many over the same file as a whole process (throughput --parse-many);
@@ -41,6 +42,15 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 corpus4=$build/bench-corpus-v4.jsonl
 [ -s "$corpus4" ] || python3 "$rowgen" rows 2400 --seed 5 --sediment --version 4 > "$corpus4"
 "$build/sediment-rows-throughput" "$corpus" --schema nemo-gym-rollout.v2 --versions "$corpus4" nemo-gym-rollout.v4 --repeat 10
+
+# Every other family at the rollout rows' speed per byte: schemagen.py's rows of each family's newest
+# version (Sediment's bytes), validate() beside rollout v4's in alternating rounds, and the ratio.
+schemagen=$(dirname "$rowgen")/schemagen.py
+for name in sft-sample.v3 dpo-pair.v4 diff-sft-sample.v3 recovery-row.v3 swe-bench-task.v3 sediment-rlvr-task.v3 sediment-rlvr-rollout.v4; do
+  family=$build/bench-family-$name.jsonl
+  [ -s "$family" ] || python3 "$schemagen" "$name" 2400 --seed 5 --sediment > "$family"
+  "$build/sediment-rows-throughput" "$corpus4" --schema nemo-gym-rollout.v4 --versions "$family" "$name" --repeat 10 | sed -n '2p;3p;6p'
+done
 
 if command -v node >/dev/null && command -v npm >/dev/null; then
   [ -d "$root/bench/ajv/node_modules/ajv" ] || (cd "$root/bench/ajv" && npm install --silent --no-audit --no-fund >/dev/null)

@@ -53,7 +53,7 @@ std::vector<std::string> read_lines(const char* path, double& bytes) {
     return lines;
 }
 
-/// validate() on two corpora of one schema's versions, in alternating rounds (best of `repeat` each),
+/// validate() on two corpora (two versions of one schema, or two families), in alternating rounds (best of `repeat` each),
 /// under their versioned names and under the name without a version.
 void compare_versions(const std::vector<std::string>& a, double a_bytes, const rows::SchemaInfo& a_schema,
                       const std::vector<std::string>& b, double b_bytes, const rows::SchemaInfo& b_schema, int repeat) {
@@ -78,8 +78,10 @@ void compare_versions(const std::vector<std::string>& a, double a_bytes, const r
     line("validate(), " + std::string(b_schema.name), b_bytes, best[1]);
     line("validate(\"" + std::string(a_schema.base) + "\"), v" + std::to_string(a_schema.version) + " rows", a_bytes, best[2]);
     line("validate(\"" + std::string(b_schema.base) + "\"), v" + std::to_string(b_schema.version) + " rows", b_bytes, best[3]);
-    std::printf("%-34s %9.2fx\n", ("v" + std::to_string(b_schema.version) + " / v" + std::to_string(a_schema.version) + " MB/s").c_str(),
-                (b_bytes / best[1]) / (a_bytes / best[0]));
+    const std::string ratio = a_schema.base == b_schema.base
+                                  ? "v" + std::to_string(b_schema.version) + " / v" + std::to_string(a_schema.version) + " MB/s"
+                                  : std::string(b_schema.name) + " / " + std::string(a_schema.name);
+    std::printf("%-34s %9.2fx\n", ratio.c_str(), (b_bytes / best[1]) / (a_bytes / best[0]));
 }
 
 void report(const char* stage, double bytes, std::size_t docs, const std::function<void()>& f, int repeat) {

@@ -178,3 +178,18 @@ def test_an_fsspec_url_reads_as_a_local_path(corpus):
             assert triples(result) == (valid, invalid, [(urls[f], line, p, m) for f, line, p, m in errors])
     finally:
         memory.rm("memory://corpus", recursive=True)
+
+
+def test_a_corpus_mixing_families_under_any(tmp_path):
+    """Rollout rows and an SFT sample (valid, then with a tool it may not have), read by --schema any."""
+    from test_module import SFT_V3
+    sft = json.dumps(SFT_V3).encode()
+    bad = json.dumps(dict(SFT_V3, tools=[{}])).encode()
+    with open(ROW_PATH, "rb") as f:
+        rows = [l.rstrip(b"\n") for l in f if l.strip()]
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"\n".join(rows + [sft, bad, sft]) + b"\n")
+    result = sediment_rows.dask.validate([str(path)], "any", blocksize=300, scheduler="sync")
+    assert (result.valid, result.invalid) == (len(rows) + 2, 1)
+    [error] = result.errors
+    assert (error.line, error.pointer, error.id) == (len(rows) + 2, "/tools/0", "rows.decode.no_items")
