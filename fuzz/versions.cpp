@@ -62,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     rows::AnyRolloutRow fast;
     const bool fast_ok = rows::detail::fast_decode(text, fast, rows::Limits{});
-    const std::optional<SchemaId> checked = rows::detail::fast_check_row(text, rows::Limits{});
+    const std::optional<SchemaId> checked = rows::detail::fast_check_named("nemo-gym-rollout", text, rows::Limits{});
     SEDIMENT_CHECK(checked.has_value() == fast_ok);
     if (fast_ok) SEDIMENT_CHECK(*checked == rows::schema_of(fast));
     const rows::Validated typed = rows::validate("nemo-gym-rollout", text);

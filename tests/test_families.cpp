@@ -2,7 +2,10 @@
 // that must stay empty, names without a version and `any`, and upgrades within each family.
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
 #include "sediment/rows.hpp"
+#include "process.hpp"
 #include "support.hpp"
 
 using namespace sediment::rows;
@@ -152,4 +155,18 @@ TEST_CASE("families: upgrades derive what can be derived and fail at each field 
         CHECK(errors[0].pointer == pointer);
         errors.clear();
     }
+}
+
+TEST_CASE("families: examples/families.jsonl holds today's SFT sample and DPO pair, in Sediment's bytes") {
+    std::istringstream lines(test::read_file(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/examples/families.jsonl"));
+    std::vector<SchemaId> read_as;
+    for (std::string line; std::getline(lines, line);) {
+        const Validated v = validate("any", line);
+        CHECK(v.errors.empty());
+        read_as.push_back(*v.schema);
+        std::string out;
+        REQUIRE(format("any", line, Style::sediment, out).valid());
+        CHECK(out == line);
+    }
+    CHECK(read_as == std::vector<SchemaId>{SchemaId::sft_sample_v3, SchemaId::dpo_pair_v4});
 }
