@@ -1,6 +1,7 @@
 #include "loader.hpp"
 
 #include "shapes.hpp"
+#include "unions.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -448,10 +449,7 @@ private:
         return t;
     }
 
-    // An anyOf of $refs to models (nested anyOfs of $refs flattened, in order). When every branch has
-    // a string const at one property, with distinct values, it is a tagged union. Otherwise the branches
-    // are selected by the object's keys (Variant::by_keys), which is exact only when a property that two
-    // branches share has the same schema in both: then no branch accepts what the selected one refuses.
+    // An anyOf of $refs to models (nested anyOfs flattened): tagged by a string const every branch has, with distinct values; else select_by_keys.
     TypeRef read_variant(const Json& s, const std::string& at, const std::string& name) {
         check_keywords(s, at, {"anyOf"});
         Variant v;
@@ -484,63 +482,8 @@ private:
         for (const std::string& model : v.models)
             if (!v.tag.empty() && !tag_values.insert((*root_)["$defs"][model]["properties"][v.tag]["const"].get<std::string>()).second)
                 v.tag.clear();  // two branches share the tag's value
-        if (v.tag.empty() && !v.models.empty()) select_by_keys(v, at);
+        if (v.tag.empty() && !v.models.empty()) select_by_keys(v, (*root_)["$defs"], where(at), problems_);
         return add_variant(std::move(v), at);
-    }
-
-    // A union of models that no const tells apart: named for what its branches' names share
-    // (TrainerTextMessage, ..., TrainerToolMessage -> TrainerMessage), with the property every branch
-    // requires as a const or enum string as its selector.
-    void select_by_keys(Variant& v, const std::string& at) {
-        v.by_keys = true;
-        const Json& defs = (*root_)["$defs"];
-        const auto words = [](const std::string& name) {
-            std::vector<std::string> out;
-            for (const char c : name) {
-                if (out.empty() || std::isupper(static_cast<unsigned char>(c))) out.emplace_back();
-                out.back() += c;
-            }
-            return out;
-        };
-        std::vector<std::string> prefix = words(v.models[0]), suffix = prefix;
-        for (const std::string& model : v.models) {
-            const std::vector<std::string> w = words(model);
-            std::size_t p = 0, q = 0;
-            while (p < prefix.size() && p < w.size() && prefix[p] == w[p]) ++p;
-            while (q < suffix.size() && q < w.size() && suffix[suffix.size() - 1 - q] == w[w.size() - 1 - q]) ++q;
-            prefix.resize(p);
-            suffix.erase(suffix.begin(), suffix.end() - static_cast<std::ptrdiff_t>(q));
-        }
-        if (!prefix.empty() && !suffix.empty() && prefix.size() < words(v.models[0]).size()) {
-            v.name.clear();
-            for (const std::string& w : prefix) v.name += w;
-            for (const std::string& w : suffix) v.name += w;
-        }
-        const auto discriminates = [](const Json& def, const std::string& key) {
-            const Json& p = def["properties"][key];
-            const bool required = def.contains("required") && std::count(def["required"].begin(), def["required"].end(), Json(key));
-            return required && p.value("type", "") == "string" && (p.contains("const") || p.contains("enum"));
-        };
-        for (const auto& p : defs[v.models[0]]["properties"].items()) {
-            bool all = true;
-            for (const std::string& model : v.models) all = all && defs[model]["properties"].contains(p.key()) && discriminates(defs[model], p.key());
-            if (all) {
-                v.selector = p.key();
-                break;
-            }
-        }
-        const auto bare = [](Json schema) {
-            schema.erase("description");
-            return schema;
-        };
-        for (std::size_t i = 0; i < v.models.size(); ++i)
-            for (std::size_t k = i + 1; k < v.models.size(); ++k)
-                for (const auto& p : defs[v.models[i]]["properties"].items()) {
-                    const Json& other = defs[v.models[k]]["properties"];
-                    if (p.key() != v.selector && other.contains(p.key()) && bare(p.value()) != bare(other[p.key()]))
-                        problem(where(at + "/anyOf"), v.models[i] + " and " + v.models[k] + " give '" + p.key() +
-                                                          "' different schemas: the object's keys cannot select a branch");
-                }
     }
 
     // One C++ type per union name: a union read again must have the same branches.
