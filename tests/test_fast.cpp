@@ -43,15 +43,16 @@ TEST_CASE("fast path: every rule case gets the exact reader's value, and valid o
         if (*c.id != '\0') CHECK_FALSE(fast);
     }
     // The valid documents the fast path leaves to the exact reader, by design (detail/fast.hpp): an
-    // integral number written as a float in an integer field, and an integer beyond 64 bits.
-    CHECK(exact_only == std::set<std::string>{"const: recipe_version 1.0", "free-form: 2^70", "integer: 1e18", "integer: 3.0",
+    // integral number written as a float in an integer field.
+    CHECK(exact_only == std::set<std::string>{"const: recipe_version 1.0", "integer: 1e18", "integer: 3.0",
                                               "integer: 30e-1", "integer: pr_number 1.0", "integer: pr_number 1e0",
                                               "v4: CI schema_version 2.0", "v4: schema_version 4.0"});
 }
 
 TEST_CASE("fast path: every ATIF rule case, under the subset and under Harbor's model") {
-    // The valid cases the fast path leaves to the exact reader, by design: integers beyond 64 bits.
-    const std::set<std::string> big_subset = {"decimal: integers are never limited", "tokens: any size"};
+    // The valid cases the fast path leaves to the exact reader, by design: integers beyond 64 bits in
+    // a typed field (in a free-form value the fast path reads them).
+    const std::set<std::string> big_subset = {"tokens: any size"};
     const std::set<std::string> big_harbor = {"bounds: integers of any size"};
     for (const auto& [schema, cases, big] : {std::tuple(SchemaId::atif_v1_7, &test::atif_cases(), &big_subset),
                                              std::tuple(SchemaId::atif, &test::harbor_cases(), &big_harbor)}) {
@@ -109,7 +110,7 @@ TEST_CASE("fast path: the base documents, and values the fast path leaves to the
         return test::mutate(test::kRollout, {"/response/turns/0/tool_calls/0/arguments/x", value});
     };
     CHECK(same_as_exact(test::kRollout, args("[1, -2, 3.5, -0.0, 1e-7, 18446744073709551615, \"\\u00e9\\ud83d\\ude00\", null, true, {}]")));
-    CHECK_FALSE(same_as_exact(test::kRollout, args("18446744073709551616")));  // beyond 64 bits
+    CHECK_FALSE(same_as_exact(test::kRollout, test::mutate(test::kRollout, {"/metadata/segment_index", "18446744073709551616"})));
     CHECK_FALSE(same_as_exact(test::kRollout, test::mutate(test::kRollout, {"/metadata/segment_index", "3.0"})));
     // At the depth limit (1000 levels, the arguments' value starting at level 8) the fast path reads
     // the document; one level more, both readers refuse it.
@@ -122,6 +123,60 @@ TEST_CASE("fast path: the base documents, and values the fast path leaves to the
     for (int i = 0; i < 100; ++i) wide += std::string(i ? "," : "") + "\"k" + std::to_string(i) + "\": " + std::to_string(i);
     CHECK_FALSE(same_as_exact(test::kRollout, args(wide + "}")));  // duplicate keys checked by the exact reader
     CHECK_FALSE(same_as_exact(test::kRollout, args("{\"a\": 1, \"a\": 1}")));
+}
+
+TEST_CASE("fast path: integers beyond 64 bits in free-form values, read as the exact reader reads them") {
+    const auto args = [](const std::string& value) {
+        return test::mutate(test::kRollout, {"/response/turns/0/tool_calls/0/arguments/x", value});
+    };
+    const std::string big = "1180591620717411303424";  // 2^70
+    // The smallest beyond each 64-bit range, many of them, nested, beside decimals and at the end of
+    // a value, an array and an object.
+    for (const std::string& value : std::vector<std::string>{"18446744073709551616", "-9223372036854775809", "[" + big + "," + big + " ,-" + big + "\n]",
+                                    "{\"a\": {\"b\": [0.5, " + big + "]}, \"c\": " + big + "}",
+                                    "\"\\\\u0000\"",
+                                    "123456789012345678901234567890123456789012345678901234567890"}) {
+        INFO(value);
+        CHECK(same_as_exact(test::kRollout, args(value)));
+        CHECK(validate(test::kRollout, args(value)).errors.empty());
+    }
+    Json arguments = decode<NemoGymRolloutRowV2>(args("[" + big + ", -" + big + "]")).response.turns[0].tool_calls[0].arguments;
+    CHECK(big_integer_digits(arguments["x"][0]) == big);
+    CHECK(big_integer_digits(arguments["x"][1]) == "-" + big);
+    // A text with big integers that spells U+0000 in a string (or seems to) is left to the exact
+    // reader, so that no string of its own is read as a marker.
+    for (const std::string& text : std::vector<std::string>{args("[" + big + ", \"\\u0000" + std::string(21, '0') + "\"]"),
+                                   args("[" + big + ", \"\\\\u0000 is text\"]"),
+                                   test::mutate(parse(args(big)), {"/metadata/session_id", "\"\\u0000 \""})})
+        CHECK_FALSE(same_as_exact(test::kRollout, text));
+    // Where a typed field holds one, both readers give the verdict of the exact reader.
+    for (const auto& [pointer, id] : {std::pair<std::string, std::string>{"/metadata/session_id", "rows.decode.type"},
+                                      {"/response/turns/0/inference_call_id", "rows.decode.type"},
+                                      {"/metadata/segment_index", "rows.decode.range"}}) {
+        INFO(pointer);
+        const std::string text = test::mutate(parse(args(big)), {pointer, big});
+        CHECK_FALSE(same_as_exact(test::kRollout, text));
+        const std::vector<Error> errors = validate(test::kRollout, text).errors;
+        REQUIRE(errors.size() == 1);
+        CHECK(errors[0].id == id);
+        CHECK(errors[0].pointer == pointer);
+    }
+    // Malformed numbers stay malformed: the exact reader's syntax error, at the same place.
+    for (const std::string& value : std::vector<std::string>{big + "x", "0" + big, big + ".", big + "e", "-" + big + "-1", "1" + big + "]"}) {
+        INFO(value);
+        CHECK_FALSE(same_as_exact(test::kRollout, args(value)));
+        CHECK(validate(test::kRollout, args(value)).errors.at(0).id == "rows.parse.syntax");
+    }
+    std::string nul = args(big);
+    nul.insert(nul.find(big) + big.size(), 1, '\0');
+    CHECK_FALSE(same_as_exact(test::kRollout, nul));
+    CHECK(validate(test::kRollout, nul).errors.at(0).id == "rows.parse.syntax");
+    // A subset trajectory's decimals are counted past the markers.
+    const SchemaId subset = SchemaId::atif_v1_7;
+    CHECK(same_as_exact(subset, atif_text(subset, {"/extra", "{\"x\": " + big + ", \"y\": 0.25}"})));
+    CHECK_FALSE(same_as_exact(subset, atif_text(subset, {"/extra", "{\"x\": " + big + ", \"y\": 0.10000000000000001}"})));
+    // parse() reads them on the fast path too
+    CHECK(big_integer_digits(parse("[" + big + "]")[0]) == big);
 }
 
 TEST_CASE("validate() of a std::string's text: read in place when its capacity leaves the padding, the same verdicts") {

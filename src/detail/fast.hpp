@@ -1,15 +1,16 @@
 // The fast path's runtime: simdjson parses the text (structure, numbers, strings and UTF-8, all
 // checked), and these readers move a simdjson DOM into the typed models. Each reader returns false at
 // the first thing it does not accept as is, and decode() then hands the text to the exact reader,
-// which gives the verdict and the errors. So the fast path may refuse what is valid (integers beyond
-// 64 bits, 3.0 as an integer, very wide free-form values, a decimal it cannot prove exact), never
-// accept what is not. The parser refuses documents nested deeper than Limits::max_depth allows.
+// which gives the verdict and the errors. So the fast path may refuse what is valid (3.0 as an integer,
+// an integer beyond 64 bits outside a free-form value, very wide free-form values, a decimal it cannot
+// prove exact), never accept what is not. The parser refuses documents nested deeper than Limits::max_depth allows.
 //
 // Included only by src/fast.cpp (through generated/fast_read.hpp); not installed.
 #pragma once
 
 #include <simdjson.h>
 
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -30,24 +31,40 @@ using simdjson::dom::element_type;
 /// reader), the limits of this document, and how many decimals (simdjson's doubles: literals with a
 /// fraction or an exponent) it holds. The two readers that accept a double, of Number and of Json,
 /// count it: a schema of exact decimals then reads that many literals again from the text.
+/// `big_integers`, when set, holds the document's integers beyond 64 bits, which the parser read as
+/// markers: strings of U+0000 and the literal's index (src/engines/fast.cpp, mark_big_integers()).
 struct Reader {
     Decoder& d;
     const Limits& limits;
     std::size_t decimals = 0;
+    const std::vector<std::string_view>* big_integers = nullptr;
 };
+
+/// A marker of an integer beyond 64 bits, where the document has one: no string of the text starts
+/// with U+0000 then. Only a free-form value reads it (as that integer); every other reader refuses it.
+inline bool is_marker(const Reader& r, std::string_view s) { return r.big_integers && !s.empty() && s[0] == '\0'; }
+
+/// The integer a marker stands for.
+inline std::string_view marked_integer(const Reader& r, std::string_view marker) {
+    std::size_t i = 0;
+    std::from_chars(marker.data() + 1, marker.data() + marker.size(), i);
+    return (*r.big_integers)[i];
+}
 
 // Objects wider than this go to the exact reader, which checks duplicate keys with a hash set.
 constexpr std::size_t kMaxScannedKeys = 64;
 
 inline bool read(Reader& r, element e, std::string& out) {
     std::string_view s;
-    if (e.get(s) || s.size() > r.limits.max_string_bytes) return false;
+    if (e.get(s) || s.size() > r.limits.max_string_bytes || is_marker(r, s)) return false;
     out.assign(s.data(), s.size());
     return true;
 }
 
 /// A string where it is, in the parser's buffer (the check-only readers).
-inline bool read(Reader& r, element e, std::string_view& out) { return !e.get(out) && out.size() <= r.limits.max_string_bytes; }
+inline bool read(Reader& r, element e, std::string_view& out) {
+    return !e.get(out) && out.size() <= r.limits.max_string_bytes && !is_marker(r, out);
+}
 
 inline bool read(Reader&, element e, bool& out) { return !e.get(out); }
 inline bool read(Reader&, element, Nothing&) { return false; }  // no item is one
@@ -92,7 +109,8 @@ inline bool read(Reader& r, element e, Json& out) {
         case element_type::STRING: {
             std::string_view s = e.get_string().value_unsafe();
             if (s.size() > r.limits.max_string_bytes) return false;
-            if (out.is_string()) out.get_ref<std::string&>().assign(s.data(), s.size());
+            if (is_marker(r, s)) out = big_integer(marked_integer(r, s));
+            else if (out.is_string()) out.get_ref<std::string&>().assign(s.data(), s.size());
             else out = std::string(s);
             return true;
         }

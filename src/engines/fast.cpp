@@ -27,35 +27,92 @@ struct Parser {
     std::vector<char> buffer;
 };
 
-/// A text simdjson parsed: its DOM's root, and the parser, whose structural indexes say where each
-/// value starts in the text (decimals_exact() reads them).
+/// A text simdjson parsed: its DOM's root, the parser, whose structural indexes say where each value
+/// starts in the text (decimals_exact() reads them), and the integers beyond 64 bits it holds as
+/// markers (mark_big_integers()).
 struct Document {
     std::string_view text;
     element root;
     const simdjson::dom::parser* parser = nullptr;
+    std::vector<std::string_view> big_integers;
 };
 
+// The integer literal at `at` of `text` (a structural index) when it is beyond 64 bits, which the
+// DOM refuses; empty for any other value. A literal ends where the JSON grammar lets a value end.
+std::string_view big_integer_at(std::string_view text, std::size_t at) {
+    if (at >= text.size() || !(text[at] == '-' || (text[at] >= '0' && text[at] <= '9'))) return {};
+    std::size_t end = at;
+    while (end < text.size() && ((text[end] >= '0' && text[end] <= '9') || text[end] == '-')) ++end;
+    const std::string_view ends = " \t\n\r,]}";
+    if (end < text.size() && ends.find(text[end]) == std::string_view::npos) return {};  // a decimal, or no number
+    const std::string_view literal = text.substr(at, end - at);
+    if (!valid_big_integer(literal)) return {};
+    std::int64_t negative = 0;
+    std::uint64_t positive = 0;
+    const char* last = literal.data() + literal.size();
+    const bool fits = literal[0] == '-' ? std::from_chars(literal.data(), last, negative).ec == std::errc()
+                                        : std::from_chars(literal.data(), last, positive).ec == std::errc();
+    return fits ? std::string_view{} : literal;
+}
+
+// simdjson's DOM refuses a text with an integer beyond 64 bits as it refuses a malformed number. Each
+// such literal of `copy` (the text's padded copy, which stage 1 indexed) becomes a marker: a string
+// of the literal's length, "\u0000" and the literal's index in `out`, which the readers of free-form
+// values read back as the literal (fast.hpp, Reader::big_integers) and every other reader refuses. A
+// text that spells U+0000 itself is not marked, so that a marker is the only string starting with it.
+// False when there is nothing to mark: the error was another one, for the exact reader to judge.
+bool mark_big_integers(std::string_view text, char* copy, const simdjson::internal::dom_parser_implementation& stage1,
+                       std::vector<std::string_view>& out) {
+    if (text.find("\\u0000") != std::string_view::npos) return false;
+    for (std::uint32_t i = 0; i < stage1.n_structural_indexes; ++i) {
+        const std::size_t at = stage1.structural_indexes[i];
+        const std::string_view literal = big_integer_at(text, at);
+        if (literal.empty()) continue;
+        const std::string index = std::to_string(out.size());  // the shortest literal leaves 12 digits
+        char* marker = copy + at;
+        std::memcpy(marker, "\"\\u0000", 7);
+        std::memset(marker + 7, '0', literal.size() - 8 - index.size());
+        std::memcpy(marker + literal.size() - 1 - index.size(), index.data(), index.size());
+        marker[literal.size() - 1] = '"';
+        out.push_back(literal);
+    }
+    return !out.empty();
+}
+
 // Parses `text` into the DOM of `p`; false for anything the exact reader must judge. A `padded` text
-// (kTextPadding readable bytes follow it) is parsed where it is.
-bool parse_dom(Parser& p, std::string_view text, const Limits& limits, Document& out, bool padded = false) {
+// (kTextPadding readable bytes follow it) is parsed where it is. With `mark`, a text with integers
+// beyond 64 bits is parsed with markers in their place (mark_big_integers()): only the readers of
+// decode and check know them, not the view models, which hand the DOM to their callers.
+bool parse_dom(Parser& p, std::string_view text, const Limits& limits, Document& out, bool padded = false, bool mark = false) {
     if (text.size() > limits.max_document_bytes || limits.max_depth == 0) return false;
     simdjson::dom::parser& parser = p.parser;
     std::vector<char>& buffer = p.buffer;
-    out = Document{text, {}, &parser};
+    out = Document{text, {}, &parser, {}};
     // The parser refuses what nests deeper than the exact reader allows (simdjson's depth N admits
     // N - 1 levels). Past kMaxParserDepth levels the exact reader judges.
     const std::size_t depth = std::min(limits.max_depth, kMaxParserDepth) + 1;
     if (parser.max_depth() != depth && parser.allocate(std::max(parser.capacity(), text.size()), depth)) return false;
-    if (padded) return !parser.parse(text.data(), text.size(), false).get(out.root);
-    if (buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
-    std::copy(text.begin(), text.end(), buffer.begin());
-    return !parser.parse(buffer.data(), text.size(), false).get(out.root);
+    const auto copy = [&] {
+        if (buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
+        std::copy(text.begin(), text.end(), buffer.begin());
+    };
+    if (!padded) copy();
+    const simdjson::error_code error = parser.parse(padded ? text.data() : buffer.data(), text.size(), false).get(out.root);
+    if (error != simdjson::NUMBER_ERROR || !mark) return !error;
+    if (padded) copy();
+    if (!mark_big_integers(text, buffer.data(), *parser.implementation, out.big_integers)) return false;
+    // Stage 1 indexed the same structure: a marker starts where its literal did. A padded text was
+    // indexed where it is, and the copy is indexed anew.
+    if (padded) return !parser.parse(buffer.data(), text.size(), false).get(out.root);
+    if (parser.implementation->stage2(p.parser.doc)) return false;
+    out.root = parser.doc.root();
+    return true;
 }
 
 // The same into the thread's DOM, which every document the fast path reads goes through.
-bool parse_dom(std::string_view text, const Limits& limits, Document& out, bool padded = false) {
+bool parse_dom(std::string_view text, const Limits& limits, Document& out, bool padded = false, bool mark = false) {
     thread_local Parser parser;
-    return parse_dom(parser, text, limits, out, padded);
+    return parse_dom(parser, text, limits, out, padded, mark);
 }
 
 // A decimal literal the subset's loader accepts: exactly the double it reads as (see
@@ -104,7 +161,7 @@ template <class ReadOrCheck>
 bool accepts(const Document& doc, const Limits& limits, SchemaId schema, ReadOrCheck reader) {
     std::vector<Error> errors;
     Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
-    Reader r{d, limits};
+    Reader r{d, limits, 0, doc.big_integers.empty() ? nullptr : &doc.big_integers};
     return reader(r) && errors.empty() &&
            (r.decimals == 0 || !schema_info(schema).exact_decimals || decimals_exact(doc, r.decimals));
 }
@@ -136,13 +193,13 @@ const SchemaInfo* version_named(element root, const SchemaInfo& held) {
 template <class T>
 bool check_document(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema, bool padded) {
     Document doc;
-    return parse_dom(text, limits, doc, padded) && check_read(doc, root, limits, schema);
+    return parse_dom(text, limits, doc, padded, true) && check_read(doc, root, limits, schema);
 }
 
 template <class T>
 bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema) {
     Document doc;
-    return parse_dom(text, limits, doc) && read_document(doc, out, limits, schema);
+    return parse_dom(text, limits, doc, false, true) && read_document(doc, out, limits, schema);
 }
 
 bool view_document(std::string_view text, const Limits& limits, view::NemoGymAtifTrajectory& out) {
@@ -242,7 +299,7 @@ bool operator==(const JsonView& a, const JsonView& b) {
 
 bool fast_decode(std::string_view text, AnyRolloutRow& out, const Limits& limits) {
     fast::Document doc;
-    if (!fast::parse_dom(text, limits, doc)) return false;
+    if (!fast::parse_dom(text, limits, doc, false, true)) return false;
     const SchemaInfo* version = fast::version_named(doc.root, schema_info(schema_of(out)));
     return version && with_version(out, version->id, [&](auto& row) { return fast::read_document(doc, row, limits, version->id); });
 }
@@ -250,16 +307,16 @@ bool fast_decode(std::string_view text, AnyRolloutRow& out, const Limits& limits
 bool fast_parse(std::string_view text, Json& out) {
     fast::Document doc;
     const Limits limits;
-    if (!fast::parse_dom(text, limits, doc)) return false;
+    if (!fast::parse_dom(text, limits, doc, false, true)) return false;
     std::vector<Error> errors;
     Decoder d(SchemaId::nemo_gym_rollout_v2, errors, limits, Decoder::Source::owned_parse);  // no rule reads the schema
-    fast::Reader r{d, limits};
+    fast::Reader r{d, limits, 0, doc.big_integers.empty() ? nullptr : &doc.big_integers};
     return fast::read(r, doc.root, out);
 }
 
 std::optional<SchemaId> fast_check_named(std::string_view base, std::string_view text, const Limits& limits, bool padded) {
     fast::Document doc;
-    if (!fast::parse_dom(text, limits, doc, padded)) return std::nullopt;
+    if (!fast::parse_dom(text, limits, doc, padded, true)) return std::nullopt;
     static const std::vector<const SchemaInfo*> families = [] {  // the first version of each family that names its version
         std::vector<const SchemaInfo*> out;
         for (const SchemaInfo& s : kSchemas)
