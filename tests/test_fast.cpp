@@ -134,7 +134,6 @@ TEST_CASE("fast path: integers beyond 64 bits in free-form values, read as the e
     // a value, an array and an object.
     for (const std::string& value : std::vector<std::string>{"18446744073709551616", "-9223372036854775809", "[" + big + "," + big + " ,-" + big + "\n]",
                                     "{\"a\": {\"b\": [0.5, " + big + "]}, \"c\": " + big + "}",
-                                    "\"\\\\u0000\"",
                                     "123456789012345678901234567890123456789012345678901234567890"}) {
         INFO(value);
         CHECK(same_as_exact(test::kRollout, args(value)));
@@ -143,12 +142,18 @@ TEST_CASE("fast path: integers beyond 64 bits in free-form values, read as the e
     Json arguments = decode<NemoGymRolloutRowV2>(args("[" + big + ", -" + big + "]")).response.turns[0].tool_calls[0].arguments;
     CHECK(big_integer_digits(arguments["x"][0]) == big);
     CHECK(big_integer_digits(arguments["x"][1]) == "-" + big);
-    // A text with big integers that spells U+0000 in a string (or seems to) is left to the exact
-    // reader, so that no string of its own is read as a marker.
-    for (const std::string& text : std::vector<std::string>{args("[" + big + ", \"\\u0000" + std::string(21, '0') + "\"]"),
-                                   args("[" + big + ", \"\\\\u0000 is text\"]"),
-                                   test::mutate(parse(args(big)), {"/metadata/session_id", "\"\\u0000 \""})})
+    // The text's own strings are of any content, a marker's too (U+0000 and 12 digits or more): each
+    // marker is taken exactly once, and no other reader takes one.
+    const std::string zeros(12, '0');
+    CHECK(same_as_exact(test::kRollout, args("[" + big + ", \"\\u0000 is text\", \"\\u00001\", \"\\\\u0000" + zeros + "\"]")));
+    CHECK(same_as_exact(test::kRollout, test::mutate(parse(args(big)), {"/metadata/session_id", "\"\\u0000" + zeros + "x\""})));
+    for (const std::string& text : std::vector<std::string>{args("[" + big + ", \"\\u0000" + zeros + "\"]"),
+                                                            args("[\"\\u0000" + zeros + "\", " + big + "]"),
+                                                            args("[" + big + ", \"\\u0000" + zeros + "1\"]"),
+                                                            test::mutate(parse(args(big)), {"/metadata/session_id", "\"\\u0000" + zeros + "\""})}) {
         CHECK_FALSE(same_as_exact(test::kRollout, text));
+        CHECK(validate(test::kRollout, text).errors.empty());
+    }
     // Where a typed field holds one, both readers give the verdict of the exact reader.
     for (const auto& [pointer, id] : {std::pair<std::string, std::string>{"/metadata/session_id", "rows.decode.type"},
                                       {"/response/turns/0/inference_call_id", "rows.decode.type"},

@@ -104,10 +104,13 @@ TEST_CASE("patterns: a negated class is read without a regex, with the regex's v
         const std::u32string p = detail::to_code_points(pattern), t = detail::to_code_points(text);
         return std::regex_search(std::wstring(t.begin(), t.end()), std::wregex(std::wstring(p.begin(), p.end()), std::regex::ECMAScript));
     };
-    const std::vector<std::string> patterns = {"^[^\\u0000\\uD800-\\uDFFF]*$", "^[^a-c\\u00e9x]*$", "^[^\\u0041-\\u005a]*$",
+    // (the first three are one byte to find in valid UTF-8, which holds no surrogate)
+    const std::vector<std::string> patterns = {"^[^\\u0000\\uD800-\\uDFFF]*$", "^[^\\uD800-\\uDBFF\\u0009\\uDC00-\\uDFFF]*$", "^[^z]*$",
+                                               "^[^\\u0000\\u00e9]*$", "^[^\\u0000\\uD800-\\uE000]*$", "^[^a-c\\u00e9x]*$", "^[^\\u0041-\\u005a]*$",
                                                "^[a-z]+$", "^[^\\d]*$", "^x[^a]*$"};  // the last three take the regex
     const std::vector<std::string> texts = {"", "abc", "call_1", std::string("a\0b", 3), std::string(1, '\0'), "\xC3\xA9", "X",
-                                            "\xF0\x9F\x98\x80 ok", "ZZ", "123", "xyz", "x", "d\xC3\xA9"};
+                                            "\xF0\x9F\x98\x80 ok", "ZZ", "123", "xyz", "x", "d\xC3\xA9",
+                                            "a\tb", "\xEE\x80\x80", "z"};
     for (const std::string& p : patterns)
         for (const std::string& t : texts) {
             INFO(p << " on " << Json(t).dump());

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -32,23 +33,40 @@ using simdjson::dom::element_type;
 /// fraction or an exponent) it holds. The two readers that accept a double, of Number and of Json,
 /// count it: a schema of exact decimals then reads that many literals again from the text.
 /// `big_integers`, when set, holds the document's integers beyond 64 bits, which the parser read as
-/// markers: strings of U+0000 and the literal's index (src/engines/fast.cpp, mark_big_integers()).
+/// markers (src/engines/fast.cpp, mark_big_integers()), and whether a reader took each.
 struct Reader {
     Decoder& d;
     const Limits& limits;
     std::size_t decimals = 0;
-    const std::vector<std::string_view>* big_integers = nullptr;
+    std::vector<std::pair<std::string_view, bool>>* big_integers = nullptr;
 };
 
-/// A marker of an integer beyond 64 bits, where the document has one: no string of the text starts
-/// with U+0000 then. Only a free-form value reads it (as that integer); every other reader refuses it.
-inline bool is_marker(const Reader& r, std::string_view s) { return r.big_integers && !s.empty() && s[0] == '\0'; }
+/// The length of a marker's index: a marker is a string of U+0000 and at least these digits (it
+/// takes the place of an integer literal of at least 20 characters).
+constexpr std::size_t kMarkerDigits = 12;
 
-/// The integer a marker stands for.
-inline std::string_view marked_integer(const Reader& r, std::string_view marker) {
+/// A string of a marker's form, where the document has markers: U+0000 and digits. Only a free-form
+/// value reads one (take_marked()); every other reader refuses it.
+inline bool is_marker(const Reader& r, std::string_view s) {
+    if (!r.big_integers || s.size() <= kMarkerDigits || s[0] != '\0') return false;
+    for (std::size_t i = 1; i < s.size(); ++i)
+        if (s[i] < '0' || s[i] > '9') return false;
+    return true;
+}
+
+/// The integer the marker `s` stands for, taken; empty when that marker is taken already or out of
+/// range. The text's own strings are of any content, so one of a marker's form may be a string of
+/// the text; but every value of the document is read once, so that each marker is taken exactly once
+/// (accepts() checks it), and a string of the text of a marker's form takes one twice or one out of
+/// range: the exact reader then reads the document.
+inline std::string_view take_marked(Reader& r, std::string_view s) {
     std::size_t i = 0;
-    std::from_chars(marker.data() + 1, marker.data() + marker.size(), i);
-    return (*r.big_integers)[i];
+    const auto [end, error] = std::from_chars(s.data() + 1, s.data() + s.size(), i);
+    if (error != std::errc() || end != s.data() + s.size() || i >= r.big_integers->size()) return {};
+    auto& [literal, taken] = (*r.big_integers)[i];
+    if (taken) return {};
+    taken = true;
+    return literal;
 }
 
 // Objects wider than this go to the exact reader, which checks duplicate keys with a hash set.
@@ -109,8 +127,11 @@ inline bool read(Reader& r, element e, Json& out) {
         case element_type::STRING: {
             std::string_view s = e.get_string().value_unsafe();
             if (s.size() > r.limits.max_string_bytes) return false;
-            if (is_marker(r, s)) out = big_integer(marked_integer(r, s));
-            else if (out.is_string()) out.get_ref<std::string&>().assign(s.data(), s.size());
+            if (is_marker(r, s)) {
+                const std::string_view literal = take_marked(r, s);
+                if (literal.empty()) return false;
+                out = big_integer(literal);
+            } else if (out.is_string()) out.get_ref<std::string&>().assign(s.data(), s.size());
             else out = std::string(s);
             return true;
         }
@@ -242,7 +263,10 @@ bool check(Reader& r, element e, type_tag<std::vector<T>>) {
 inline bool check(Reader& r, element e, type_tag<Json> json) {
     switch (e.type()) {
         case element_type::DOUBLE: ++r.decimals; return true;
-        case element_type::STRING: return e.get_string().value_unsafe().size() <= r.limits.max_string_bytes;
+        case element_type::STRING: {
+            const std::string_view s = e.get_string().value_unsafe();
+            return s.size() <= r.limits.max_string_bytes && (!is_marker(r, s) || !take_marked(r, s).empty());
+        }
         case element_type::ARRAY: {
             const simdjson::dom::array array = e.get_array().value_unsafe();
             for (const element item : array)

@@ -34,13 +34,13 @@ struct Document {
     std::string_view text;
     element root;
     const simdjson::dom::parser* parser = nullptr;
-    std::vector<std::string_view> big_integers;
+    std::vector<std::pair<std::string_view, bool>> big_integers;
 };
 
 // The integer literal at `at` of `text` (a structural index) when it is beyond 64 bits, which the
 // DOM refuses; empty for any other value. A literal ends where the JSON grammar lets a value end.
 std::string_view big_integer_at(std::string_view text, std::size_t at) {
-    if (at >= text.size() || !(text[at] == '-' || (text[at] >= '0' && text[at] <= '9'))) return {};
+    if (!(text[at] == '-' || (text[at] >= '0' && text[at] <= '9'))) return {};
     std::size_t end = at;
     while (end < text.size() && ((text[end] >= '0' && text[end] <= '9') || text[end] == '-')) ++end;
     const std::string_view ends = " \t\n\r,]}";
@@ -55,26 +55,32 @@ std::string_view big_integer_at(std::string_view text, std::size_t at) {
     return fits ? std::string_view{} : literal;
 }
 
+// The shortest integer beyond 64 bits, -9223372036854775809 or 18446744073709551616.
+constexpr std::size_t kShortestBigInteger = 20;
+static_assert(kShortestBigInteger == 8 + kMarkerDigits);  // '"', "\\u0000", the digits, '"'
+
 // simdjson's DOM refuses a text with an integer beyond 64 bits as it refuses a malformed number. Each
 // such literal of `copy` (the text's padded copy, which stage 1 indexed) becomes a marker: a string
 // of the literal's length, "\u0000" and the literal's index in `out`, which the readers of free-form
-// values read back as the literal (fast.hpp, Reader::big_integers) and every other reader refuses. A
-// text that spells U+0000 itself is not marked, so that a marker is the only string starting with it.
-// False when there is nothing to mark: the error was another one, for the exact reader to judge.
+// values read back as the literal (fast.hpp, take_marked()) and every other reader refuses. False when
+// there is nothing to mark: the error was another one, for the exact reader to judge.
 bool mark_big_integers(std::string_view text, char* copy, const simdjson::internal::dom_parser_implementation& stage1,
-                       std::vector<std::string_view>& out) {
-    if (text.find("\\u0000") != std::string_view::npos) return false;
-    for (std::uint32_t i = 0; i < stage1.n_structural_indexes; ++i) {
-        const std::size_t at = stage1.structural_indexes[i];
+                       std::vector<std::pair<std::string_view, bool>>& out) {
+    const std::uint32_t* indexes = stage1.structural_indexes.get();
+    const std::uint32_t count = stage1.n_structural_indexes;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const std::size_t at = indexes[i];
+        const std::size_t next = i + 1 < count ? indexes[i + 1] : text.size();
+        if (at >= text.size() || next - at < kShortestBigInteger) continue;  // most values: no load of the text
         const std::string_view literal = big_integer_at(text, at);
         if (literal.empty()) continue;
-        const std::string index = std::to_string(out.size());  // the shortest literal leaves 12 digits
+        const std::string index = std::to_string(out.size());  // the shortest literal leaves kMarkerDigits
         char* marker = copy + at;
         std::memcpy(marker, "\"\\u0000", 7);
         std::memset(marker + 7, '0', literal.size() - 8 - index.size());
         std::memcpy(marker + literal.size() - 1 - index.size(), index.data(), index.size());
         marker[literal.size() - 1] = '"';
-        out.push_back(literal);
+        out.emplace_back(literal, false);
     }
     return !out.empty();
 }
@@ -158,23 +164,26 @@ bool decimals_exact(const Document& doc, std::size_t count) {
 // and no rule recorded an error. The DOM keeps the doubles, not their literals: a schema of exact
 // decimals (the ATIF subset) reads them again from the text, where the parser found them.
 template <class ReadOrCheck>
-bool accepts(const Document& doc, const Limits& limits, SchemaId schema, ReadOrCheck reader) {
+bool accepts(Document& doc, const Limits& limits, SchemaId schema, ReadOrCheck reader) {
     std::vector<Error> errors;
     Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
     Reader r{d, limits, 0, doc.big_integers.empty() ? nullptr : &doc.big_integers};
-    return reader(r) && errors.empty() &&
+    const auto all_taken = [&] {
+        return std::all_of(doc.big_integers.begin(), doc.big_integers.end(), [](const auto& big) { return big.second; });
+    };
+    return reader(r) && errors.empty() && all_taken() &&
            (r.decimals == 0 || !schema_info(schema).exact_decimals || decimals_exact(doc, r.decimals));
 }
 
 // Reads the parsed document into `out`.
 template <class T>
-bool read_document(const Document& doc, T& out, const Limits& limits, SchemaId schema) {
+bool read_document(Document& doc, T& out, const Limits& limits, SchemaId schema) {
     return accepts(doc, limits, schema, [&](Reader& r) { return read(r, doc.root, out); });
 }
 
 // The same verdict as read_document(), building nothing.
 template <class T>
-bool check_read(const Document& doc, type_tag<T> type, const Limits& limits, SchemaId schema) {
+bool check_read(Document& doc, type_tag<T> type, const Limits& limits, SchemaId schema) {
     return accepts(doc, limits, schema, [&](Reader& r) { return check(r, doc.root, type); });
 }
 

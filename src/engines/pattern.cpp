@@ -1,4 +1,6 @@
 // JSON Schema `pattern` as ECMA-262 regular expressions over code points.
+#include <algorithm>
+#include <cstring>
 #include <memory>
 #include <regex>
 #include <string>
@@ -23,9 +25,11 @@ struct Compiled {
     std::string source;
     std::vector<Range> excluded;    // the negated class, when the pattern is one
     bool ascii[128] = {};           // its ASCII members, looked up by byte
+    int only = -1;                  // the one byte the class excludes from valid UTF-8, when it is one
     std::unique_ptr<std::wregex> regex;
 
     bool matches_class(std::string_view utf8) const {
+        if (only >= 0) return std::memchr(utf8.data(), only, utf8.size()) == nullptr;
         for (std::size_t i = 0; i < utf8.size();) {
             const auto byte = static_cast<unsigned char>(utf8[i]);
             if (byte < 0x80) {
@@ -96,6 +100,13 @@ const Compiled& compiled(const char* pattern) {
     if (negated_class(source, c->excluded)) {
         for (const Range& r : c->excluded)
             for (char32_t cp = r.first; cp <= r.second && cp < 0x80; ++cp) c->ascii[cp] = true;
+        // Valid UTF-8 holds no surrogate (U+D800-U+DFFF): a class of one ASCII character beside
+        // surrogates (the bundled schemas' `^[^\u0000\uD800-\uDFFF]*$`) is one byte to find.
+        const auto surrogates = [](const Range& r) { return r.first >= 0xD800 && r.second <= 0xDFFF; };
+        const auto one = std::find_if_not(c->excluded.begin(), c->excluded.end(), surrogates);
+        if (one != c->excluded.end() && one->first == one->second && one->first < 0x80 &&
+            std::none_of(one + 1, c->excluded.end(), [&](const Range& r) { return !surrogates(r); }))
+            c->only = static_cast<int>(one->first);
     } else {
         c->excluded.clear();
         c->regex = std::make_unique<std::wregex>(std::wstring(source.begin(), source.end()), std::regex::ECMAScript);
