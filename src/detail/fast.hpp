@@ -1,9 +1,10 @@
 // The fast path's runtime: simdjson parses the text (structure, numbers, strings and UTF-8, all
 // checked), and these readers move a simdjson DOM into the typed models. Each reader returns false at
 // the first thing it does not accept as is, and decode() then hands the text to the exact reader,
-// which gives the verdict and the errors. So the fast path may refuse what is valid (3.0 as an integer,
-// an integer beyond 64 bits outside a free-form value, very wide free-form values, a decimal it cannot
-// prove exact), never accept what is not. The parser refuses documents nested deeper than Limits::max_depth allows.
+// which gives the verdict and the errors. So the fast path may refuse what is valid (3.0 as an
+// integer, an integer beyond 64 bits outside a free-form value, very wide free-form values, a decimal
+// it cannot prove exact), never accept what is not. The parser refuses documents nested deeper than
+// Limits::max_depth allows.
 //
 // Included only by src/fast.cpp (through generated/fast_read.hpp); not installed.
 #pragma once
