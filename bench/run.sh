@@ -44,12 +44,13 @@ corpus4=$build/bench-corpus-v4.jsonl
 "$build/sediment-rows-throughput" "$corpus" --schema nemo-gym-rollout.v2 --versions "$corpus4" nemo-gym-rollout.v4 --repeat 10
 
 # Every other family at the rollout rows' speed per byte: schemagen.py's rows of each family's newest
-# version (Sediment's bytes), validate() beside rollout v4's in alternating rounds, and the ratio.
+# version (Sediment's bytes), validate() beside rollout v4's in alternating rounds, and the ratio; then
+# simdjson's parse alone of both corpora, and its own ratio.
 schemagen=$(dirname "$rowgen")/schemagen.py
 for name in sft-sample.v3 dpo-pair.v4 diff-sft-sample.v3 recovery-row.v3 swe-bench-task.v3 sediment-rlvr-task.v3 sediment-rlvr-rollout.v4; do
   family=$build/bench-family-$name.jsonl
   [ -s "$family" ] || python3 "$schemagen" "$name" 2400 --seed 5 --sediment > "$family"
-  "$build/sediment-rows-throughput" "$corpus4" --schema nemo-gym-rollout.v4 --versions "$family" "$name" --repeat 10 | sed -n '2p;3p;6p'
+  "$build/sediment-rows-throughput" "$corpus4" --schema nemo-gym-rollout.v4 --versions "$family" "$name" --repeat 10 | sed -n '2p;3p;6p;9p'
 done
 
 if command -v node >/dev/null && command -v npm >/dev/null; then
