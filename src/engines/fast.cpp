@@ -35,18 +35,29 @@ struct Document {
     element root;
     const simdjson::dom::parser* parser = nullptr;
     std::vector<std::pair<std::string_view, bool>> big_integers;
+
+    /// What a Reader of this document is given: its markers, where it has any.
+    std::vector<std::pair<std::string_view, bool>>* markers() { return big_integers.empty() ? nullptr : &big_integers; }
 };
+
+// The number literal whose first byte is at `at` of `text` (a structural index): the run of the
+// characters a number is written with; empty where no number starts.
+std::string_view number_at(std::string_view text, std::size_t at) {
+    const auto in_number = [](char c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; };
+    if (at >= text.size() || !(text[at] == '-' || (text[at] >= '0' && text[at] <= '9'))) return {};
+    std::size_t end = at;
+    while (end < text.size() && in_number(text[end])) ++end;
+    return text.substr(at, end - at);
+}
 
 // The integer literal at `at` of `text` (a structural index) when it is beyond 64 bits, which the
 // DOM refuses; empty for any other value. A literal ends where the JSON grammar lets a value end.
 std::string_view big_integer_at(std::string_view text, std::size_t at) {
-    if (!(text[at] == '-' || (text[at] >= '0' && text[at] <= '9'))) return {};
-    std::size_t end = at;
-    while (end < text.size() && ((text[end] >= '0' && text[end] <= '9') || text[end] == '-')) ++end;
+    const std::string_view literal = number_at(text, at);
+    const std::size_t end = at + literal.size();
     const std::string_view ends = " \t\n\r,]}";
-    if (end < text.size() && ends.find(text[end]) == std::string_view::npos) return {};  // a decimal, or no number
-    const std::string_view literal = text.substr(at, end - at);
-    if (!valid_big_integer(literal)) return {};
+    if (end < text.size() && ends.find(text[end]) == std::string_view::npos) return {};  // not where a value ends
+    if (!valid_big_integer(literal)) return {};  // no number, a decimal, or malformed
     std::int64_t negative = 0;
     std::uint64_t positive = 0;
     const char* last = literal.data() + literal.size();
@@ -140,21 +151,14 @@ bool decimal_is_exact(std::string_view literal) {
 }
 
 // True when the `count` decimal literals of the parsed document are each exactly a double. Every
-// value's first byte is one of the parser's structural indexes, in the text's order: a number starts
-// with '-' or a digit there, and is the run of its characters.
+// value's first byte is one of the parser's structural indexes, in the text's order (number_at()).
 bool decimals_exact(const Document& doc, std::size_t count) {
-    const auto in_number = [](char c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; };
     const auto& stage1 = doc.parser->implementation;
     if (!stage1) return false;
-    const std::string_view text = doc.text;
     for (std::uint32_t i = 0; i < stage1->n_structural_indexes && count > 0; ++i) {
-        const std::size_t at = stage1->structural_indexes[i];
-        if (at >= text.size() || !(text[at] == '-' || (text[at] >= '0' && text[at] <= '9'))) continue;
-        std::size_t end = at;
-        bool decimal = false;
-        for (; end < text.size() && in_number(text[end]); ++end) decimal = decimal || text[end] == '.' || text[end] == 'e' || text[end] == 'E';
-        if (!decimal) continue;
-        if (!decimal_is_exact(text.substr(at, end - at))) return false;
+        const std::string_view literal = number_at(doc.text, stage1->structural_indexes[i]);
+        if (literal.find_first_of(".eE") == std::string_view::npos) continue;  // an integer, or no number
+        if (!decimal_is_exact(literal)) return false;
         --count;
     }
     return count == 0;  // fewer literals than the DOM held: never for valid JSON
@@ -167,7 +171,7 @@ template <class ReadOrCheck>
 bool accepts(Document& doc, const Limits& limits, SchemaId schema, ReadOrCheck reader) {
     std::vector<Error> errors;
     Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
-    Reader r{d, limits, 0, doc.big_integers.empty() ? nullptr : &doc.big_integers};
+    Reader r{d, limits, 0, doc.markers()};
     const auto all_taken = [&] {
         return std::all_of(doc.big_integers.begin(), doc.big_integers.end(), [](const auto& big) { return big.second; });
     };
@@ -319,7 +323,7 @@ bool fast_parse(std::string_view text, Json& out) {
     if (!fast::parse_dom(text, limits, doc, false, true)) return false;
     std::vector<Error> errors;
     Decoder d(SchemaId::nemo_gym_rollout_v2, errors, limits, Decoder::Source::owned_parse);  // no rule reads the schema
-    fast::Reader r{d, limits, 0, doc.big_integers.empty() ? nullptr : &doc.big_integers};
+    fast::Reader r{d, limits, 0, doc.markers()};
     return fast::read(r, doc.root, out);
 }
 
