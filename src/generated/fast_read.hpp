@@ -1910,8 +1910,8 @@ inline bool read(Reader& r, element e, view::TrainerAssistantToolCallMessageV1& 
 template <class Out>
 inline bool read(Reader& r, element e, Out& out, type_tag<TrainerAssistantMessage>) {
     simdjson::dom::object object;
-    if (e.get(object) || object.size() > 64) return false;
-    std::string_view keys[64];
+    if (e.get(object) || object.size() > 16) return false;  // a branch's keys are fewer
+    std::string_view keys[16];
     std::size_t count = 0;
     std::string_view value;
     const std::string_view* selected = nullptr;
@@ -1972,8 +1972,8 @@ inline bool read(Reader& r, element e, view::TrainerToolMessageV1& out) { return
 template <class Out>
 inline bool read(Reader& r, element e, Out& out, type_tag<TrainerMessage>) {
     simdjson::dom::object object;
-    if (e.get(object) || object.size() > 64) return false;
-    std::string_view keys[64];
+    if (e.get(object) || object.size() > 16) return false;  // a branch's keys are fewer
+    std::string_view keys[16];
     std::size_t count = 0;
     std::string_view value;
     const std::string_view* selected = nullptr;
@@ -6365,8 +6365,8 @@ inline bool check(Reader& r, element e, type_tag<TrainerAssistantToolCallMessage
 
 inline bool check(Reader& r, element e, type_tag<TrainerAssistantMessage>) {
     simdjson::dom::object object;
-    if (e.get(object) || object.size() > 64) return false;
-    std::string_view keys[64];
+    if (e.get(object) || object.size() > 16) return false;  // a branch's keys are fewer
+    std::string_view keys[16];
     std::size_t count = 0;
     std::string_view value;
     const std::string_view* selected = nullptr;
@@ -6417,8 +6417,8 @@ inline bool check(Reader& r, element e, type_tag<TrainerToolMessageV1>) {
 
 inline bool check(Reader& r, element e, type_tag<TrainerMessage>) {
     simdjson::dom::object object;
-    if (e.get(object) || object.size() > 64) return false;
-    std::string_view keys[64];
+    if (e.get(object) || object.size() > 16) return false;  // a branch's keys are fewer
+    std::string_view keys[16];
     std::size_t count = 0;
     std::string_view value;
     const std::string_view* selected = nullptr;

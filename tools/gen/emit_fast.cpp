@@ -287,8 +287,8 @@ std::string emit_fast_variant_reader(const Variant& v, FastMode mode, bool viewe
                              {{"Type", v.models[i]}, {"Index", std::to_string(i)}});
         return fill(R"($Signature$ {
     simdjson::dom::object object;
-    if (e.get(object) || object.size() > 64) return false;
-    std::string_view keys[64];
+    if (e.get(object) || object.size() > 16) return false;  // a branch's keys are fewer
+    std::string_view keys[16];
     std::size_t count = 0;
     std::string_view value;
     const std::string_view* selected = nullptr;
