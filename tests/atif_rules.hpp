@@ -152,20 +152,25 @@ inline const std::vector<AtifCase>& atif_cases() {
 }
 
 #define SUB "/subagent_trajectories/0"
+#define SUBREF SUB "/steps/1/observation/results/0/subagent_trajectory_ref/0"
 #define REF S2 "/observation/results/2/subagent_trajectory_ref"
+#define AUDIO_TYPED(type) "{\"type\": \"audio\", \"source\": {\"media_type\": \"" type "\", \"path\": \"clip.wav\"}}"
+#define AUDIO_WITH(duration) "{\"type\": \"audio\", \"source\": {\"media_type\": \"audio/wav\", \"path\": \"clip.wav\", \"duration_sec\": " duration "}}"
+#define AUDIO AUDIO_WITH("12.5")
 
-/// Harbor's model (the `atif` schema), on test::harbor_trajectory(): each of Harbor's rules 1-7 where
+/// Harbor's model (the `atif` schema), on test::harbor_trajectory(): each of Harbor's rules 1-9 where
 /// it differs from the subset or only Harbor has it, the version labels, and each policy difference
 /// (what this library refuses although Harbor's lax parse accepts it).
 inline const std::vector<AtifCase>& harbor_cases() {
     static const std::string two_subagents = std::string("[") + kHarborSubagent + ", " + kHarborSubagent + "]";
     static const std::vector<AtifCase> cases = {
-        // version labels: any of v1.0 to v1.7, or none (v1.7); nothing else
+        // version labels: any of v1.0 to v1.8, or none (v1.8); nothing else
         {"label: ATIF-v1.0", {"/schema_version", "\"ATIF-v1.0\""}, "", ""},
         {"label: ATIF-v1.2", {"/schema_version", "\"ATIF-v1.2\""}, "", ""},
         {"label: ATIF-v1.5", {"/schema_version", "\"ATIF-v1.5\""}, "", ""},
-        {"label: absent is ATIF-v1.7", {"/schema_version", ""}, "", ""},
-        {"label: ATIF-v1.8", {"/schema_version", "\"ATIF-v1.8\""}, "rows.decode.enum", "/schema_version"},
+        {"label: ATIF-v1.7", {"/schema_version", "\"ATIF-v1.7\""}, "", ""},
+        {"label: absent is ATIF-v1.8", {"/schema_version", ""}, "", ""},
+        {"label: ATIF-v1.9", {"/schema_version", "\"ATIF-v1.9\""}, "rows.decode.enum", "/schema_version"},
         {"label: case matters", {"/schema_version", "\"atif-v1.7\""}, "rows.decode.enum", "/schema_version"},
         {"label: null", {"/schema_version", "null"}, "rows.decode.type", "/schema_version"},
         {"label: nothing is gated (v1.7 fields in a v1.0 document)", {"/schema_version", "\"ATIF-v1.0\""}, "", ""},
@@ -195,7 +200,6 @@ inline const std::vector<AtifCase>& harbor_cases() {
         {"rule 2: no trajectory_id", {SUB "/trajectory_id", ""}, "rows.decode.atif_subagent", SUB},
         {"rule 2: a null trajectory_id", {SUB "/trajectory_id", "null"}, "rows.decode.atif_subagent", SUB "/trajectory_id"},
         {"rule 2: the same trajectory_id twice", {"/subagent_trajectories", two_subagents}, "rows.decode.atif_subagent", "/subagent_trajectories/1/trajectory_id", false},
-        {"rule 2: none is fine", {"/subagent_trajectories", "null"}, "", ""},
         {"rule 2: a subagent is a full trajectory", {SUB "/agent/name", ""}, "rows.decode.missing_key", SUB "/agent"},
         {"rule 2: a subagent's unknown key", {SUB "/x", "1"}, "rows.decode.unknown_key", SUB},
         {"rule 2: a subagent of any version", {SUB "/schema_version", "\"ATIF-v1.0\""}, "", ""},
@@ -225,15 +229,53 @@ inline const std::vector<AtifCase>& harbor_cases() {
         {"rule 6: ZZ", {S0 "/timestamp", "\"2026-08-24T12:00:00ZZ\""}, "rows.decode.format", S0 "/timestamp", false},
         {"rule 6: in a subagent", {SUB "/steps/0/timestamp", "\"yesterday\""}, "rows.decode.format", SUB "/steps/0/timestamp", false},
 
-        // rule 7: a v1.7 subagent reference says which trajectory it means
+        // rule 7: a subagent reference says which trajectory it means, under every label (Harbor's model)
         {"rule 7: neither id nor path", {REF "/0", "{\"session_id\": \"s-2\"}"}, "rows.decode.atif_subagent_ref", REF "/0"},
         {"rule 7: both null", {REF "/0", "{\"trajectory_id\": null, \"trajectory_path\": null}"}, "rows.decode.atif_subagent_ref", REF "/0"},
         {"rule 7: an empty object", {REF "/1", "{}"}, "rows.decode.atif_subagent_ref", REF "/1"},
-        {"rule 7: an empty path counts", {REF "/0", "{\"trajectory_path\": \"\"}"}, "", ""},
-        {"rule 7: unlabelled is v1.7", {"/schema_version", ""}, "", ""},
-        {"rule 7: before v1.7 a session is enough", {"/schema_version", "\"ATIF-v1.6\""}, "", ""},
-        {"rule 7: a v1.7 subagent's reference", {SUB "/schema_version", "\"ATIF-v1.7\""}, "rows.decode.atif_subagent_ref", SUB "/steps/1/observation/results/0/subagent_trajectory_ref/0"},
-        {"rule 7: an unlabelled subagent's reference", {SUB "/schema_version", ""}, "rows.decode.atif_subagent_ref", SUB "/steps/1/observation/results/0/subagent_trajectory_ref/0"},
+        {"rule 7: a path alone", {REF "/0", "{\"trajectory_path\": \"sub.json\"}"}, "", ""},
+        {"rule 7: in a subagent labelled ATIF-v1.6", {SUBREF, "{\"session_id\": \"s-3\"}"}, "rows.decode.atif_subagent_ref", SUBREF},
+
+        // rule 8: a step's tool_call_ids are distinct
+        {"rule 8: the same tool_call_id twice in a step", {S2 "/tool_calls/1/tool_call_id", "\"call_1\""}, "rows.decode.atif_tool_call_id", S2 "/tool_calls/1/tool_call_id", false},
+        {"rule 8: the same tool_call_id in two steps", {S3 "/tool_calls/0/tool_call_id", "\"call_1\""}, "", ""},
+        {"rule 8: in a subagent", {SUB "/steps/1/tool_calls", "[{\"tool_call_id\": \"c1\", \"function_name\": \"a\", \"arguments\": {}}, {\"tool_call_id\": \"c1\", \"function_name\": \"b\", \"arguments\": {}}]"}, "rows.decode.atif_tool_call_id", SUB "/steps/1/tool_calls/1/tool_call_id", false},
+
+        // rule 9: a reference without a trajectory_path names an embedded subagent of its own trajectory
+        {"rule 9: an id that names no embedded subagent", {REF "/0/trajectory_id", "\"sub-9\""}, "rows.decode.atif_subagent_ref", REF "/0", false},
+        {"rule 9: no embedded subagent to name", {"/subagent_trajectories", "null"}, "rows.decode.atif_subagent_ref", REF "/0", false},
+        {"rule 9: an empty path is no path", {REF "/0", "{\"trajectory_path\": \"\"}"}, "rows.decode.atif_subagent_ref", REF "/0", false},
+        {"rule 9: an empty path and an id that resolves", {REF "/0", "{\"trajectory_id\": \"sub-1\", \"trajectory_path\": \"\"}"}, "", ""},
+        {"rule 9: with a path, any id", {REF "/0", "{\"trajectory_id\": \"elsewhere\", \"trajectory_path\": \"x.json\"}"}, "", ""},
+        {"rule 9: a subagent resolves against its own subagents, not its parent's", {SUBREF, "{\"trajectory_id\": \"sub-1\"}"}, "rows.decode.atif_subagent_ref", SUBREF, false},
+
+        // audio parts (ATIF-v1.8; the base is labelled ATIF-v1.8)
+        {"audio: a part in a message", {S1 "/message/1", AUDIO}, "", ""},
+        {"audio: in an observation result", {S2 "/observation/results/0/content", "[" AUDIO "]"}, "", ""},
+        {"audio: without a label (ATIF-v1.8)", {"/schema_version", ""}, "", ""},
+        {"audio: duration 0", {S1 "/message/1", AUDIO_WITH("0")}, "", ""},
+        {"audio: duration -0.0 equals 0", {S1 "/message/1", AUDIO_WITH("-0.0")}, "", ""},
+        {"audio: duration an integer", {S1 "/message/1", AUDIO_WITH("90")}, "", ""},
+        {"audio: duration null", {S1 "/message/1", AUDIO_WITH("null")}, "", ""},
+        {"audio: duration negative", {S1 "/message/1", AUDIO_WITH("-1.5")}, "rows.decode.range", S1 "/message/1/source/duration_sec"},
+        {"audio: duration a string (Harbor coerces)", {S1 "/message/1", AUDIO_WITH("\"12.5\"")}, "rows.decode.type", S1 "/message/1/source/duration_sec"},
+        {"audio: duration a boolean (Harbor coerces)", {S1 "/message/1", AUDIO_WITH("true")}, "rows.decode.type", S1 "/message/1/source/duration_sec"},
+        {"audio: an unknown key in the source", {S1 "/message/1", "{\"type\": \"audio\", \"source\": {\"media_type\": \"audio/wav\", \"path\": \"a.wav\", \"bitrate\": 1}}"}, "rows.decode.unknown_key", S1 "/message/1/source"},
+        {"audio: no path", {S1 "/message/1", "{\"type\": \"audio\", \"source\": {\"media_type\": \"audio/wav\"}}"}, "rows.decode.missing_key", S1 "/message/1/source"},
+        {"audio: no source", {S1 "/message/1", "{\"type\": \"audio\"}"}, "rows.decode.atif_content_part", S1 "/message/1"},
+        {"audio: a null source", {S1 "/message/1", "{\"type\": \"audio\", \"source\": null}"}, "rows.decode.atif_content_part", S1 "/message/1"},
+        {"audio: text on an audio part", {S1 "/message/1", "{\"type\": \"audio\", \"text\": \"hi\", \"source\": {\"media_type\": \"audio/wav\", \"path\": \"a.wav\"}}"}, "rows.decode.atif_content_part", S1 "/message/1/text"},
+        {"audio: an image source under an audio part", {S1 "/message/1/type", "\"audio\""}, "rows.decode.atif_content_part", S1 "/message/1/source"},
+        {"audio: an audio source under an image part", {S1 "/message/1/source", "{\"media_type\": \"audio/wav\", \"path\": \"a.wav\"}"}, "rows.decode.atif_content_part", S1 "/message/1/source"},
+        {"audio: a duration on an image source", {S1 "/message/1/source/duration_sec", "1"}, "rows.decode.unknown_key", S1 "/message/1/source"},
+        {"audio: upper case (Harbor lower-cases)", {S1 "/message/1", AUDIO_TYPED("AUDIO/WAV")}, "rows.decode.enum", S1 "/message/1/source/media_type"},
+        {"audio: surrounding spaces (Harbor strips them)", {S1 "/message/1", AUDIO_TYPED(" audio/wav ")}, "rows.decode.enum", S1 "/message/1/source/media_type"},
+        {"audio: a parameter", {S1 "/message/1", AUDIO_TYPED("audio/wav; codecs=1")}, "rows.decode.enum", S1 "/message/1/source/media_type"},
+        {"audio: an unknown type", {S1 "/message/1", AUDIO_TYPED("audio/midi")}, "rows.decode.enum", S1 "/message/1/source/media_type"},
+        {"audio: image types are not normalized either", {S1 "/message/1/source/media_type", "\"IMAGE/PNG\""}, "rows.decode.enum", S1 "/message/1/source/media_type"},
+        {"audio: in a subagent labelled ATIF-v1.6", {SUB "/steps/0/message", "[" AUDIO "]"}, "rows.decode.atif_audio", SUB "/steps/0/message/0"},
+        {"audio: in a v1.6 subagent's observation", {SUB "/steps/1/observation/results/0/content", "[" AUDIO "]"}, "rows.decode.atif_audio", SUB "/steps/1/observation/results/0/content/0"},
+        {"audio: a subagent labelled ATIF-v1.8", {SUB "/schema_version", "\"ATIF-v1.8\""}, "", ""},
 
         // no bounds where Harbor has none
         {"bounds: negative tokens", {M2 "/cached_tokens", "-1"}, "", ""},
@@ -260,7 +302,11 @@ inline const std::vector<AtifCase>& harbor_cases() {
 }
 
 #undef SUB
+#undef SUBREF
 #undef REF
+#undef AUDIO
+#undef AUDIO_WITH
+#undef AUDIO_TYPED
 #undef S0
 #undef S1
 #undef S2

@@ -96,23 +96,24 @@ inline const char* const kTrajectory = R"({"schema_version": "ATIF-v1.7", "sessi
  "final_metrics": {"total_prompt_tokens": 100, "total_completion_tokens": 20, "total_cached_tokens": null, "total_cost_usd": 1, "total_steps": 4, "extra": {"subagents": 1}},
  "continued_trajectory_ref": null, "subagent_trajectories": [], "extra": null})";
 
-/// A valid trajectory under Harbor's model (the `atif` schema): kTrajectory with typed subagent
-/// references and an embedded subagent trajectory labelled ATIF-v1.6, whose own reference names only a
-/// session (allowed before v1.7).
+/// A valid trajectory under Harbor's model (the `atif` schema), labelled ATIF-v1.8: kTrajectory with
+/// typed subagent references and an embedded subagent trajectory labelled ATIF-v1.6, whose own
+/// reference names a session and a trajectory file.
 inline const char* const kHarborSubagent = R"({"schema_version": "ATIF-v1.6", "session_id": "s-2", "trajectory_id": "sub-1",
  "agent": {"name": "helper", "version": "0.3"},
  "steps": [
   {"step_id": 1, "source": "user", "message": "Find the parser."},
   {"step_id": 2, "source": "agent", "message": "", "reasoning_effort": "low", "llm_call_count": 0,
    "tool_calls": [{"tool_call_id": "c1", "function_name": "grep", "arguments": {"q": "parse"}}],
-   "observation": {"results": [{"source_call_id": "c1", "content": "parser.cpp", "subagent_trajectory_ref": [{"session_id": "s-3"}]}]},
+   "observation": {"results": [{"source_call_id": "c1", "content": "parser.cpp", "subagent_trajectory_ref": [{"session_id": "s-3", "trajectory_path": "s-3.json"}]}]},
    "metrics": null}]})";
 
 inline sediment::rows::Json harbor_trajectory() {
     Json t = sediment::rows::parse(kTrajectory);
     t["steps"][2]["observation"]["results"][2]["subagent_trajectory_ref"] =
-        Json::parse(R"([{"trajectory_id": "sub-1", "session_id": "s-2", "trajectory_path": null, "extra": {}}, {"trajectory_path": ""}])");
+        Json::parse(R"([{"trajectory_id": "sub-1", "session_id": "s-2", "trajectory_path": null, "extra": {}}, {"trajectory_path": "trajectories/sub-2.json"}])");
     t["subagent_trajectories"] = Json::array({sediment::rows::parse(kHarborSubagent)});
+    t["schema_version"] = "ATIF-v1.8";  // what Harbor writes today
     return t;
 }
 

@@ -363,39 +363,43 @@ TEST_CASE("cli: the limits on one document can be changed, and an error names th
     CHECK(cli("validate --schema nemo-gym-rollout.v4 --max-string-bytes x " + rows).status == 2);
 }
 
-TEST_CASE("cli: validate --schema atif, and --check-image-files") {
+TEST_CASE("cli: validate --schema atif, and --check-media-files (images and audio)") {
     test::TempDir dir;
     Json t = test::base(test::kHarbor);
-    t["schema_version"] = "ATIF-v1.6";
-    // step 2's message names shot.png (relative); add a result image, an absolute one and a URL
+    // step 2's message names shot.png (relative); add a result image, a result audio clip, an absolute
+    // image and URLs
     t["steps"][2]["observation"]["results"][0]["content"] = Json::parse(
         R"([{"type": "image", "source": {"media_type": "image/png", "path": "out/plot.png"}},
-            {"type": "image", "source": {"media_type": "image/png", "path": "https://example.com/x.png"}}])");
+            {"type": "image", "source": {"media_type": "image/png", "path": "https://example.com/x.png"}},
+            {"type": "audio", "source": {"media_type": "audio/mp3", "path": "out/talk.mp3", "duration_sec": 2}},
+            {"type": "audio", "source": {"media_type": "audio/wav", "path": "https://example.com/x.wav"}}])");
     t["steps"][0]["message"] = Json::array({Json::parse(R"({"type": "image", "source": {"media_type": "image/gif", "path": "/nonexistent/abs.gif"}})")});
     test::write_file(dir / "t.json", encode(t));
     const std::string file = test::quote((dir / "t.json").string());
     CHECK(cli("validate --schema atif " + file).status == 0);
     CHECK(cli("validate --schema atif-v1.7 " + file).status == 1);  // the label
-    const auto missing = cli("validate --schema atif --check-image-files " + file);
+    const auto missing = cli("validate --schema atif --check-media-files " + file);
     CHECK(missing.status == 1);
     const std::string at = (dir / "t.json").string() + ":1: ";
     CHECK(missing.out == at + "/steps/0/message/0/source/path: image file '/nonexistent/abs.gif' does not exist (relative to the trajectory's folder)\n" +
                              at + "/steps/1/message/1/source/path: image file 'shot.png' does not exist (relative to the trajectory's folder)\n" +
-                             at + "/steps/2/observation/results/0/content/0/source/path: image file 'out/plot.png' does not exist (relative to the trajectory's folder)\n");
+                             at + "/steps/2/observation/results/0/content/0/source/path: image file 'out/plot.png' does not exist (relative to the trajectory's folder)\n" +
+                             at + "/steps/2/observation/results/0/content/2/source/path: audio file 'out/talk.mp3' does not exist (relative to the trajectory's folder)\n");
     test::write_file(dir / "shot.png", "png");
     std::filesystem::create_directories(dir / "out");
     test::write_file(dir / "out" / "plot.png", "png");
-    const auto one = cli("validate --schema atif --check-image-files " + file);
+    test::write_file(dir / "out" / "talk.mp3", "mp3");
+    const auto one = cli("validate --schema atif --check-image-files " + file);  // the former name
     CHECK(one.status == 1);
     CHECK(one.out == at + "/steps/0/message/0/source/path: image file '/nonexistent/abs.gif' does not exist (relative to the trajectory's folder)\n");
     t["steps"][0]["message"] = "fine";
     test::write_file(dir / "t.json", encode(t));
-    CHECK(cli("validate --schema atif --check-image-files " + file).status == 0);
-    CHECK(cli("validate --schema atif --engine schema --check-image-files " + file).status == 0);
+    CHECK(cli("validate --schema atif --check-media-files " + file).status == 0);
+    CHECK(cli("validate --schema atif --engine schema --check-media-files " + file).status == 0);
     std::filesystem::remove(dir / "shot.png");
     for (const char* engine : {"typed", "schema"}) {
         INFO(engine);
-        const auto gone = cli(std::string("validate --schema atif --engine ") + engine + " --check-image-files " + file);
+        const auto gone = cli(std::string("validate --schema atif --engine ") + engine + " --check-media-files " + file);
         CHECK(gone.status == 1);
         CHECK(gone.out == at + "/steps/1/message/1/source/path: image file 'shot.png' does not exist (relative to the trajectory's folder)\n");
     }
@@ -404,13 +408,13 @@ TEST_CASE("cli: validate --schema atif, and --check-image-files") {
     test::write_file(dir / "t.json", encode(t));
     for (const char* engine : {"typed", "schema"}) {
         INFO(engine);
-        const auto invalid = cli(std::string("validate --schema atif --engine ") + engine + " --check-image-files " + file);
+        const auto invalid = cli(std::string("validate --schema atif --engine ") + engine + " --check-media-files " + file);
         CHECK(invalid.status == 1);
         CHECK(invalid.out.find(at + "/steps/0") == 0);
         CHECK(invalid.out.find("image file") == std::string::npos);
     }
     // only for ATIF
-    const auto usage = cli("validate --schema ci-outcome.v1 --check-image-files " + file);
+    const auto usage = cli("validate --schema ci-outcome.v1 --check-media-files " + file);
     CHECK(usage.status == 2);
-    CHECK(usage.err.find("--check-image-files goes with --schema atif or atif-v1.7") != std::string::npos);
+    CHECK(usage.err.find("--check-media-files goes with --schema atif or atif-v1.7") != std::string::npos);
 }

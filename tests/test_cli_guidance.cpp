@@ -128,6 +128,8 @@ TEST_CASE("guidance: a document of another version says so first, and names the 
     // an ATIF trajectory of another version under NeMo Gym's subset
     std::string trajectory = test::kTrajectory;
     trajectory.replace(trajectory.find("ATIF-v1.7"), 9, "ATIF-v1.5");
+    const std::string dangling = "{\"trajectory_id\": \"t-2\"}";  // Harbor's rule 9: no such embedded subagent, so a file
+    trajectory.replace(trajectory.find(dangling), dangling.size(), "{\"trajectory_id\": \"t-2\", \"trajectory_path\": \"t-2.json\"}");
     test::write_file(dir / "t.json", trajectory);
     CHECK(first_line(cli("validate --schema atif-v1.7 " + quote((dir / "t.json").string())).out) ==
           (dir / "t.json").string() + ":1: /schema_version: the trajectory is ATIF-v1.5, not ATIF-v1.7: read it as atif (Harbor's model, "

@@ -245,3 +245,36 @@ TEST_CASE("fast path: limits are the exact reader's") {
     CHECK_FALSE(decode(nested, harbor, errors, SchemaId::atif, small));
     CHECK(errors.at(0).id == "rows.parse.depth");
 }
+
+TEST_CASE("fast path: ATIF-v1.8 audio parts in messages, results and a subagent, every media type as written") {
+    const std::vector<std::string> types = {"audio/wav", "audio/mpeg", "audio/mp4", "audio/aac", "audio/ogg", "audio/flac", "audio/webm",
+                                            "audio/aiff", "audio/mp3", "audio/mpga", "audio/x-mpeg", "audio/x-m4a", "audio/m4a", "audio/x-wav",
+                                            "audio/wave", "audio/vnd.wave", "audio/x-aac", "audio/x-flac", "audio/x-aiff"};
+    for (const std::string& type : types) {
+        INFO(type);
+        const std::string part = "{\"type\": \"audio\", \"source\": {\"media_type\": \"" + type + "\", \"path\": \"clip\", \"duration_sec\": 0}}";
+        Json doc = test::base(SchemaId::atif);
+        doc["steps"][2]["metrics"]["prompt_tokens"] = 1180;  // 64 bits: the fast path reads it
+        doc["steps"][1]["message"].push_back(Json::parse(part));
+        doc["steps"][2]["observation"]["results"][1]["content"] = Json::parse("[" + part + ", " + part + "]");
+        doc["subagent_trajectories"][0]["schema_version"] = "ATIF-v1.8";
+        doc["subagent_trajectories"][0]["steps"][0]["message"] = Json::parse("[" + part + "]");
+        const std::string text = encode(doc);
+        CHECK(same_as_exact(SchemaId::atif, text));
+        CHECK(validate(SchemaId::atif, text, Engine::schema).errors.empty());
+        // an alias stays that alias
+        const auto trajectory = decode<HarborAtifTrajectory>(text);
+        const std::string out = encode(trajectory);
+        CHECK(out.find("{\"media_type\":\"" + type + "\",\"path\":\"clip\",\"duration_sec\":0}") != std::string::npos);
+        CHECK(decode<HarborAtifTrajectory>(out) == trajectory);
+        const auto& source = std::get<AtifAudioSource>(**std::get<std::vector<HarborAtifContentPart>>(trajectory.steps[1].message).back().source);
+        CHECK(to_string(source.media_type) == type);
+    }
+    // NeMo Gym's subset has no audio, whatever the label
+    Json subset = test::base(SchemaId::atif_v1_7);
+    subset["steps"][1]["message"].push_back(Json::parse(R"({"type": "audio", "source": {"media_type": "audio/wav", "path": "a.wav"}})"));
+    const auto errors = validate(SchemaId::atif_v1_7, encode(subset)).errors;
+    REQUIRE_FALSE(errors.empty());
+    CHECK(errors[0].id == "rows.decode.enum");
+    CHECK(errors[0].pointer == "/steps/1/message/2/type");
+}

@@ -11,8 +11,9 @@ TEST_CASE("harbor: the base trajectory is valid under both models") {
     const std::string text = encode(test::base(test::kHarbor));
     CHECK(validate(test::kHarbor, text).errors.empty());
     CHECK(validate(test::kHarbor, text, Engine::schema).errors.empty());
-    // the subset holds subagent trajectories and references as free-form objects
-    CHECK(validate(test::kAtif, text).errors.empty());
+    // the subset holds subagent trajectories and references as free-form objects (relabelled: the
+    // subset is ATIF-v1.7 only)
+    CHECK(validate(test::kAtif, test::mutate(test::kHarbor, {"/schema_version", "\"ATIF-v1.7\""})).errors.empty());
 }
 
 TEST_CASE("harbor: every rule gives its verdict and pointer") {
@@ -26,7 +27,7 @@ TEST_CASE("harbor: the schema engine agrees wherever the schema can say the rule
 TEST_CASE("harbor: values land in the typed members, subagents as trajectories") {
     const auto t = decode<HarborAtifTrajectory>(encode(test::base(test::kHarbor)));
     REQUIRE(t.schema_version);
-    CHECK(*t.schema_version == AtifVersion::ATIF_v1_7);
+    CHECK(*t.schema_version == AtifVersion::ATIF_v1_8);
     REQUIRE(t.subagent_trajectories);
     const auto& subagents = **t.subagent_trajectories;
     REQUIRE(subagents.size() == 1);
@@ -38,12 +39,12 @@ TEST_CASE("harbor: values land in the typed members, subagents as trajectories")
     CHECK(**refs[0].trajectory_id == "sub-1");
     CHECK(refs[0].trajectory_path->is_null());
     CHECK_FALSE(refs[1].trajectory_id.has_value());
-    CHECK(**refs[1].trajectory_path == "");
+    CHECK(**refs[1].trajectory_path == "trajectories/sub-2.json");
     const auto& inner = **(*subagents[0].steps[1].observation)->results[0].subagent_trajectory_ref;
     CHECK(**inner[0].session_id == "s-3");
     // shared with the subset: the same C++ types
     static_assert(std::is_same_v<decltype(t.agent), AtifAgent>);
-    static_assert(std::is_same_v<decltype(t.steps[0].message), AtifContent>);
+    static_assert(std::is_same_v<decltype(t.steps[0].message), HarborAtifContent>);  // with audio parts (v1.8)
 
     const auto unlabelled = decode<HarborAtifTrajectory>(test::mutate(test::kHarbor, {"/schema_version", ""}));
     CHECK_FALSE(unlabelled.schema_version.has_value());

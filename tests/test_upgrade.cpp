@@ -289,9 +289,8 @@ TEST_CASE("upgrade atif: what the subset refuses fails at its place, with its re
         const char* id;
         const char* pointer;
     };
-    const std::string ref = "/steps/2/observation/results/2/subagent_trajectory_ref/0";
     const Case cases[] = {
-        {"a reference naming only a session (fine in v1.6)", "ATIF-v1.6", {ref, "{\"session_id\": \"s\"}"}, "rows.decode.atif_subagent_ref", "/steps/2/observation/results/2/subagent_trajectory_ref/0"},
+        {"an audio part (v1.7 has none)", "ATIF-v1.8", {"/steps/1/message/1", "{\"type\": \"audio\", \"source\": {\"media_type\": \"audio/mp3\", \"path\": \"a.mp3\"}}"}, "rows.upgrade.underivable", "/steps/1/message/1"},
         {"negative token counts", "ATIF-v1.4", {"/steps/2/metrics/cached_tokens", "-1"}, "rows.decode.range", "/steps/2/metrics/cached_tokens"},
         {"a negative cost", "ATIF-v1.4", {"/steps/2/metrics/cost_usd", "-0.5"}, "rows.decode.range", "/steps/2/metrics/cost_usd"},
         {"negative token ids", "ATIF-v1.4", {"/steps/2/metrics/completion_token_ids", "[-3]"}, "rows.decode.range", "/steps/2/metrics/completion_token_ids/0"},
@@ -317,13 +316,48 @@ TEST_CASE("upgrade atif: what the subset refuses fails at its place, with its re
             }
         }
     }
-    // the reference error says which label allowed it
-    CHECK(failure(harbor("ATIF-v1.6", {{ref, "{}"}}), "atif", SchemaId::atif_v1_7).at(0).message.find("(ATIF-v1.6 allowed it)") != std::string::npos);
     // only from atif to atif-v1.7
     Upgraded out;
     std::vector<Error> errors;
     CHECK_THROWS_AS(upgrade(harbor(""), "atif-v1.7", SchemaId::atif, out, errors), std::invalid_argument);
     CHECK_THROWS_AS(upgrade(harbor(""), "atif", SchemaId::nemo_gym_rollout_v4, out, errors), std::invalid_argument);
+}
+
+TEST_CASE("upgrade atif: an audio part has no v1.7 form: strict fails at it, lossy drops it and lists it") {
+    const std::string audio = R"({"type": "audio", "source": {"media_type": "audio/x-wav", "path": "a.wav", "duration_sec": 1.5}})";
+    // audio first, in the middle and last of a message, alone in a result's content, and in a subagent
+    // (whose trajectory the subset holds as a free-form value: it stays)
+    const std::string text = harbor("ATIF-v1.8", {{"/steps/1/message", "[" + audio + ", {\"type\": \"text\", \"text\": \"x\"}, " + audio + ", {\"type\": \"text\", \"text\": \"y\"}, " + audio + "]"},
+                                                  {"/steps/2/observation/results/0/content", "[" + audio + "]"},
+                                                  {"/subagent_trajectories/0/schema_version", "\"ATIF-v1.8\""},
+                                                  {"/subagent_trajectories/0/steps/0/message", "[" + audio + "]"}});
+    REQUIRE(validate(SchemaId::atif, text).errors.empty());
+    const std::vector<std::string> parts = {"/steps/1/message/0", "/steps/1/message/2", "/steps/1/message/4", "/steps/2/observation/results/0/content/0"};
+    const auto errors = failure(text, "atif", SchemaId::atif_v1_7);
+    CHECK(pointers(errors) == parts);
+    for (const Error& e : errors) CHECK(e.id == "rows.upgrade.underivable");
+
+    Upgraded out;
+    std::vector<Error> none;
+    REQUIRE(upgrade(text, "atif", SchemaId::atif_v1_7, out, none, Style::compact, ConvertOptions{true}));
+    CHECK(pointers(out.losses) == parts);
+    for (const Error& e : out.losses) CHECK(e.id == "rows.upgrade.loss");
+    CHECK(validate(SchemaId::atif_v1_7, out.text).errors.empty());
+    // the rest of the document as it was: only the parts (and a comma beside each) are gone
+    Json expected = parse(text);
+    expected["schema_version"] = "ATIF-v1.7";
+    expected["steps"][1]["message"] = Json::parse(R"([{"type": "text", "text": "x"}, {"type": "text", "text": "y"}])");
+    expected["steps"][2]["observation"]["results"][0]["content"] = Json::array();  // left empty: valid in the subset
+    CHECK(nlohmann::json(parse(out.text)) == nlohmann::json(expected));
+    // the typed upgrade the same
+    const auto trajectory = decode<HarborAtifTrajectory>(text);
+    CHECK_THROWS_AS(upgrade(trajectory), ConvertError);
+    const Converted<NemoGymAtifTrajectory> typed = upgrade(trajectory, ConvertOptions{true});
+    CHECK(pointers(typed.losses) == parts);
+    const auto& message = std::get<std::vector<AtifContentPart>>(typed.value.steps[1].message);
+    REQUIRE(message.size() == 2);
+    CHECK(**message[1].text == "y");
+    CHECK(std::get<std::vector<AtifContentPart>>(**(*typed.value.steps[2].observation)->results[0].content).empty());
 }
 
 TEST_CASE("upgrade atif: the CLI, with the default --from, and convert --from atif") {

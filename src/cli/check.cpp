@@ -57,13 +57,13 @@ void summary(const Options& o, const std::string& counts, const RunTotals& t, Re
 
 // ----- validate ----------------------------------------------------------------------------------
 
-/// --check-image-files: `errors` (the schema engine's verdict, or none), else the typed verdict on a
-/// trajectory of type T, else its image files that are missing; one decode.
+/// --check-media-files: `errors` (the schema engine's verdict, or none), else the typed verdict on a
+/// trajectory of type T, else its image and audio files that are missing; one decode.
 template <class T>
-std::vector<rows::Error> trajectory_and_images(const Document& d, const Options& o, std::vector<rows::Error> errors) {
+std::vector<rows::Error> trajectory_and_media(const Document& d, const Options& o, std::vector<rows::Error> errors) {
     T trajectory;
     if (errors.empty() && rows::decode(d.text, trajectory, errors, o.schema->id, o.limits))
-        errors = rows::missing_image_files(trajectory, *d.path == "-" ? "." : std::filesystem::path(*d.path).parent_path().string());
+        errors = rows::missing_media_files(trajectory, *d.path == "-" ? "." : std::filesystem::path(*d.path).parent_path().string());
     return errors;
 }
 
@@ -74,12 +74,12 @@ int run_validate(const Options& o) {
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         rows::Validated c;
         if (o.schema_engine) c = rows::validate(o.schema_name, d.text, rows::Engine::schema, o.limits);
-        else if (!o.check_image_files) c = rows::validate(o.schema_name, rows::StringText(d.text), o.limits);
+        else if (!o.check_media_files) c = rows::validate(o.schema_name, rows::StringText(d.text), o.limits);
         out.finding.errors = std::move(c.errors);
-        if (o.check_image_files)  // the typed engine's verdict comes from the one decode it needs
+        if (o.check_media_files)  // the typed engine's verdict comes from the one decode it needs
             out.finding.errors = o.schema->id == rows::SchemaId::atif
-                                     ? trajectory_and_images<rows::HarborAtifTrajectory>(d, o, std::move(out.finding.errors))
-                                     : trajectory_and_images<rows::NemoGymAtifTrajectory>(d, o, std::move(out.finding.errors));
+                                     ? trajectory_and_media<rows::HarborAtifTrajectory>(d, o, std::move(out.finding.errors))
+                                     : trajectory_and_media<rows::NemoGymAtifTrajectory>(d, o, std::move(out.finding.errors));
         if (c.schema && versions.any) out.finding.read_as = rows::schema_info(*c.schema).name;
     }, [&](Outcome& out) {
         if (out.kind != Document::document) return tally.other(out), true;

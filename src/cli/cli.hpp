@@ -39,7 +39,7 @@ struct Options {
     bool schema_engine = false;
     rows::Style style = rows::Style::compact;
     std::string metadata;
-    bool lossy = false, check = false, in_place = false, check_image_files = false;
+    bool lossy = false, check = false, in_place = false, check_media_files = false;
     bool quiet = false, verbose = false, fail_fast = false;
     bool whole_files = false, require_documents = false;
     rows::LintOptions lint;

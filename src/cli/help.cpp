@@ -82,9 +82,10 @@ output, the summary ("N valid, M invalid") to standard error.
                          as the version its metadata.schema_id names (jsonl reports add "schema")
   --engine typed|schema  typed (default) decodes into the C++ models with every rule of the schema
                          and of the spec; schema runs valijson over the bundled JSON Schema
-  --check-image-files    atif and atif-v1.7: every image content part's source.path in the steps'
-                         messages and observation results names a file that exists, relative to the
-                         trajectory file's folder (URLs are skipped), as Harbor's validator checks
+  --check-media-files    atif and atif-v1.7: every image and audio content part's source.path in the
+                         steps' messages and observation results names a file that exists, relative
+                         to the trajectory file's folder (URLs are skipped), as Harbor's validator
+                         checks; --check-image-files is the same option's former name
 )";
 
 const char* const kValidateExit = R"(

@@ -88,8 +88,8 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
             o.metadata = v;
         } else if (a == "--lossy" && two_schemas) {
             if (!flag(o.lossy)) return "--lossy takes no value";
-        } else if (a == "--check-image-files" && c == "validate") {
-            if (!flag(o.check_image_files)) return "--check-image-files takes no value";
+        } else if ((a == "--check-media-files" || a == "--check-image-files") && c == "validate") {  // the old name stays
+            if (!flag(o.check_media_files)) return a + " takes no value";
         } else if (a == "--eval-fraction" && c == "lint") {
             char* end = nullptr;
             const bool decimal = value() && !v.empty() && v.find_first_not_of("0123456789.") == std::string::npos;
@@ -156,8 +156,8 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
     if (c == "lint" && (rows::schemas_named(o.schema_name).empty() ||
                         rows::schema_info(rows::schemas_named(o.schema_name).front()).base != "nemo-gym-rollout"))
         return "lint reads rollout rows: --schema nemo-gym-rollout[.vN]";
-    if (o.check_image_files && o.schema_name != "atif" && o.schema_name != "atif-v1.7")
-        return "--check-image-files goes with --schema atif or atif-v1.7";
+    if (o.check_media_files && o.schema_name != "atif" && o.schema_name != "atif-v1.7")
+        return "--check-media-files goes with --schema atif or atif-v1.7";
     if (o.files.empty()) return c + " needs at least one FILE (- for standard input)";
     if (o.quiet && o.verbose) return "--quiet and --verbose do not go together";
     if (o.check && o.in_place) return "--check and --in-place do not go together";

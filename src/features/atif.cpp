@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "sediment/rows/decode.hpp"
 #include "detail/decode.hpp"
@@ -80,20 +82,45 @@ void check_steps(Decoder& d, const Trajectory& value) {
     }
 }
 
-// AtifContentPart.validate_content_type (Harbor's ContentPart says the same)
+// The kind of file a media part's source is: an image source, or (Harbor's AtifSource) either.
+template <class Source>
+std::string source_kind(const Source& source) {
+    if constexpr (std::is_same_v<Source, AtifSource> || std::is_same_v<Source, view::AtifSource>)
+        return source.index() == 1 ? "audio" : "image";
+    else
+        return "image";
+}
+
+template <class Source>
+std::string media_type_of(const Source& source) {
+    if constexpr (std::is_same_v<Source, AtifSource> || std::is_same_v<Source, view::AtifSource>)
+        return std::visit([](const auto& s) { return std::string(to_string(s.media_type)); }, source);
+    else
+        return std::string(to_string(source.media_type));
+}
+
+// ContentPart.validate_content_type (NemoGym's AtifContentPart and Harbor's ContentPart): a text part
+// has text and no source; a media part (image, or from ATIF-v1.8 audio) a source of its own kind and
+// no text.
 template <class Part>
 bool content_part_rules(Decoder& d, const Part& value) {
     const std::size_t before = d.error_count();
-    const bool text = value.type == AtifContentPartType::text;
+    const std::string kind(to_string(value.type));
+    const bool text = kind == "text";
     if (text && !given(value.text)) d.error("rows.decode.atif_content_part", "a text part needs 'text'");
-    if (!text && !given(value.source)) d.error("rows.decode.atif_content_part", "an image part needs 'source'");
+    if (!text && !given(value.source)) d.error("rows.decode.atif_content_part", "an " + kind + " part needs 'source'");
     if (text && given(value.source)) {
         auto at = d.at("source");
         d.error("rows.decode.atif_content_part", "a text part has no 'source'");
     }
     if (!text && given(value.text)) {
         auto at = d.at("text");
-        d.error("rows.decode.atif_content_part", "an image part has no 'text'");
+        d.error("rows.decode.atif_content_part", "an " + kind + " part has no 'text'");
+    }
+    if (!text && given(value.source) && source_kind(**value.source) != kind) {
+        auto at = d.at("source");
+        d.error("rows.decode.atif_content_part",
+                "an " + kind + " part's source is an " + kind + " file; this one is " + media_type_of(**value.source));
     }
     return d.error_count() == before;
 }
@@ -144,9 +171,25 @@ bool subset_trajectory_rules(Decoder& d, const Trajectory& value) {
     return d.error_count() == before;
 }
 
+// An audio part (ATIF-v1.8) in the content `content` (at `key`) of a document labelled `label`, which
+// must then be ATIF-v1.8: the error is at the part.
+template <class Content>
+void audio_parts(Decoder& d, const Content& content, const char* key, const std::string& label) {
+    if (label == to_string(AtifVersion::ATIF_v1_8) || content.index() != 1) return;
+    const auto& parts = std::get<1>(content);
+    auto content_at = d.at(key);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (parts[i].type != HarborAtifContentPartType::audio) continue;
+        auto at = d.at(i);
+        d.error("rows.decode.atif_audio", "audio parts need ATIF-v1.8 (v1.7 and earlier have none); this document is labelled " + label);
+    }
+}
+
 // Harbor's Trajectory validators: step ids and tool references; embedded subagent trajectories each
-// with a trajectory_id of their own (each was checked as a trajectory when it was read); and, in an
-// ATIF-v1.7 document (the label, or none), subagent references that say which trajectory they mean.
+// with a trajectory_id of their own (each was checked as a trajectory when it was read); under every
+// label, as Harbor's current model: a step's tool_call_ids distinct (rule 8), a subagent reference that
+// says which trajectory it means (rule 7), and one without a trajectory_path naming an embedded
+// subagent of this trajectory (rule 9); audio parts only in an ATIF-v1.8 document.
 template <class Trajectory>
 bool harbor_trajectory_rules(Decoder& d, const Trajectory& value) {
     const std::size_t before = d.error_count();
@@ -171,20 +214,49 @@ bool harbor_trajectory_rules(Decoder& d, const Trajectory& value) {
             }
         }
     }
-    if (!value.schema_version || *value.schema_version == AtifVersion::ATIF_v1_7) {
-        for (std::size_t i = 0; i < value.steps.size(); ++i) {
-            const auto& step = value.steps[i];
-            if (!given(step.observation)) continue;
-            const auto& results = (*step.observation)->results;
-            for (std::size_t k = 0; k < results.size(); ++k) {
-                if (!given(results[k].subagent_trajectory_ref)) continue;
-                const auto& refs = **results[k].subagent_trajectory_ref;
-                for (std::size_t m = 0; m < refs.size(); ++m) {
-                    if (given(refs[m].trajectory_id) || given(refs[m].trajectory_path)) continue;
-                    auto a = d.at("steps"), b = d.at(i), c = d.at("observation"), e = d.at("results"), f = d.at(k),
-                         g = d.at("subagent_trajectory_ref"), h = d.at(m);
+    std::set<std::string_view> embedded;
+    if (given(value.subagent_trajectories))
+        for (const auto& subagent : **value.subagent_trajectories)
+            if (given(subagent.trajectory_id)) embedded.insert(**subagent.trajectory_id);
+    const std::string label(to_string(value.schema_version ? *value.schema_version : AtifVersion::ATIF_v1_8));
+    for (std::size_t i = 0; i < value.steps.size(); ++i) {
+        const auto& step = value.steps[i];
+        auto steps_at = d.at("steps");
+        auto step_at = d.at(i);
+        audio_parts(d, step.message, "message", label);
+        if (given(step.tool_calls)) {  // rule 8: a step's tool_call_ids are distinct
+            std::map<std::string_view, std::size_t> ids;
+            const auto& calls = **step.tool_calls;
+            for (std::size_t k = 0; k < calls.size(); ++k) {
+                const auto [first, added] = ids.emplace(calls[k].tool_call_id, k);
+                if (added) continue;
+                auto a = d.at("tool_calls"), b = d.at(k), c = d.at("tool_call_id");
+                d.error("rows.decode.atif_tool_call_id", "tool_call_id " + detail::quoted(calls[k].tool_call_id, 64) +
+                                                             " is also tool call " + std::to_string(first->second) + "'s, in the same step");
+            }
+        }
+        if (!given(step.observation)) continue;
+        const auto& results = (*step.observation)->results;
+        auto observation_at = d.at("observation");
+        auto results_at = d.at("results");
+        for (std::size_t k = 0; k < results.size(); ++k) {
+            auto result_at = d.at(k);
+            if (given(results[k].content)) audio_parts(d, **results[k].content, "content", label);
+            if (!given(results[k].subagent_trajectory_ref)) continue;
+            const auto& refs = **results[k].subagent_trajectory_ref;
+            auto refs_at = d.at("subagent_trajectory_ref");
+            for (std::size_t m = 0; m < refs.size(); ++m) {
+                const auto& ref = refs[m];
+                auto at = d.at(m);
+                if (!given(ref.trajectory_id) && !given(ref.trajectory_path)) {  // rule 7
+                    d.error("rows.decode.atif_subagent_ref", "a subagent reference needs trajectory_id or trajectory_path");
+                } else if ((!given(ref.trajectory_path) || (**ref.trajectory_path).empty()) &&
+                           (!given(ref.trajectory_id) || !embedded.count(**ref.trajectory_id))) {  // rule 9
                     d.error("rows.decode.atif_subagent_ref",
-                            "an ATIF-v1.7 subagent reference needs trajectory_id or trajectory_path");
+                            given(ref.trajectory_id)
+                                ? "trajectory_id " + detail::quoted(**ref.trajectory_id, 64) +
+                                      " names no trajectory of this trajectory's subagent_trajectories, and the reference has no trajectory_path"
+                                : "a subagent reference with an empty trajectory_path needs the trajectory_id of one of this trajectory's subagent_trajectories");
                 }
             }
         }
@@ -195,6 +267,8 @@ bool harbor_trajectory_rules(Decoder& d, const Trajectory& value) {
 }  // namespace
 
 bool check_rules(Decoder& d, const AtifContentPart& value) { return content_part_rules(d, value); }
+bool check_rules(Decoder& d, const HarborAtifContentPart& value) { return content_part_rules(d, value); }
+bool check_rules(Decoder& d, const view::HarborAtifContentPart& value) { return content_part_rules(d, value); }
 bool check_rules(Decoder& d, const view::AtifContentPart& value) { return content_part_rules(d, value); }
 bool check_rules(Decoder& d, const NemoGymAtifStep& value) { return subset_step_rules(d, value); }
 bool check_rules(Decoder& d, const view::NemoGymAtifStep& value) { return subset_step_rules(d, value); }

@@ -1,4 +1,4 @@
-// The image files a trajectory names (atif.hpp).
+// The image and audio files a trajectory names (atif.hpp).
 #include <filesystem>
 
 #include "sediment/rows/atif.hpp"
@@ -9,19 +9,27 @@
 namespace sediment::rows {
 namespace {
 
-void check_content(const AtifContent& content, const std::string& at, const std::filesystem::path& folder,
-                   std::vector<Error>& errors) {
-    const auto* parts = std::get_if<std::vector<AtifContentPart>>(&content);
+// The path of a media part's source, and which kind of file it is.
+std::pair<const std::string*, const char*> file_of(const AtifImageSource& source) { return {&source.path, "image"}; }
+std::pair<const std::string*, const char*> file_of(const AtifSource& source) {
+    if (const auto* audio = std::get_if<AtifAudioSource>(&source)) return {&audio->path, "audio"};
+    return file_of(std::get<AtifImageSource>(source));
+}
+
+template <class Content>
+void check_content(const Content& content, const std::string& at, const std::filesystem::path& folder, std::vector<Error>& errors) {
+    using Part = typename std::variant_alternative_t<1, Content>::value_type;
+    const auto* parts = std::get_if<std::vector<Part>>(&content);
     if (!parts) return;
     for (std::size_t i = 0; i < parts->size(); ++i) {
-        const AtifContentPart& part = (*parts)[i];
-        if (part.type != AtifContentPartType::image || !part.source || part.source->is_null()) continue;
-        const std::string& path = (**part.source).path;
-        if (path.find("://") != std::string::npos) continue;
+        const Part& part = (*parts)[i];
+        if (!part.source || part.source->is_null()) continue;
+        const auto [path, kind] = file_of(**part.source);
+        if (path->find("://") != std::string::npos) continue;
         std::error_code ignored;
-        if (std::filesystem::exists(folder / path, ignored)) continue;
-        errors.push_back(Error{"rows.atif.image_file", at + "/" + std::to_string(i) + "/source/path",
-                               "image file " + detail::quoted(path, 200) + " does not exist (relative to the trajectory's folder)"});
+        if (std::filesystem::exists(folder / *path, ignored)) continue;
+        errors.push_back(Error{std::string("rows.atif.") + kind + "_file", at + "/" + std::to_string(i) + "/source/path",
+                               std::string(kind) + " file " + detail::quoted(*path, 200) + " does not exist (relative to the trajectory's folder)"});
     }
 }
 
@@ -44,11 +52,11 @@ std::vector<Error> missing(const Trajectory& t, const std::string& folder) {
 
 }  // namespace
 
-std::vector<Error> missing_image_files(const HarborAtifTrajectory& trajectory, const std::string& folder) {
+std::vector<Error> missing_media_files(const HarborAtifTrajectory& trajectory, const std::string& folder) {
     return missing(trajectory, folder);
 }
 
-std::vector<Error> missing_image_files(const NemoGymAtifTrajectory& trajectory, const std::string& folder) {
+std::vector<Error> missing_media_files(const NemoGymAtifTrajectory& trajectory, const std::string& folder) {
     return missing(trajectory, folder);
 }
 

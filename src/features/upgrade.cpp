@@ -7,6 +7,7 @@
 #include "detail/text.hpp"
 #include "sediment/rows/encode.hpp"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -219,6 +220,85 @@ std::string relabel(std::string_view text, std::string_view label) {
     return std::string(text.substr(0, open)) + "\"schema_version\":" + member + "," + std::string(text.substr(open));
 }
 
+/// The reference tokens of a JSON Pointer ("/steps/0" -> "steps", "0"), ~1 and ~0 unescaped.
+std::vector<std::string> pointer_tokens(std::string_view pointer) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < pointer.size(); ++i) {
+        if (pointer[i] == '/') out.emplace_back();
+        else if (pointer[i] == '~' && i + 1 < pointer.size()) out.back() += pointer[++i] == '1' ? '/' : '~';
+        else out.back() += pointer[i];
+    }
+    return out;
+}
+
+/// The offset in `text` (valid JSON) of the value at `pointer`, which it holds.
+std::size_t value_at(std::string_view text, std::string_view pointer) {
+    std::size_t i = 0;
+    while (is_space(text[i])) ++i;
+    for (const std::string& token : pointer_tokens(pointer)) {
+        const bool array = text[i] == '[';
+        std::size_t index = array ? std::stoul(token) : 0;
+        ++i;
+        while (true) {
+            while (is_space(text[i]) || text[i] == ',') ++i;
+            if (!array) {
+                const std::size_t key_end = value_end(text, i);
+                const bool found = Json::parse(text.substr(i, key_end - i)).get<std::string>() == token;
+                i = key_end;
+                while (is_space(text[i]) || text[i] == ':') ++i;
+                if (found) break;
+            } else if (index-- == 0) {
+                break;
+            }
+            i = value_end(text, i);
+        }
+    }
+    return i;
+}
+
+/// `text` (valid JSON) without the array items at `pointers`, each with the comma that parts it from
+/// its neighbour. Every other byte stays.
+std::string without_items(std::string_view text, const std::vector<std::string>& pointers) {
+    std::vector<std::size_t> starts;
+    for (const std::string& p : pointers) starts.push_back(value_at(text, p));
+    std::sort(starts.rbegin(), starts.rend());  // from the last, so that each offset still holds
+    std::string out(text);
+    for (const std::size_t start : starts) {
+        std::size_t from = start, to = value_end(out, start);
+        std::size_t before = from;
+        while (is_space(out[before - 1])) --before;
+        if (out[before - 1] == ',') {
+            from = before - 1;  // the comma before it
+        } else {
+            std::size_t after = to;
+            while (is_space(out[after])) ++after;
+            if (out[after] == ',') to = after + 1;  // the first item: the comma after it
+        }
+        out.erase(from, to - from);
+    }
+    return out;
+}
+
+/// The audio parts (ATIF-v1.8) of the steps of `t`, which the subset has no form for: their pointers.
+std::vector<std::string> audio_parts(const HarborAtifTrajectory& t) {
+    std::vector<std::string> out;
+    const auto parts = [&](const HarborAtifContent& content, const std::string& at) {
+        if (const auto* list = std::get_if<std::vector<HarborAtifContentPart>>(&content))
+            for (std::size_t k = 0; k < list->size(); ++k)
+                if ((*list)[k].type == HarborAtifContentPartType::audio) out.push_back(at + "/" + std::to_string(k));
+    };
+    for (std::size_t i = 0; i < t.steps.size(); ++i) {
+        const std::string step = "/steps/" + std::to_string(i);
+        parts(t.steps[i].message, step + "/message");
+        if (!t.steps[i].observation || t.steps[i].observation->is_null()) continue;
+        const auto& results = (*t.steps[i].observation)->results;
+        for (std::size_t k = 0; k < results.size(); ++k)
+            if (results[k].content && !results[k].content->is_null())
+                parts(**results[k].content, step + "/observation/results/" + std::to_string(k) + "/content");
+    }
+    return out;
+}
+
 /// Valid JSON text laid out in `style` with every token kept as written (numbers, escapes, key order):
 /// compact drops the whitespace between tokens; sediment puts one space after ',' and ':' and writes
 /// non-ASCII characters in strings as \uXXXX escapes, as Python's json.dumps does.
@@ -253,22 +333,25 @@ std::string relayout(std::string_view text, Style style) {
 }
 
 /// An ATIF document of any version as the v1.7 subset: Harbor's model judges it under its own label,
-/// then the label becomes ATIF-v1.7 and nothing else changes; Harbor's v1.7 rules (a subagent
-/// reference names its trajectory) and the subset's (bounds, total_steps, exact decimals, ...) judge
-/// the result. No value is repaired or dropped.
-bool upgrade_atif(std::string_view text, Upgraded& out, std::vector<Error>& errors, Style style, const Limits& limits) {
+/// then the label becomes ATIF-v1.7 and nothing else changes; the subset's rules (bounds, total_steps,
+/// exact decimals, ...) judge the result. No value is repaired. An audio
+/// part (ATIF-v1.8) has no v1.7 form: it fails the upgrade at its place, or (lossy) is dropped, with the
+/// comma beside it, and listed.
+bool upgrade_atif(std::string_view text, Upgraded& out, std::vector<Error>& errors, Style style, const ConvertOptions& options,
+                  const Limits& limits) {
     HarborAtifTrajectory source;
     if (!decode(text, source, errors, SchemaId::atif, limits)) return false;
     out.from = SchemaId::atif;
-    const std::string_view v17 = to_string(AtifVersion::ATIF_v1_7);
-    const std::string relabelled = relabel(text, v17);
-    const std::size_t before = errors.size();
-    if (source.schema_version && *source.schema_version != AtifVersion::ATIF_v1_7) {
-        for (Error& e : validate(SchemaId::atif, relabelled, limits).errors) {
-            e.message += " (" + std::string(to_string(*source.schema_version)) + " allowed it)";
-            errors.push_back(std::move(e));
-        }
+    const std::vector<std::string> audio = audio_parts(source);
+    for (const std::string& at : audio) {
+        const std::string why = "an audio part: ATIF-v1.7 has no audio";
+        if (options.lossy) out.losses.push_back(Error{"rows.upgrade.loss", at, "dropped " + why});
+        else errors.push_back(Error{"rows.upgrade.underivable", at, why + " (--lossy drops it)"});
     }
+    if (!errors.empty()) return false;
+    const std::string_view v17 = to_string(AtifVersion::ATIF_v1_7);
+    const std::string relabelled = relabel(audio.empty() ? std::string(text) : without_items(text, audio), v17);
+    const std::size_t before = errors.size();  // Harbor's rules hold under every label but audio's
     for (Error& e : validate(SchemaId::atif_v1_7, relabelled, limits).errors) errors.push_back(std::move(e));
     if (errors.size() != before) return false;
     out.text = relayout(relabelled, style);
@@ -282,7 +365,7 @@ bool upgrade(std::string_view text, std::string_view from_name, SchemaId to, Upg
     const SchemaInfo& target = schema_info(to);
     if (from_name == "atif" && to == SchemaId::atif_v1_7) {
         out = Upgraded{};
-        return upgrade_atif(text, out, errors, style, limits);
+        return upgrade_atif(text, out, errors, style, options, limits);
     }
     const std::vector<SchemaId> named = schemas_named(from_name);
     if (named.empty() || schema_info(named.front()).base != target.base || target.version == 0)
@@ -346,9 +429,9 @@ Converted<AnyRolloutRow> upgrade(const AnyRolloutRow& row, SchemaId to, const Co
 
 namespace sediment::rows {
 
-Converted<NemoGymAtifTrajectory> upgrade(const HarborAtifTrajectory& trajectory) {
-    const Upgraded up = upgrade(encode(trajectory), "atif", SchemaId::atif_v1_7);
-    return {decode<NemoGymAtifTrajectory>(up.text), {}};
+Converted<NemoGymAtifTrajectory> upgrade(const HarborAtifTrajectory& trajectory, const ConvertOptions& options) {
+    Upgraded up = upgrade(encode(trajectory), "atif", SchemaId::atif_v1_7, Style::compact, options);
+    return {decode<NemoGymAtifTrajectory>(up.text), std::move(up.losses)};
 }
 
 }  // namespace sediment::rows

@@ -16,7 +16,8 @@ namespace sediment::rows::detail::fast {
 
 inline bool read(Reader& r, element e, AtifAgent& out);
 inline bool read(Reader& r, element e, AtifImageSource& out);
-inline bool read(Reader& r, element e, AtifContentPart& out);
+inline bool read(Reader& r, element e, AtifAudioSource& out);
+inline bool read(Reader& r, element e, HarborAtifContentPart& out);
 inline bool read(Reader& r, element e, AtifToolCall& out);
 inline bool read(Reader& r, element e, HarborAtifSubagentTrajectoryRef& out);
 inline bool read(Reader& r, element e, HarborAtifObservationResult& out);
@@ -25,6 +26,7 @@ inline bool read(Reader& r, element e, AtifStepMetrics& out);
 inline bool read(Reader& r, element e, HarborAtifStep& out);
 inline bool read(Reader& r, element e, AtifFinalMetrics& out);
 inline bool read(Reader& r, element e, HarborAtifTrajectory& out);
+inline bool read(Reader& r, element e, AtifContentPart& out);
 inline bool read(Reader& r, element e, NemoGymAtifObservationResult& out);
 inline bool read(Reader& r, element e, NemoGymAtifObservation& out);
 inline bool read(Reader& r, element e, NemoGymAtifStep& out);
@@ -101,14 +103,17 @@ inline bool read(Reader& r, element e, SWEBenchMetadataV3& out);
 inline bool read(Reader& r, element e, SWEBenchTaskRowV1& out);
 inline bool read(Reader& r, element e, SWEBenchTaskRowV2& out);
 inline bool read(Reader& r, element e, SWEBenchTaskRowV3& out);
-inline bool read(Reader& r, element e, AtifContent& out);
+inline bool read(Reader& r, element e, HarborAtifContent& out);
 inline bool read(Reader& r, element e, ReasoningEffort& out);
+inline bool read(Reader& r, element e, AtifSource& out);
+inline bool read(Reader& r, element e, AtifContent& out);
 inline bool read(Reader& r, element e, TrainerMessage& out);
 inline bool read(Reader& r, element e, TrainerAssistantMessage& out);
 inline bool read(Reader& r, element e, Part& out);
 inline bool read(Reader& r, element e, view::AtifAgent& out);
 inline bool read(Reader& r, element e, view::AtifImageSource& out);
-inline bool read(Reader& r, element e, view::AtifContentPart& out);
+inline bool read(Reader& r, element e, view::AtifAudioSource& out);
+inline bool read(Reader& r, element e, view::HarborAtifContentPart& out);
 inline bool read(Reader& r, element e, view::AtifToolCall& out);
 inline bool read(Reader& r, element e, view::HarborAtifSubagentTrajectoryRef& out);
 inline bool read(Reader& r, element e, view::HarborAtifObservationResult& out);
@@ -117,6 +122,7 @@ inline bool read(Reader& r, element e, view::AtifStepMetrics& out);
 inline bool read(Reader& r, element e, view::HarborAtifStep& out);
 inline bool read(Reader& r, element e, view::AtifFinalMetrics& out);
 inline bool read(Reader& r, element e, view::HarborAtifTrajectory& out);
+inline bool read(Reader& r, element e, view::AtifContentPart& out);
 inline bool read(Reader& r, element e, view::NemoGymAtifObservationResult& out);
 inline bool read(Reader& r, element e, view::NemoGymAtifObservation& out);
 inline bool read(Reader& r, element e, view::NemoGymAtifStep& out);
@@ -193,14 +199,17 @@ inline bool read(Reader& r, element e, view::SWEBenchMetadataV3& out);
 inline bool read(Reader& r, element e, view::SWEBenchTaskRowV1& out);
 inline bool read(Reader& r, element e, view::SWEBenchTaskRowV2& out);
 inline bool read(Reader& r, element e, view::SWEBenchTaskRowV3& out);
-inline bool read(Reader& r, element e, view::AtifContent& out);
+inline bool read(Reader& r, element e, view::HarborAtifContent& out);
 inline bool read(Reader& r, element e, view::ReasoningEffort& out);
+inline bool read(Reader& r, element e, view::AtifSource& out);
+inline bool read(Reader& r, element e, view::AtifContent& out);
 inline bool read(Reader& r, element e, view::TrainerMessage& out);
 inline bool read(Reader& r, element e, view::TrainerAssistantMessage& out);
 inline bool read(Reader& r, element e, view::Part& out);
 inline bool check(Reader& r, element e, type_tag<AtifAgent>);
 inline bool check(Reader& r, element e, type_tag<AtifImageSource>);
-inline bool check(Reader& r, element e, type_tag<AtifContentPart>);
+inline bool check(Reader& r, element e, type_tag<AtifAudioSource>);
+inline bool check(Reader& r, element e, type_tag<HarborAtifContentPart>);
 inline bool check(Reader& r, element e, type_tag<AtifToolCall>);
 inline bool check(Reader& r, element e, type_tag<HarborAtifSubagentTrajectoryRef>);
 inline bool check(Reader& r, element e, type_tag<HarborAtifObservationResult>);
@@ -209,6 +218,7 @@ inline bool check(Reader& r, element e, type_tag<AtifStepMetrics>);
 inline bool check(Reader& r, element e, type_tag<HarborAtifStep>);
 inline bool check(Reader& r, element e, type_tag<AtifFinalMetrics>);
 inline bool check(Reader& r, element e, type_tag<HarborAtifTrajectory>);
+inline bool check(Reader& r, element e, type_tag<AtifContentPart>);
 inline bool check(Reader& r, element e, type_tag<NemoGymAtifObservationResult>);
 inline bool check(Reader& r, element e, type_tag<NemoGymAtifObservation>);
 inline bool check(Reader& r, element e, type_tag<NemoGymAtifStep>);
@@ -285,8 +295,10 @@ inline bool check(Reader& r, element e, type_tag<SWEBenchMetadataV3>);
 inline bool check(Reader& r, element e, type_tag<SWEBenchTaskRowV1>);
 inline bool check(Reader& r, element e, type_tag<SWEBenchTaskRowV2>);
 inline bool check(Reader& r, element e, type_tag<SWEBenchTaskRowV3>);
-inline bool check(Reader& r, element e, type_tag<AtifContent>);
+inline bool check(Reader& r, element e, type_tag<HarborAtifContent>);
 inline bool check(Reader& r, element e, type_tag<ReasoningEffort>);
+inline bool check(Reader& r, element e, type_tag<AtifSource>);
+inline bool check(Reader& r, element e, type_tag<AtifContent>);
 inline bool check(Reader& r, element e, type_tag<TrainerMessage>);
 inline bool check(Reader& r, element e, type_tag<TrainerAssistantMessage>);
 inline bool check(Reader& r, element e, type_tag<Part>);
@@ -378,9 +390,70 @@ inline bool read(Reader& r, element e, Out& out, type_tag<AtifImageSource>) {
 inline bool read(Reader& r, element e, AtifImageSource& out) { return read(r, e, out, type_tag<AtifImageSource>{}); }
 inline bool read(Reader& r, element e, view::AtifImageSource& out) { return read(r, e, out, type_tag<AtifImageSource>{}); }
 
-/// Reads into AtifContentPart or view::AtifContentPart.
+/// Reads into AtifAudioSource or view::AtifAudioSource.
 template <class Out>
-inline bool read(Reader& r, element e, Out& out, type_tag<AtifContentPart>) {
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifAudioSource>) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "media_type")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.media_type)) return false;
+        } else if (is_key(key, "path")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.path)) return false;
+        } else if (is_key(key, "duration_sec")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.duration_sec)) return false;
+            if (out.duration_sec && !(*out.duration_sec).is_null()) {
+                d.check_minimum(**out.duration_sec, 0);
+            }
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.duration_sec.reset();
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, element e, AtifAudioSource& out) { return read(r, e, out, type_tag<AtifAudioSource>{}); }
+inline bool read(Reader& r, element e, view::AtifAudioSource& out) { return read(r, e, out, type_tag<AtifAudioSource>{}); }
+
+/// Reads into AtifSource or view::AtifSource.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifSource>) {
+    simdjson::dom::object object;
+    if (e.get(object) || object.size() > 16) return false;  // a branch's keys are fewer
+    std::string_view keys[16];
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    for (const auto field : object) {
+        keys[count++] = field.key;
+        if (field.key == "media_type" && !field.value.get(value)) selected = &value;
+    }
+    const BranchChoice choice = choose_branch(kAtifSourceBranches, std::size(kAtifSourceBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return read(r, e, alternative_at<0>(out));
+        case 1: return read(r, e, alternative_at<1>(out));
+    }
+    return false;
+}
+
+inline bool read(Reader& r, element e, AtifSource& out) { return read(r, e, out, type_tag<AtifSource>{}); }
+inline bool read(Reader& r, element e, view::AtifSource& out) { return read(r, e, out, type_tag<AtifSource>{}); }
+
+/// Reads into HarborAtifContentPart or view::HarborAtifContentPart.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<HarborAtifContentPart>) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -409,19 +482,19 @@ inline bool read(Reader& r, element e, Out& out, type_tag<AtifContentPart>) {
     return (seen & 0x1) == 0x1 && d.error_count() == 0 && check_rules(d, out);
 }
 
-inline bool read(Reader& r, element e, AtifContentPart& out) { return read(r, e, out, type_tag<AtifContentPart>{}); }
-inline bool read(Reader& r, element e, view::AtifContentPart& out) { return read(r, e, out, type_tag<AtifContentPart>{}); }
+inline bool read(Reader& r, element e, HarborAtifContentPart& out) { return read(r, e, out, type_tag<HarborAtifContentPart>{}); }
+inline bool read(Reader& r, element e, view::HarborAtifContentPart& out) { return read(r, e, out, type_tag<HarborAtifContentPart>{}); }
 
-/// Reads into AtifContent or view::AtifContent.
+/// Reads into HarborAtifContent or view::HarborAtifContent.
 template <class Out>
-inline bool read(Reader& r, element e, Out& out, type_tag<AtifContent>) {
+inline bool read(Reader& r, element e, Out& out, type_tag<HarborAtifContent>) {
     if (e.is_string()) return read(r, e, alternative_at<0>(out));
     if (e.is_array()) return read(r, e, alternative_at<1>(out));
     return false;
 }
 
-inline bool read(Reader& r, element e, AtifContent& out) { return read(r, e, out, type_tag<AtifContent>{}); }
-inline bool read(Reader& r, element e, view::AtifContent& out) { return read(r, e, out, type_tag<AtifContent>{}); }
+inline bool read(Reader& r, element e, HarborAtifContent& out) { return read(r, e, out, type_tag<HarborAtifContent>{}); }
+inline bool read(Reader& r, element e, view::HarborAtifContent& out) { return read(r, e, out, type_tag<HarborAtifContent>{}); }
 
 /// Reads into AtifToolCall or view::AtifToolCall.
 template <class Out>
@@ -857,6 +930,51 @@ inline bool read(Reader& r, element e, Out& out, type_tag<HarborAtifTrajectory>)
 
 inline bool read(Reader& r, element e, HarborAtifTrajectory& out) { return read(r, e, out, type_tag<HarborAtifTrajectory>{}); }
 inline bool read(Reader& r, element e, view::HarborAtifTrajectory& out) { return read(r, e, out, type_tag<HarborAtifTrajectory>{}); }
+
+/// Reads into AtifContentPart or view::AtifContentPart.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifContentPart>) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "type")) {
+            bit = std::uint64_t{1} << 0;
+            if (!read(r, value, out.type)) return false;
+        } else if (is_key(key, "text")) {
+            bit = std::uint64_t{1} << 1;
+            if (!read(r, value, out.text)) return false;
+        } else if (is_key(key, "source")) {
+            bit = std::uint64_t{1} << 2;
+            if (!read(r, value, out.source)) return false;
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    if (!(seen & (std::uint64_t{1} << 1))) out.text.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.source.reset();
+    return (seen & 0x1) == 0x1 && d.error_count() == 0 && check_rules(d, out);
+}
+
+inline bool read(Reader& r, element e, AtifContentPart& out) { return read(r, e, out, type_tag<AtifContentPart>{}); }
+inline bool read(Reader& r, element e, view::AtifContentPart& out) { return read(r, e, out, type_tag<AtifContentPart>{}); }
+
+/// Reads into AtifContent or view::AtifContent.
+template <class Out>
+inline bool read(Reader& r, element e, Out& out, type_tag<AtifContent>) {
+    if (e.is_string()) return read(r, e, alternative_at<0>(out));
+    if (e.is_array()) return read(r, e, alternative_at<1>(out));
+    return false;
+}
+
+inline bool read(Reader& r, element e, AtifContent& out) { return read(r, e, out, type_tag<AtifContent>{}); }
+inline bool read(Reader& r, element e, view::AtifContent& out) { return read(r, e, out, type_tag<AtifContent>{}); }
 
 /// Reads into NemoGymAtifObservationResult or view::NemoGymAtifObservationResult.
 template <class Out>
@@ -5182,14 +5300,65 @@ inline bool check(Reader& r, element e, type_tag<AtifImageSource>) {
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
 }
 
-inline bool check(Reader& r, element e, type_tag<AtifContentPart>) {
-    thread_local view::AtifContentPart scratch;  // check_rules() reads a value
+inline bool check(Reader& r, element e, type_tag<AtifAudioSource>) {
+    simdjson::dom::object object;
+    if (e.get(object)) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    for (const auto field : object) {
+        const std::string_view key = field.key;
+        [[maybe_unused]] const element value = field.value;
+        std::uint64_t bit = 0;
+        if (is_key(key, "media_type")) {
+            bit = std::uint64_t{1} << 0;
+            if (!check(r, value, type_tag<AtifAudioMediaType>{})) return false;
+        } else if (is_key(key, "path")) {
+            bit = std::uint64_t{1} << 1;
+            if (!check(r, value, type_tag<std::string>{})) return false;
+        } else if (is_key(key, "duration_sec")) {
+            bit = std::uint64_t{1} << 2;
+            if (!value.is_null()) {
+                Number view{};
+                if (!read(r, value, view)) return false;
+                d.check_minimum(view, 0);
+            }
+        } else {
+            return false;
+        }
+        if (seen & bit) return false;  // a duplicate key
+        seen |= bit;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, element e, type_tag<AtifSource>) {
+    simdjson::dom::object object;
+    if (e.get(object) || object.size() > 16) return false;  // a branch's keys are fewer
+    std::string_view keys[16];
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    for (const auto field : object) {
+        keys[count++] = field.key;
+        if (field.key == "media_type" && !field.value.get(value)) selected = &value;
+    }
+    const BranchChoice choice = choose_branch(kAtifSourceBranches, std::size(kAtifSourceBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return check(r, e, type_tag<AtifImageSource>{});
+        case 1: return check(r, e, type_tag<AtifAudioSource>{});
+    }
+    return false;
+}
+
+inline bool check(Reader& r, element e, type_tag<HarborAtifContentPart>) {
+    thread_local view::HarborAtifContentPart scratch;  // check_rules() reads a value
     return read(r, e, scratch);
 }
 
-inline bool check(Reader& r, element e, type_tag<AtifContent>) {
+inline bool check(Reader& r, element e, type_tag<HarborAtifContent>) {
     if (e.is_string()) return check(r, e, type_tag<std::string>{});
-    if (e.is_array()) return check(r, e, type_tag<std::vector<AtifContentPart>>{});
+    if (e.is_array()) return check(r, e, type_tag<std::vector<HarborAtifContentPart>>{});
     return false;
 }
 
@@ -5283,7 +5452,7 @@ inline bool check(Reader& r, element e, type_tag<HarborAtifObservationResult>) {
         } else if (is_key(key, "content")) {
             bit = std::uint64_t{1} << 1;
             if (!value.is_null()) {
-                if (!check(r, value, type_tag<AtifContent>{})) return false;
+                if (!check(r, value, type_tag<HarborAtifContent>{})) return false;
             }
         } else if (is_key(key, "subagent_trajectory_ref")) {
             bit = std::uint64_t{1} << 2;
@@ -5472,6 +5641,17 @@ inline bool check(Reader& r, element e, type_tag<AtifFinalMetrics>) {
 inline bool check(Reader& r, element e, type_tag<HarborAtifTrajectory>) {
     thread_local view::HarborAtifTrajectory scratch;  // check_rules() reads a value
     return read(r, e, scratch);
+}
+
+inline bool check(Reader& r, element e, type_tag<AtifContentPart>) {
+    thread_local view::AtifContentPart scratch;  // check_rules() reads a value
+    return read(r, e, scratch);
+}
+
+inline bool check(Reader& r, element e, type_tag<AtifContent>) {
+    if (e.is_string()) return check(r, e, type_tag<std::string>{});
+    if (e.is_array()) return check(r, e, type_tag<std::vector<AtifContentPart>>{});
+    return false;
 }
 
 inline bool check(Reader& r, element e, type_tag<NemoGymAtifObservationResult>) {

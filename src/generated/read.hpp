@@ -11,12 +11,14 @@
 
 namespace sediment::rows::detail {
 
-/// AtifContentPart: the allOf rules.
-bool check_rules(Decoder& d, const AtifContentPart& value);
+/// HarborAtifContentPart: the allOf rules.
+bool check_rules(Decoder& d, const HarborAtifContentPart& value);
 /// HarborAtifStep: the allOf rules; timestamp is what Python's datetime.fromisoformat reads once each Z is +00:00.
 bool check_rules(Decoder& d, const HarborAtifStep& value);
-/// HarborAtifTrajectory: step_id is the step's position from 1; a source_call_id names a tool call of its own step; embedded subagent trajectories have distinct trajectory_ids; a subagent reference of an ATIF-v1.7 document sets trajectory_id or trajectory_path.
+/// HarborAtifTrajectory: step_id is the step's position from 1; a source_call_id names a tool call of its own step; embedded subagent trajectories have distinct trajectory_ids; a step's tool_call_ids are distinct; a subagent reference without a trajectory_path names an embedded subagent trajectory of its own trajectory by trajectory_id.
 bool check_rules(Decoder& d, const HarborAtifTrajectory& value);
+/// AtifContentPart: the allOf rules.
+bool check_rules(Decoder& d, const AtifContentPart& value);
 /// NemoGymAtifStep: the allOf rules; timestamp is what Python's datetime.fromisoformat reads once each Z is +00:00.
 bool check_rules(Decoder& d, const NemoGymAtifStep& value);
 /// NemoGymAtifTrajectory: step_id is the step's position from 1; a source_call_id names a tool call of its own step; final_metrics.total_steps, when given, counts the steps.
@@ -26,7 +28,9 @@ bool read(Decoder& d, const J& j, AtifAgent& out);
 template <class J>
 bool read(Decoder& d, const J& j, AtifImageSource& out);
 template <class J>
-bool read(Decoder& d, const J& j, AtifContentPart& out);
+bool read(Decoder& d, const J& j, AtifAudioSource& out);
+template <class J>
+bool read(Decoder& d, const J& j, HarborAtifContentPart& out);
 template <class J>
 bool read(Decoder& d, const J& j, AtifToolCall& out);
 template <class J>
@@ -43,6 +47,8 @@ template <class J>
 bool read(Decoder& d, const J& j, AtifFinalMetrics& out);
 template <class J>
 bool read(Decoder& d, const J& j, HarborAtifTrajectory& out);
+template <class J>
+bool read(Decoder& d, const J& j, AtifContentPart& out);
 template <class J>
 bool read(Decoder& d, const J& j, NemoGymAtifObservationResult& out);
 template <class J>
@@ -196,9 +202,13 @@ bool read(Decoder& d, const J& j, SWEBenchTaskRowV2& out);
 template <class J>
 bool read(Decoder& d, const J& j, SWEBenchTaskRowV3& out);
 template <class J>
-bool read(Decoder& d, const J& j, AtifContent& out);
+bool read(Decoder& d, const J& j, HarborAtifContent& out);
 template <class J>
 bool read(Decoder& d, const J& j, ReasoningEffort& out);
+template <class J>
+bool read(Decoder& d, const J& j, AtifSource& out);
+template <class J>
+bool read(Decoder& d, const J& j, AtifContent& out);
 template <class J>
 bool read(Decoder& d, const J& j, TrainerMessage& out);
 template <class J>
@@ -641,7 +651,58 @@ bool read(Decoder& d, const J& j, AtifImageSource& out) {
 }
 
 template <class J>
-bool read(Decoder& d, const J& j, AtifContentPart& out) {
+bool read(Decoder& d, const J& j, AtifAudioSource& out) {
+    if (!d.expect_object(j)) return false;
+    const std::size_t errors = d.error_count();
+    std::uint64_t seen = 0;
+    for (const auto& [key, value] : j.template get_ref<const typename J::object_t&>()) {
+        if (key == "media_type") {
+            seen |= std::uint64_t{1} << 0;
+            auto at = d.at(key);
+            read(d, value, out.media_type);
+        } else if (key == "path") {
+            seen |= std::uint64_t{1} << 1;
+            auto at = d.at(key);
+            read(d, value, out.path);
+        } else if (key == "duration_sec") {
+            seen |= std::uint64_t{1} << 2;
+            auto at = d.at(key);
+            if (read(d, value, out.duration_sec) && out.duration_sec && !(*out.duration_sec).is_null()) {
+                d.check_minimum(**out.duration_sec, 0);
+            }
+        } else {
+            d.unknown_key(key);
+        }
+    }
+    static constexpr const char* kKeys[] = {"media_type", "path", "duration_sec"};
+    d.require(seen, 0x3, kKeys);
+    if (!(seen & (std::uint64_t{1} << 2))) out.duration_sec.reset();
+    return d.error_count() == errors;
+}
+
+/// The branches of AtifSource, for select_branch() and the fast path.
+inline constexpr std::string_view kAtifSourceKeys0[] = {"media_type", "path"};
+inline constexpr std::string_view kAtifSourceSelector0[] = {"image/jpeg", "image/png", "image/gif", "image/webp"};
+inline constexpr std::string_view kAtifSourceKeys1[] = {"media_type", "path", "duration_sec"};
+inline constexpr std::string_view kAtifSourceSelector1[] = {"audio/wav", "audio/mpeg", "audio/mp4", "audio/aac", "audio/ogg", "audio/flac", "audio/webm", "audio/aiff", "audio/mp3", "audio/mpga", "audio/x-mpeg", "audio/x-m4a", "audio/m4a", "audio/x-wav", "audio/wave", "audio/vnd.wave", "audio/x-aac", "audio/x-flac", "audio/x-aiff"};
+inline constexpr KeyedBranch kAtifSourceBranches[] = {
+    {kAtifSourceKeys0, 2, 0x3, kAtifSourceSelector0, 4},
+    {kAtifSourceKeys1, 3, 0x3, kAtifSourceSelector1, 19},
+};
+
+/// Reads the branch that the object's keys select (choose_branch), so that a bad AtifSource reports the
+/// errors of the branch closest to it.
+template <class J>
+bool read(Decoder& d, const J& j, AtifSource& out) {
+    switch (d.select_branch(j, "media_type", kAtifSourceBranches)) {
+        case 0: return read(d, j, out.template emplace<AtifImageSource>());
+        case 1: return read(d, j, out.template emplace<AtifAudioSource>());
+        default: return false;
+    }
+}
+
+template <class J>
+bool read(Decoder& d, const J& j, HarborAtifContentPart& out) {
     if (!d.expect_object(j)) return false;
     const std::size_t errors = d.error_count();
     std::uint64_t seen = 0;
@@ -671,9 +732,9 @@ bool read(Decoder& d, const J& j, AtifContentPart& out) {
 
 /// Reads the branch that the value's JSON type selects.
 template <class J>
-bool read(Decoder& d, const J& j, AtifContent& out) {
+bool read(Decoder& d, const J& j, HarborAtifContent& out) {
     if (j.is_string()) return read(d, j, out.template emplace<std::string>());
-    if (j.is_array()) return read(d, j, out.template emplace<std::vector<AtifContentPart>>());
+    if (j.is_array()) return read(d, j, out.template emplace<std::vector<HarborAtifContentPart>>());
     return d.expect(j, false, "a string or an array");
 }
 
@@ -1080,6 +1141,43 @@ bool read(Decoder& d, const J& j, HarborAtifTrajectory& out) {
     if (!(seen & (std::uint64_t{1} << 8))) out.subagent_trajectories.reset();
     if (!(seen & (std::uint64_t{1} << 9))) out.extra.reset();
     return d.error_count() == errors && check_rules(d, out);
+}
+
+template <class J>
+bool read(Decoder& d, const J& j, AtifContentPart& out) {
+    if (!d.expect_object(j)) return false;
+    const std::size_t errors = d.error_count();
+    std::uint64_t seen = 0;
+    for (const auto& [key, value] : j.template get_ref<const typename J::object_t&>()) {
+        if (key == "type") {
+            seen |= std::uint64_t{1} << 0;
+            auto at = d.at(key);
+            read(d, value, out.type);
+        } else if (key == "text") {
+            seen |= std::uint64_t{1} << 1;
+            auto at = d.at(key);
+            read(d, value, out.text);
+        } else if (key == "source") {
+            seen |= std::uint64_t{1} << 2;
+            auto at = d.at(key);
+            read(d, value, out.source);
+        } else {
+            d.unknown_key(key);
+        }
+    }
+    static constexpr const char* kKeys[] = {"type", "text", "source"};
+    d.require(seen, 0x1, kKeys);
+    if (!(seen & (std::uint64_t{1} << 1))) out.text.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.source.reset();
+    return d.error_count() == errors && check_rules(d, out);
+}
+
+/// Reads the branch that the value's JSON type selects.
+template <class J>
+bool read(Decoder& d, const J& j, AtifContent& out) {
+    if (j.is_string()) return read(d, j, out.template emplace<std::string>());
+    if (j.is_array()) return read(d, j, out.template emplace<std::vector<AtifContentPart>>());
+    return d.expect(j, false, "a string or an array");
 }
 
 template <class J>

@@ -66,23 +66,41 @@ inline bool operator==(const AtifImageSource& a, const AtifImageSource& b) {
 }
 inline bool operator!=(const AtifImageSource& a, const AtifImageSource& b) { return !(a == b); }
 
-/// AtifContentPart, viewed.
-struct AtifContentPart {
-    using viewed_model = rows::AtifContentPart;  ///< the model it views
-    AtifContentPartType type{};
-    std::optional<Nullable<std::string_view>> text{};
-    std::optional<Nullable<view::AtifImageSource>> source{};
+/// AtifAudioSource, viewed.
+struct AtifAudioSource {
+    using viewed_model = rows::AtifAudioSource;  ///< the model it views
+    AtifAudioMediaType media_type{};
+    std::string_view path{};
+    std::optional<Nullable<Number>> duration_sec{};
 };
 
 /// The same values as the model's operator== compares.
-inline bool operator==(const AtifContentPart& a, const AtifContentPart& b) {
+inline bool operator==(const AtifAudioSource& a, const AtifAudioSource& b) {
+    return a.media_type == b.media_type &&
+           a.path == b.path &&
+           a.duration_sec == b.duration_sec;
+}
+inline bool operator!=(const AtifAudioSource& a, const AtifAudioSource& b) { return !(a == b); }
+
+using AtifSource = std::variant<view::AtifImageSource, view::AtifAudioSource>;
+
+/// HarborAtifContentPart, viewed.
+struct HarborAtifContentPart {
+    using viewed_model = rows::HarborAtifContentPart;  ///< the model it views
+    HarborAtifContentPartType type{};
+    std::optional<Nullable<std::string_view>> text{};
+    std::optional<Nullable<view::AtifSource>> source{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const HarborAtifContentPart& a, const HarborAtifContentPart& b) {
     return a.type == b.type &&
            a.text == b.text &&
            a.source == b.source;
 }
-inline bool operator!=(const AtifContentPart& a, const AtifContentPart& b) { return !(a == b); }
+inline bool operator!=(const HarborAtifContentPart& a, const HarborAtifContentPart& b) { return !(a == b); }
 
-using AtifContent = std::variant<std::string_view, std::vector<view::AtifContentPart>>;
+using HarborAtifContent = std::variant<std::string_view, std::vector<view::HarborAtifContentPart>>;
 
 /// AtifToolCall, viewed.
 struct AtifToolCall {
@@ -124,7 +142,7 @@ inline bool operator!=(const HarborAtifSubagentTrajectoryRef& a, const HarborAti
 struct HarborAtifObservationResult {
     using viewed_model = rows::HarborAtifObservationResult;  ///< the model it views
     std::optional<Nullable<std::string_view>> source_call_id{};
-    std::optional<Nullable<view::AtifContent>> content{};
+    std::optional<Nullable<view::HarborAtifContent>> content{};
     std::optional<Nullable<std::vector<view::HarborAtifSubagentTrajectoryRef>>> subagent_trajectory_ref{};
     std::optional<Nullable<JsonView>> extra{};
 };
@@ -184,7 +202,7 @@ struct HarborAtifStep {
     AtifStepSource source{};
     std::optional<Nullable<std::string_view>> model_name{};
     std::optional<Nullable<view::ReasoningEffort>> reasoning_effort{};
-    view::AtifContent message{};
+    view::HarborAtifContent message{};
     std::optional<Nullable<std::string_view>> reasoning_content{};
     std::optional<Nullable<std::vector<view::AtifToolCall>>> tool_calls{};
     std::optional<Nullable<view::HarborAtifObservation>> observation{};
@@ -263,6 +281,24 @@ inline bool operator==(const HarborAtifTrajectory& a, const HarborAtifTrajectory
            a.extra == b.extra;
 }
 inline bool operator!=(const HarborAtifTrajectory& a, const HarborAtifTrajectory& b) { return !(a == b); }
+
+/// AtifContentPart, viewed.
+struct AtifContentPart {
+    using viewed_model = rows::AtifContentPart;  ///< the model it views
+    AtifContentPartType type{};
+    std::optional<Nullable<std::string_view>> text{};
+    std::optional<Nullable<view::AtifImageSource>> source{};
+};
+
+/// The same values as the model's operator== compares.
+inline bool operator==(const AtifContentPart& a, const AtifContentPart& b) {
+    return a.type == b.type &&
+           a.text == b.text &&
+           a.source == b.source;
+}
+inline bool operator!=(const AtifContentPart& a, const AtifContentPart& b) { return !(a == b); }
+
+using AtifContent = std::variant<std::string_view, std::vector<view::AtifContentPart>>;
 
 /// NemoGymAtifObservationResult, viewed.
 struct NemoGymAtifObservationResult {
@@ -2214,9 +2250,10 @@ inline bool operator!=(const SWEBenchTaskRowV3& a, const SWEBenchTaskRowV3& b) {
 
 namespace sediment::rows::detail {
 
-bool check_rules(Decoder& d, const view::AtifContentPart& value);
+bool check_rules(Decoder& d, const view::HarborAtifContentPart& value);
 bool check_rules(Decoder& d, const view::HarborAtifStep& value);
 bool check_rules(Decoder& d, const view::HarborAtifTrajectory& value);
+bool check_rules(Decoder& d, const view::AtifContentPart& value);
 bool check_rules(Decoder& d, const view::NemoGymAtifStep& value);
 bool check_rules(Decoder& d, const view::NemoGymAtifTrajectory& value);
 

@@ -11,7 +11,8 @@ namespace sediment::rows::detail {
 
 inline void write(Writer& w, const AtifAgent& v);
 inline void write(Writer& w, const AtifImageSource& v);
-inline void write(Writer& w, const AtifContentPart& v);
+inline void write(Writer& w, const AtifAudioSource& v);
+inline void write(Writer& w, const HarborAtifContentPart& v);
 inline void write(Writer& w, const AtifToolCall& v);
 inline void write(Writer& w, const HarborAtifSubagentTrajectoryRef& v);
 inline void write(Writer& w, const HarborAtifObservationResult& v);
@@ -20,6 +21,7 @@ inline void write(Writer& w, const AtifStepMetrics& v);
 inline void write(Writer& w, const HarborAtifStep& v);
 inline void write(Writer& w, const AtifFinalMetrics& v);
 inline void write(Writer& w, const HarborAtifTrajectory& v);
+inline void write(Writer& w, const AtifContentPart& v);
 inline void write(Writer& w, const NemoGymAtifObservationResult& v);
 inline void write(Writer& w, const NemoGymAtifObservation& v);
 inline void write(Writer& w, const NemoGymAtifStep& v);
@@ -131,7 +133,24 @@ inline void write(Writer& w, const AtifImageSource& v) {
     w.end_object();
 }
 
-inline void write(Writer& w, const AtifContentPart& v) {
+inline void write(Writer& w, const AtifAudioSource& v) {
+    w.begin_object();
+    w.plain_key("media_type");
+    write(w, v.media_type);
+    w.plain_key("path");
+    write(w, v.path);
+    if (v.duration_sec) {
+        w.plain_key("duration_sec");
+        write(w, *v.duration_sec);
+    }
+    w.end_object();
+}
+
+inline void write(Writer& w, const AtifSource& v) {
+    std::visit([&w](const auto& branch) { write(w, branch); }, v);
+}
+
+inline void write(Writer& w, const HarborAtifContentPart& v) {
     w.begin_object();
     w.plain_key("type");
     write(w, v.type);
@@ -146,7 +165,7 @@ inline void write(Writer& w, const AtifContentPart& v) {
     w.end_object();
 }
 
-inline void write(Writer& w, const AtifContent& v) {
+inline void write(Writer& w, const HarborAtifContent& v) {
     std::visit([&w](const auto& branch) { write(w, branch); }, v);
 }
 
@@ -370,6 +389,25 @@ inline void write(Writer& w, const HarborAtifTrajectory& v) {
         write(w, *v.extra);
     }
     w.end_object();
+}
+
+inline void write(Writer& w, const AtifContentPart& v) {
+    w.begin_object();
+    w.plain_key("type");
+    write(w, v.type);
+    if (v.text) {
+        w.plain_key("text");
+        write(w, *v.text);
+    }
+    if (v.source) {
+        w.plain_key("source");
+        write(w, *v.source);
+    }
+    w.end_object();
+}
+
+inline void write(Writer& w, const AtifContent& v) {
+    std::visit([&w](const auto& branch) { write(w, branch); }, v);
 }
 
 inline void write(Writer& w, const NemoGymAtifObservationResult& v) {

@@ -258,7 +258,16 @@ private:
                 return;
             }
             check_keywords(s, at, {"anyOf"});
-            f.type = read_union(pascal_case(f.json_name), branches, at + "/anyOf", f.description);
+            const auto is_model_ref = [&](const Json& b) {
+                if (!b.is_object() || b.size() != 1 || !b.contains("$ref") || !b["$ref"].is_string()) return false;
+                const std::string ref = b["$ref"].get<std::string>();
+                return ref.rfind("#/$defs/", 0) == 0 && root_->contains("$defs") && (*root_)["$defs"].contains(ref.substr(8)) &&
+                       (*root_)["$defs"][ref.substr(8)].contains("properties");
+            };
+            if (std::all_of(branches.begin(), branches.end(), is_model_ref))  // models: by a tag, or by keys
+                f.type = read_variant(Json{{"anyOf", branches}}, at, pascal_case(f.json_name));
+            else
+                f.type = read_union(pascal_case(f.json_name), branches, at + "/anyOf", f.description);
             return;
         }
         f.type = read_type(s, at, owner, f.json_name, &f);

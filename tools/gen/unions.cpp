@@ -32,9 +32,13 @@ void select_by_keys(Variant& v, const Json& defs, const std::string& at, std::ve
         for (const std::string& w : prefix) v.name += w;
         for (const std::string& w : suffix) v.name += w;
     }
-    const auto discriminates = [](const Json& def, const std::string& key) {
+    const auto discriminates = [&](const Json& def, const std::string& key) {
         const Json& p = def["properties"][key];
         const bool required = def.contains("required") && std::count(def["required"].begin(), def["required"].end(), Json(key));
+        if (p.contains("$ref") && p["$ref"].is_string() && p["$ref"].get<std::string>().rfind("#/$defs/", 0) == 0) {  // a string enum
+            const std::string name = p["$ref"].get<std::string>().substr(8);
+            return required && defs.contains(name) && defs[name].value("type", "") == "string" && defs[name].contains("enum");
+        }
         return required && p.value("type", "") == "string" && (p.contains("const") || p.contains("enum"));
     };
     for (const auto& p : defs[v.models[0]]["properties"].items()) {

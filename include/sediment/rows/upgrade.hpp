@@ -42,9 +42,10 @@ bool upgrade(std::string_view text, std::string_view from, SchemaId to, Upgraded
 Upgraded upgrade(std::string_view text, std::string_view from, SchemaId to, Style style = Style::compact,
                  const ConvertOptions& options = {}, const Limits& limits = {});
 
-/// A Harbor trajectory of any version as NeMo Gym's v1.7 subset (see upgrade() above; nothing is
-/// dropped, so `losses` is empty); throws ConvertError with what the subset refuses, at its place.
-Converted<NemoGymAtifTrajectory> upgrade(const HarborAtifTrajectory& trajectory);
+/// A Harbor trajectory of any version as NeMo Gym's v1.7 subset (see upgrade() above): the subset has
+/// no audio, so an audio part (ATIF-v1.8) fails the upgrade at its place, or with `options.lossy` is
+/// dropped and listed in `losses`; throws ConvertError with what the subset refuses, at its place.
+Converted<NemoGymAtifTrajectory> upgrade(const HarborAtifTrajectory& trajectory, const ConvertOptions& options = {});
 
 /// The same on a decoded row: `row` as rollout version `to`.
 Converted<AnyRolloutRow> upgrade(const AnyRolloutRow& row, SchemaId to, const ConvertOptions& options = {});

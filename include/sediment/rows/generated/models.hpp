@@ -17,11 +17,11 @@
 namespace sediment::rows {
 
 /// An ATIF version label, exactly as Harbor spells it.
-enum class AtifVersion { ATIF_v1_0, ATIF_v1_1, ATIF_v1_2, ATIF_v1_3, ATIF_v1_4, ATIF_v1_5, ATIF_v1_6, ATIF_v1_7 };
+enum class AtifVersion { ATIF_v1_0, ATIF_v1_1, ATIF_v1_2, ATIF_v1_3, ATIF_v1_4, ATIF_v1_5, ATIF_v1_6, ATIF_v1_7, ATIF_v1_8 };
 /// The JSON spelling of each AtifVersion, in declaration order.
 template <>
 struct enum_traits<AtifVersion> {
-    static constexpr std::string_view names[] = {"ATIF-v1.0", "ATIF-v1.1", "ATIF-v1.2", "ATIF-v1.3", "ATIF-v1.4", "ATIF-v1.5", "ATIF-v1.6", "ATIF-v1.7"};  ///< indexed by the enumerator's value
+    static constexpr std::string_view names[] = {"ATIF-v1.0", "ATIF-v1.1", "ATIF-v1.2", "ATIF-v1.3", "ATIF-v1.4", "ATIF-v1.5", "ATIF-v1.6", "ATIF-v1.7", "ATIF-v1.8"};  ///< indexed by the enumerator's value
 };
 
 /// The values of `AtifStepSource`.
@@ -32,20 +32,37 @@ struct enum_traits<AtifStepSource> {
     static constexpr std::string_view names[] = {"system", "user", "agent"};  ///< indexed by the enumerator's value
 };
 
-/// The values of `AtifContentPartType`.
-enum class AtifContentPartType { text, image };
-/// The JSON spelling of each AtifContentPartType, in declaration order.
-template <>
-struct enum_traits<AtifContentPartType> {
-    static constexpr std::string_view names[] = {"text", "image"};  ///< indexed by the enumerator's value
-};
-
 /// The values of `AtifImageMediaType`.
 enum class AtifImageMediaType { image_jpeg, image_png, image_gif, image_webp };
 /// The JSON spelling of each AtifImageMediaType, in declaration order.
 template <>
 struct enum_traits<AtifImageMediaType> {
     static constexpr std::string_view names[] = {"image/jpeg", "image/png", "image/gif", "image/webp"};  ///< indexed by the enumerator's value
+};
+
+/// An audio media type as Harbor accepts it, spelled exactly as here: the eight canonical types, then the
+/// eleven aliases Harbor maps to them (kept as written).
+enum class AtifAudioMediaType { audio_wav, audio_mpeg, audio_mp4, audio_aac, audio_ogg, audio_flac, audio_webm, audio_aiff, audio_mp3, audio_mpga, audio_x_mpeg, audio_x_m4a, audio_m4a, audio_x_wav, audio_wave, audio_vnd_wave, audio_x_aac, audio_x_flac, audio_x_aiff };
+/// The JSON spelling of each AtifAudioMediaType, in declaration order.
+template <>
+struct enum_traits<AtifAudioMediaType> {
+    static constexpr std::string_view names[] = {"audio/wav", "audio/mpeg", "audio/mp4", "audio/aac", "audio/ogg", "audio/flac", "audio/webm", "audio/aiff", "audio/mp3", "audio/mpga", "audio/x-mpeg", "audio/x-m4a", "audio/m4a", "audio/x-wav", "audio/wave", "audio/vnd.wave", "audio/x-aac", "audio/x-flac", "audio/x-aiff"};  ///< indexed by the enumerator's value
+};
+
+/// The values of `HarborAtifContentPartType`.
+enum class HarborAtifContentPartType { text, image, audio };
+/// The JSON spelling of each HarborAtifContentPartType, in declaration order.
+template <>
+struct enum_traits<HarborAtifContentPartType> {
+    static constexpr std::string_view names[] = {"text", "image", "audio"};  ///< indexed by the enumerator's value
+};
+
+/// The values of `AtifContentPartType`.
+enum class AtifContentPartType { text, image };
+/// The JSON spelling of each AtifContentPartType, in declaration order.
+template <>
+struct enum_traits<AtifContentPartType> {
+    static constexpr std::string_view names[] = {"text", "image"};  ///< indexed by the enumerator's value
 };
 
 /// The normalized CI system selected by a capture adapter or declared by the bearer-authenticated vendor
@@ -233,26 +250,48 @@ inline bool operator==(const AtifImageSource& a, const AtifImageSource& b) {
 }
 inline bool operator!=(const AtifImageSource& a, const AtifImageSource& b) { return !(a == b); }
 
-/// One part of a message or result: text, or an image.
-struct AtifContentPart {
+/// An audio file a content part refers to (ATIF-v1.8).
+struct AtifAudioSource {
     using sediment_model = void;  ///< Marks a generated model (see is_model).
-    /// The part's kind.
-    AtifContentPartType type{};
-    /// The text of a text part.
-    std::optional<Nullable<std::string>> text;
-    /// Where an image part's image is.
-    std::optional<Nullable<AtifImageSource>> source;
+    /// The audio's media type.
+    AtifAudioMediaType media_type{};
+    /// The audio's path or URL.
+    std::string path;
+    /// How long the audio lasts, in seconds.
+    std::optional<Nullable<Number>> duration_sec;
 };
 
-inline bool operator==(const AtifContentPart& a, const AtifContentPart& b) {
+inline bool operator==(const AtifAudioSource& a, const AtifAudioSource& b) {
+    return a.media_type == b.media_type &&
+           a.path == b.path &&
+           a.duration_sec == b.duration_sec;
+}
+inline bool operator!=(const AtifAudioSource& a, const AtifAudioSource& b) { return !(a == b); }
+
+/// One of AtifImageSource, AtifAudioSource, selected by the object's keys and `media_type` (the first whose keys, in order, it has).
+using AtifSource = std::variant<AtifImageSource, AtifAudioSource>;
+
+/// One part of a message or result: text, an image, or (ATIF-v1.8) audio.
+struct HarborAtifContentPart {
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
+    /// The part's kind.
+    HarborAtifContentPartType type{};
+    /// The text of a text part.
+    std::optional<Nullable<std::string>> text;
+    /// Where a media part's image or audio is.
+    std::optional<Nullable<AtifSource>> source;
+};
+
+inline bool operator==(const HarborAtifContentPart& a, const HarborAtifContentPart& b) {
     return a.type == b.type &&
            a.text == b.text &&
            a.source == b.source;
 }
-inline bool operator!=(const AtifContentPart& a, const AtifContentPart& b) { return !(a == b); }
+inline bool operator!=(const HarborAtifContentPart& a, const HarborAtifContentPart& b) { return !(a == b); }
 
-/// A string (empty allowed) or an array of content parts (empty allowed).
-using AtifContent = std::variant<std::string, std::vector<AtifContentPart>>;
+/// A string (empty allowed) or an array of content parts (empty allowed): text, images and, from ATIF-v1.8,
+/// audio.
+using HarborAtifContent = std::variant<std::string, std::vector<HarborAtifContentPart>>;
 
 /// A tool call of an agent step.
 struct AtifToolCall {
@@ -302,7 +341,7 @@ struct HarborAtifObservationResult {
     /// The tool call of the same step this result answers.
     std::optional<Nullable<std::string>> source_call_id;
     /// The result: text, or content parts.
-    std::optional<Nullable<AtifContent>> content;
+    std::optional<Nullable<HarborAtifContent>> content;
     /// References to the trajectories of sub-agents behind this result.
     std::optional<Nullable<std::vector<HarborAtifSubagentTrajectoryRef>>> subagent_trajectory_ref;
     /// Producer-specific data, free-form.
@@ -377,7 +416,7 @@ struct HarborAtifStep {
     /// The reasoning effort asked of the model: a level name or a number.
     std::optional<Nullable<ReasoningEffort>> reasoning_effort;
     /// The step's message: text, or content parts (v1.6).
-    AtifContent message;
+    HarborAtifContent message;
     /// The model's readable reasoning for this agent step.
     std::optional<Nullable<std::string>> reasoning_content;
     /// The tools this agent step called.
@@ -439,15 +478,16 @@ inline bool operator==(const AtifFinalMetrics& a, const AtifFinalMetrics& b) {
 inline bool operator!=(const AtifFinalMetrics& a, const AtifFinalMetrics& b) { return !(a == b); }
 
 /// ATIF (Harbor's Agent Trajectory Interchange Format) as Harbor's own model reads it, every version
-/// ATIF-v1.0 to ATIF-v1.7 (harbor.models.trajectories and harbor.utils.trajectory_validator). Written for
-/// sediment-rows; no official schema exists. Stricter than Harbor where Harbor coerces: integers are JSON
-/// integers only (1.0, true and "1" are not), numbers are never strings, booleans only true or false. Rules
-/// JSON Schema cannot say are checked by the typed decoder: sequential step ids, source_call_id naming a tool
-/// call of the same step, distinct trajectory_ids of embedded subagents, and timestamps as Python's
-/// datetime.fromisoformat reads them.
+/// ATIF-v1.0 to ATIF-v1.8 (audio content parts: v1.8) (harbor.models.trajectories and
+/// harbor.utils.trajectory_validator). Written for sediment-rows; no official schema exists. Stricter than
+/// Harbor where Harbor coerces: integers are JSON integers only (1.0, true and "1" are not), numbers are
+/// never strings, booleans only true or false. Rules JSON Schema cannot say are checked by the typed decoder:
+/// sequential step ids, source_call_id naming a tool call of the same step, distinct trajectory_ids of
+/// embedded subagents, and timestamps as Python's datetime.fromisoformat reads them.
 struct HarborAtifTrajectory {
     using sediment_model = void;  ///< Marks a generated model (see is_model).
-    /// The ATIF version the document was written in; absent means ATIF-v1.7. Null is not a version.
+    /// The ATIF version the document was written in; absent means ATIF-v1.8 (Harbor's default). Null is not a
+    /// version.
     std::optional<AtifVersion> schema_version;
     /// The agent session this run belongs to (required by Harbor before v1.7, optional in every version here,
     /// as Harbor reads it).
@@ -483,6 +523,27 @@ inline bool operator==(const HarborAtifTrajectory& a, const HarborAtifTrajectory
            a.extra == b.extra;
 }
 inline bool operator!=(const HarborAtifTrajectory& a, const HarborAtifTrajectory& b) { return !(a == b); }
+
+/// One part of a message or result: text, or an image.
+struct AtifContentPart {
+    using sediment_model = void;  ///< Marks a generated model (see is_model).
+    /// The part's kind.
+    AtifContentPartType type{};
+    /// The text of a text part.
+    std::optional<Nullable<std::string>> text;
+    /// Where an image part's image is.
+    std::optional<Nullable<AtifImageSource>> source;
+};
+
+inline bool operator==(const AtifContentPart& a, const AtifContentPart& b) {
+    return a.type == b.type &&
+           a.text == b.text &&
+           a.source == b.source;
+}
+inline bool operator!=(const AtifContentPart& a, const AtifContentPart& b) { return !(a == b); }
+
+/// A string (empty allowed) or an array of content parts (empty allowed).
+using AtifContent = std::variant<std::string, std::vector<AtifContentPart>>;
 
 /// One result of an observation.
 struct NemoGymAtifObservationResult {
@@ -3288,11 +3349,17 @@ struct document_traits<AtifImageSource> {
     static constexpr SchemaId schema = SchemaId::atif_v1_7;  ///< the schema whose rules apply
     static constexpr std::string_view name = "AtifImageSource";      ///< the model's name, for messages
 };
-/// AtifContentPart is decoded on its own under the rules of atif-v1.7.
+/// AtifAudioSource is decoded on its own under the rules of atif.
 template <>
-struct document_traits<AtifContentPart> {
-    static constexpr SchemaId schema = SchemaId::atif_v1_7;  ///< the schema whose rules apply
-    static constexpr std::string_view name = "AtifContentPart";      ///< the model's name, for messages
+struct document_traits<AtifAudioSource> {
+    static constexpr SchemaId schema = SchemaId::atif;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "AtifAudioSource";      ///< the model's name, for messages
+};
+/// HarborAtifContentPart is decoded on its own under the rules of atif.
+template <>
+struct document_traits<HarborAtifContentPart> {
+    static constexpr SchemaId schema = SchemaId::atif;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "HarborAtifContentPart";      ///< the model's name, for messages
 };
 /// AtifToolCall is decoded on its own under the rules of atif-v1.7.
 template <>
@@ -3341,6 +3408,12 @@ template <>
 struct document_traits<HarborAtifTrajectory> {
     static constexpr SchemaId schema = SchemaId::atif;  ///< the schema whose rules apply
     static constexpr std::string_view name = "HarborAtifTrajectory";      ///< the model's name, for messages
+};
+/// AtifContentPart is decoded on its own under the rules of atif-v1.7.
+template <>
+struct document_traits<AtifContentPart> {
+    static constexpr SchemaId schema = SchemaId::atif_v1_7;  ///< the schema whose rules apply
+    static constexpr std::string_view name = "AtifContentPart";      ///< the model's name, for messages
 };
 /// NemoGymAtifObservationResult is decoded on its own under the rules of atif-v1.7.
 template <>
@@ -3884,7 +3957,9 @@ std::ostream& operator<<(std::ostream& os, const AtifAgent& value);
 /// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const AtifImageSource& value);
 /// Writes `value` as compact JSON (see preview() for a bounded form).
-std::ostream& operator<<(std::ostream& os, const AtifContentPart& value);
+std::ostream& operator<<(std::ostream& os, const AtifAudioSource& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
+std::ostream& operator<<(std::ostream& os, const HarborAtifContentPart& value);
 /// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const AtifToolCall& value);
 /// Writes `value` as compact JSON (see preview() for a bounded form).
@@ -3901,6 +3976,8 @@ std::ostream& operator<<(std::ostream& os, const HarborAtifStep& value);
 std::ostream& operator<<(std::ostream& os, const AtifFinalMetrics& value);
 /// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const HarborAtifTrajectory& value);
+/// Writes `value` as compact JSON (see preview() for a bounded form).
+std::ostream& operator<<(std::ostream& os, const AtifContentPart& value);
 /// Writes `value` as compact JSON (see preview() for a bounded form).
 std::ostream& operator<<(std::ostream& os, const NemoGymAtifObservationResult& value);
 /// Writes `value` as compact JSON (see preview() for a bounded form).
@@ -4058,7 +4135,8 @@ std::ostream& operator<<(std::ostream& os, const SWEBenchTaskRowV3& value);
 #define SEDIMENT_ROWS_MODELS(X) \
     X(AtifAgent) \
     X(AtifImageSource) \
-    X(AtifContentPart) \
+    X(AtifAudioSource) \
+    X(HarborAtifContentPart) \
     X(AtifToolCall) \
     X(HarborAtifSubagentTrajectoryRef) \
     X(HarborAtifObservationResult) \
@@ -4067,6 +4145,7 @@ std::ostream& operator<<(std::ostream& os, const SWEBenchTaskRowV3& value);
     X(HarborAtifStep) \
     X(AtifFinalMetrics) \
     X(HarborAtifTrajectory) \
+    X(AtifContentPart) \
     X(NemoGymAtifObservationResult) \
     X(NemoGymAtifObservation) \
     X(NemoGymAtifStep) \
@@ -4146,8 +4225,10 @@ std::ostream& operator<<(std::ostream& os, const SWEBenchTaskRowV3& value);
 
 /// Every union type: SEDIMENT_ROWS_UNIONS(X) expands to X(Union) for each.
 #define SEDIMENT_ROWS_UNIONS(X) \
-    X(AtifContent) \
+    X(HarborAtifContent) \
     X(ReasoningEffort) \
+    X(AtifSource) \
+    X(AtifContent) \
     X(TrainerMessage) \
     X(TrainerAssistantMessage) \
     X(Part)
