@@ -47,6 +47,18 @@ cat > "$out/atif/hand-written.json" <<'JSON'
   {"step_id": 5, "source": "agent", "message": [{"type": "text", "text": "done"}], "llm_call_count": 0}],
  "final_metrics": {"total_steps": 5}}
 JSON
+cat > "$out/atif/hand-written-v1.8.json" <<'JSON'
+{"schema_version": "ATIF-v1.8", "agent": {"name": "a", "version": "1"},
+ "steps": [{"step_id": 1, "source": "user", "message": [{"type": "text", "text": "listen"},
+   {"type": "audio", "source": {"media_type": "audio/x-wav", "path": "in.wav", "duration_sec": 12.5}},
+   {"type": "image", "source": {"media_type": "image/png", "path": "p.png"}}]},
+  {"step_id": 2, "source": "agent", "message": "", "llm_call_count": 1,
+   "tool_calls": [{"tool_call_id": "c1", "function_name": "transcribe", "arguments": {"path": "in.wav"}}],
+   "observation": {"results": [{"source_call_id": "c1", "content": [{"type": "audio", "source": {"media_type": "audio/mpeg", "path": "out.mp3", "duration_sec": null}}]},
+     {"subagent_trajectory_ref": [{"trajectory_id": "sub-1"}]}]}}],
+ "subagent_trajectories": [{"trajectory_id": "sub-1", "agent": {"name": "b", "version": "2"},
+   "steps": [{"step_id": 1, "source": "user", "message": [{"type": "audio", "source": {"media_type": "audio/flac", "path": "s.flac", "duration_sec": 0}}]}]}]}
+JSON
 python3 - "$rows" "$out" <<'PY'
 import json, sys
 rows, out = sys.argv[1], sys.argv[2]

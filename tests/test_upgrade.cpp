@@ -290,7 +290,7 @@ TEST_CASE("upgrade atif: what the subset refuses fails at its place, with its re
         const char* pointer;
     };
     const Case cases[] = {
-        {"an audio part (v1.7 has none)", "ATIF-v1.8", {"/steps/1/message/1", "{\"type\": \"audio\", \"source\": {\"media_type\": \"audio/mp3\", \"path\": \"a.mp3\"}}"}, "rows.upgrade.underivable", "/steps/1/message/1"},
+        {"an audio part (v1.7 has none)", "ATIF-v1.8", {"/steps/1/message/1", "{\"type\": \"audio\", \"source\": {\"media_type\": \"audio/mp3\", \"path\": \"a.mp3\"}}"}, "rows.convert.loss.audio", "/steps/1/message/1"},
         {"negative token counts", "ATIF-v1.4", {"/steps/2/metrics/cached_tokens", "-1"}, "rows.decode.range", "/steps/2/metrics/cached_tokens"},
         {"a negative cost", "ATIF-v1.4", {"/steps/2/metrics/cost_usd", "-0.5"}, "rows.decode.range", "/steps/2/metrics/cost_usd"},
         {"negative token ids", "ATIF-v1.4", {"/steps/2/metrics/completion_token_ids", "[-3]"}, "rows.decode.range", "/steps/2/metrics/completion_token_ids/0"},
@@ -335,13 +335,14 @@ TEST_CASE("upgrade atif: an audio part has no v1.7 form: strict fails at it, los
     const std::vector<std::string> parts = {"/steps/1/message/0", "/steps/1/message/2", "/steps/1/message/4", "/steps/2/observation/results/0/content/0"};
     const auto errors = failure(text, "atif", SchemaId::atif_v1_7);
     CHECK(pointers(errors) == parts);
-    for (const Error& e : errors) CHECK(e.id == "rows.upgrade.underivable");
+    for (const Error& e : errors) CHECK(e.id == "rows.convert.loss.audio");
+    CHECK(lossy_would_drop(errors[0]));
 
     Upgraded out;
     std::vector<Error> none;
     REQUIRE(upgrade(text, "atif", SchemaId::atif_v1_7, out, none, Style::compact, ConvertOptions{true}));
     CHECK(pointers(out.losses) == parts);
-    for (const Error& e : out.losses) CHECK(e.id == "rows.upgrade.loss");
+    for (const Error& e : out.losses) CHECK(loss_kind(e) == "audio");
     CHECK(validate(SchemaId::atif_v1_7, out.text).errors.empty());
     // the rest of the document as it was: only the parts (and a comma beside each) are gone
     Json expected = parse(text);

@@ -343,11 +343,8 @@ bool upgrade_atif(std::string_view text, Upgraded& out, std::vector<Error>& erro
     if (!decode(text, source, errors, SchemaId::atif, limits)) return false;
     out.from = SchemaId::atif;
     const std::vector<std::string> audio = audio_parts(source);
-    for (const std::string& at : audio) {
-        const std::string why = "an audio part: ATIF-v1.7 has no audio";
-        if (options.lossy) out.losses.push_back(Error{"rows.upgrade.loss", at, "dropped " + why});
-        else errors.push_back(Error{"rows.upgrade.underivable", at, why + " (--lossy drops it)"});
-    }
+    for (const std::string& at : audio)  // a value the target cannot hold, as a conversion's: kind "audio"
+        (options.lossy ? out.losses : errors).push_back(Error{"rows.convert.loss.audio", at, "an audio part: ATIF-v1.7 has no audio"});
     if (!errors.empty()) return false;
     const std::string_view v17 = to_string(AtifVersion::ATIF_v1_7);
     const std::string relabelled = relabel(audio.empty() ? std::string(text) : without_items(text, audio), v17);

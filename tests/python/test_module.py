@@ -362,6 +362,20 @@ def test_upgrade_rows_and_harbor_trajectories():
     with pytest.raises(sediment_rows.ConvertError) as caught:
         sediment_rows.upgrade(json.dumps(harbor), "atif", "atif-v1.7")
     assert caught.value.errors[0].pointer == "/steps/0/step_id"
+    # ATIF-v1.8: an audio part has no v1.7 form; lossy drops it, and convert from "atif" the same
+    audio = {"type": "audio", "source": {"media_type": "audio/x-m4a", "path": "a.m4a", "duration_sec": 0}}
+    v18 = {"schema_version": "ATIF-v1.8", "agent": {"name": "a", "version": "1"},
+           "steps": [{"step_id": 1, "source": "user", "message": [{"type": "text", "text": "hi"}, audio]}]}
+    assert sediment_rows.validate(json.dumps(v18), "atif") == []
+    with pytest.raises(sediment_rows.ConvertError) as caught:
+        sediment_rows.upgrade(json.dumps(v18), "atif", "atif-v1.7")
+    assert [(e.id, e.pointer) for e in caught.value.errors] == [("rows.convert.loss.audio", "/steps/0/message/1")]
+    up = sediment_rows.upgrade(json.dumps(v18), "atif", "atif-v1.7", lossy=True)
+    assert up.dropped == {"audio": 1} and json.loads(up.data)["steps"][0]["message"] == [{"type": "text", "text": "hi"}]
+    with pytest.raises(sediment_rows.ConvertError):
+        sediment_rows.convert(json.dumps(v18), "atif", "nemo-gym-response.v2")
+    converted = sediment_rows.convert(json.dumps(v18), "atif", "nemo-gym-response.v2", lossy=True)
+    assert [e.pointer for e in converted.losses][0] == "/steps/0/message/1" and converted.dropped["audio"] == 1
     with pytest.raises(ValueError):
         sediment_rows.upgrade(example_rows()[0], "nemo-gym-rollout.v3", "nemo-gym-rollout.v4")
     with pytest.raises(ValueError):

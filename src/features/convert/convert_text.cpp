@@ -76,12 +76,14 @@ bool convert(std::string_view text, std::string_view from, std::string_view to, 
             using Kind = detail::AtifTarget::Kind;
             const detail::AtifTarget target{c.to_row() ? Kind::row : c.to_response() ? Kind::response : Kind::create_params,
                                             c.to_versioned ? std::optional<SchemaId>(c.to.id) : std::nullopt, metadata};
-            // A trajectory of the subset; from `atif`, one of any version upgraded to it first.
+            // A trajectory of the subset; from `atif`, one of any version upgraded to it first (lossy, its
+            // audio parts dropped and listed first).
             if (c.from.id == SchemaId::atif_v1_7) {
                 detail::from_atif_text(text, target, out, found, style, options, limits);
             } else {
-                const std::string upgraded = upgrade(text, "atif", SchemaId::atif_v1_7, Style::compact, {}, limits).text;
-                detail::from_atif_text(upgraded, target, out, found, style, options, detail::written_limits(limits));
+                Upgraded upgraded = upgrade(text, "atif", SchemaId::atif_v1_7, Style::compact, options, limits);
+                detail::from_atif_text(upgraded.text, target, out, found, style, options, detail::written_limits(limits));
+                out.losses.insert(out.losses.begin(), upgraded.losses.begin(), upgraded.losses.end());
             }
         }
     } catch (const DecodeError& e) {
