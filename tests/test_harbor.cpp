@@ -60,3 +60,20 @@ TEST_CASE("harbor: encoding gives back the document, absent and null kept apart"
         CHECK((out.find("\"schema_version\"") == 0 + 1) == (*label != '\0'));
     }
 }
+
+TEST_CASE("harbor: a media type Harbor would normalize is refused, listing the spellings of its kind") {
+    for (const char* type : {"AUDIO/WAV", " audio/wav", "Audio/MP3 "}) {
+        INFO(type);
+        const std::string part = std::string(R"({"type": "audio", "source": {"media_type": ")") + type + R"(", "path": "a.wav"}})";
+        const auto errors = validate(test::kHarbor, test::mutate(test::kHarbor, {"/steps/1/message/1", part})).errors;
+        REQUIRE(errors.size() == 1);
+        CHECK(errors[0].id == "rows.decode.enum");
+        CHECK(errors[0].pointer == "/steps/1/message/1/source/media_type");
+        CHECK(errors[0].message.find("'audio/x-aiff'") != std::string::npos);  // the audio spellings, not the image ones
+        CHECK(errors[0].message.find("image/") == std::string::npos);
+    }
+    // and an image type is not normalized either: the image spellings
+    const auto image = validate(test::kHarbor, test::mutate(test::kHarbor, {"/steps/1/message/1/source/media_type", "\"IMAGE/PNG\""})).errors;
+    REQUIRE(image.size() == 1);
+    CHECK(image[0].message.find("'image/webp'") != std::string::npos);
+}

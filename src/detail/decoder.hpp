@@ -3,6 +3,8 @@
 // this namespace too, so that overload resolution finds them through the Decoder argument.
 #pragma once
 
+#include <cctype>
+
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -44,21 +46,37 @@ struct KeyedBranch {
 
 /// The branch an object is read as: the first that accepts its keys (all known, the required ones
 /// there, the selector's value allowed) and has them in its own order, so that the object encodes
-/// back to the same bytes; else the first that accepts them; else, for its errors, the closest.
+/// back to the same bytes; else the first that accepts them; else, for its errors, the closest (a
+/// selector value allowed once normalized, " AUDIO/WAV", names its branch: the error lists that
+/// branch's spellings).
 /// `selector` is the selector's string value, or null when the object has none. Exact when the branches give a shared
 /// property the same schema, which the generator checks.
 struct BranchChoice {
     std::size_t index = 0;
     bool accepted = false;
 };
+/// True when `value`, its surrounding whitespace stripped and lower-cased, is `allowed` (as Harbor
+/// normalizes a media type): such a value selects no branch, but names the one to report.
+inline bool same_normalized(std::string_view value, std::string_view allowed) {
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front()))) value.remove_prefix(1);
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.remove_suffix(1);
+    if (value.size() != allowed.size()) return false;
+    for (std::size_t i = 0; i < value.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(value[i])) != allowed[i]) return false;
+    return true;
+}
+
 inline BranchChoice choose_branch(const KeyedBranch* branches, std::size_t count, const std::string_view* keys,
                                   std::size_t key_count, const std::string_view* selector) {
     BranchChoice best;
     int best_score = -1;
     for (std::size_t b = 0; b < count; ++b) {
         const KeyedBranch& branch = branches[b];
-        bool selected = branch.selector_count == 0;  // a union without a selector
-        for (std::size_t i = 0; selector && i < branch.selector_count; ++i) selected = selected || branch.selector_values[i] == *selector;
+        int selected = branch.selector_count == 0 ? 2 : 0;  // 2: selected (or no selector); 1: only once normalized
+        for (std::size_t i = 0; selector && i < branch.selector_count; ++i) {
+            if (branch.selector_values[i] == *selector) selected = 2;
+            else if (selected == 0 && same_normalized(*selector, branch.selector_values[i])) selected = 1;
+        }
         std::uint64_t seen = 0;
         bool known = true, ordered = true;
         std::size_t last = 0;
@@ -77,7 +95,7 @@ inline BranchChoice choose_branch(const KeyedBranch* branches, std::size_t count
         const int score = selected * 8 + required * 4 + known * 2 + ordered;
         if (score > best_score) {
             best_score = score;
-            best = {b, score >= 14};
+            best = {b, score >= 22};  // selected, its required keys there, none unknown
         }
     }
     return best;
