@@ -171,17 +171,18 @@ bool subset_trajectory_rules(Decoder& d, const Trajectory& value) {
     return d.error_count() == before;
 }
 
-// An audio part (ATIF-v1.8) in the content `content` (at `key`) of a document labelled `label`, which
-// must then be ATIF-v1.8: the error is at the part.
+// An audio part (ATIF-v1.8) in the content `content` (at `key`) of a document labelled `version`,
+// which must then be ATIF-v1.8: the error is at the part.
 template <class Content>
-void audio_parts(Decoder& d, const Content& content, const char* key, const std::string& label) {
-    if (label == to_string(AtifVersion::ATIF_v1_8) || content.index() != 1) return;
+void audio_parts(Decoder& d, const Content& content, const char* key, AtifVersion version) {
+    if (version == AtifVersion::ATIF_v1_8 || content.index() != 1) return;
     const auto& parts = std::get<1>(content);
     auto content_at = d.at(key);
     for (std::size_t i = 0; i < parts.size(); ++i) {
         if (parts[i].type != HarborAtifContentPartType::audio) continue;
         auto at = d.at(i);
-        d.error("rows.decode.atif_audio", "audio parts need ATIF-v1.8 (v1.7 and earlier have none); this document is labelled " + label);
+        d.error("rows.decode.atif_audio",
+                "audio parts need ATIF-v1.8 (v1.7 and earlier have none); this document is labelled " + std::string(to_string(version)));
     }
 }
 
@@ -218,12 +219,12 @@ bool harbor_trajectory_rules(Decoder& d, const Trajectory& value) {
     if (given(value.subagent_trajectories))
         for (const auto& subagent : **value.subagent_trajectories)
             if (given(subagent.trajectory_id)) embedded.insert(**subagent.trajectory_id);
-    const std::string label(to_string(value.schema_version ? *value.schema_version : AtifVersion::ATIF_v1_8));
+    const AtifVersion version = value.schema_version ? *value.schema_version : AtifVersion::ATIF_v1_8;  // none: Harbor's default
     for (std::size_t i = 0; i < value.steps.size(); ++i) {
         const auto& step = value.steps[i];
         auto steps_at = d.at("steps");
         auto step_at = d.at(i);
-        audio_parts(d, step.message, "message", label);
+        audio_parts(d, step.message, "message", version);
         if (given(step.tool_calls)) {  // rule 8: a step's tool_call_ids are distinct
             std::map<std::string_view, std::size_t> ids;
             const auto& calls = **step.tool_calls;
@@ -241,7 +242,7 @@ bool harbor_trajectory_rules(Decoder& d, const Trajectory& value) {
         auto results_at = d.at("results");
         for (std::size_t k = 0; k < results.size(); ++k) {
             auto result_at = d.at(k);
-            if (given(results[k].content)) audio_parts(d, **results[k].content, "content", label);
+            if (given(results[k].content)) audio_parts(d, **results[k].content, "content", version);
             if (!given(results[k].subagent_trajectory_ref)) continue;
             const auto& refs = **results[k].subagent_trajectory_ref;
             auto refs_at = d.at("subagent_trajectory_ref");

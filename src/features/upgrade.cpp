@@ -3,6 +3,7 @@
 // newer version refuses (a U+0000 in an id, from version 3 on) fails at its place.
 #include "sediment/rows/upgrade.hpp"
 
+#include "detail/atif_parts.hpp"
 #include "detail/decode.hpp"
 #include "detail/text.hpp"
 #include "sediment/rows/encode.hpp"
@@ -282,20 +283,9 @@ std::string without_items(std::string_view text, const std::vector<std::string>&
 /// The audio parts (ATIF-v1.8) of the steps of `t`, which the subset has no form for: their pointers.
 std::vector<std::string> audio_parts(const HarborAtifTrajectory& t) {
     std::vector<std::string> out;
-    const auto parts = [&](const HarborAtifContent& content, const std::string& at) {
-        if (const auto* list = std::get_if<std::vector<HarborAtifContentPart>>(&content))
-            for (std::size_t k = 0; k < list->size(); ++k)
-                if ((*list)[k].type == HarborAtifContentPartType::audio) out.push_back(at + "/" + std::to_string(k));
-    };
-    for (std::size_t i = 0; i < t.steps.size(); ++i) {
-        const std::string step = "/steps/" + std::to_string(i);
-        parts(t.steps[i].message, step + "/message");
-        if (!t.steps[i].observation || t.steps[i].observation->is_null()) continue;
-        const auto& results = (*t.steps[i].observation)->results;
-        for (std::size_t k = 0; k < results.size(); ++k)
-            if (results[k].content && !results[k].content->is_null())
-                parts(**results[k].content, step + "/observation/results/" + std::to_string(k) + "/content");
-    }
+    detail::for_each_part(t, [&](const HarborAtifContentPart& part, const std::string& at) {
+        if (part.type == HarborAtifContentPartType::audio) out.push_back(at);
+    });
     return out;
 }
 

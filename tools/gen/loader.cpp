@@ -258,13 +258,7 @@ private:
                 return;
             }
             check_keywords(s, at, {"anyOf"});
-            const auto is_model_ref = [&](const Json& b) {
-                if (!b.is_object() || b.size() != 1 || !b.contains("$ref") || !b["$ref"].is_string()) return false;
-                const std::string ref = b["$ref"].get<std::string>();
-                return ref.rfind("#/$defs/", 0) == 0 && root_->contains("$defs") && (*root_)["$defs"].contains(ref.substr(8)) &&
-                       (*root_)["$defs"][ref.substr(8)].contains("properties");
-            };
-            if (std::all_of(branches.begin(), branches.end(), is_model_ref))  // models: by a tag, or by keys
+            if (all_model_refs(branches, root_->value("$defs", Json::object())))  // models: by a tag, or by keys
                 f.type = read_variant(Json{{"anyOf", branches}}, at, pascal_case(f.json_name));
             else
                 f.type = read_union(pascal_case(f.json_name), branches, at + "/anyOf", f.description);
@@ -474,24 +468,11 @@ private:
             }
         };
         collect(s["anyOf"]);
-        std::map<std::string, int> const_at;  // a string-const property -> how many branches have one
-        std::set<std::string> tag_values;
         for (const std::string& model : refs) {
-            if (!root_->contains("$defs") || !(*root_)["$defs"].contains(model)) {
-                problem(where(at + "/anyOf"), "'#/$defs/" + model + "' does not resolve");
-                continue;
-            }
-            for (const auto& p : (*root_)["$defs"][model]["properties"].items())
-                if (p.value().contains("const") && p.value()["const"].is_string()) ++const_at[p.key()];
-            v.models.push_back(model);
+            if (!root_->contains("$defs") || !(*root_)["$defs"].contains(model)) problem(where(at + "/anyOf"), "'#/$defs/" + model + "' does not resolve");
+            else v.models.push_back(model);
         }
-        if (!v.models.empty())  // the last such property of the first branch, in its order
-            for (const auto& p : (*root_)["$defs"][v.models[0]]["properties"].items())
-                if (const_at[p.key()] == static_cast<int>(v.models.size())) v.tag = p.key();
-        for (const std::string& model : v.models)
-            if (!v.tag.empty() && !tag_values.insert((*root_)["$defs"][model]["properties"][v.tag]["const"].get<std::string>()).second)
-                v.tag.clear();  // two branches share the tag's value
-        if (v.tag.empty() && !v.models.empty()) select_by_keys(v, (*root_)["$defs"], where(at), problems_);
+        if (!v.models.empty()) select_branches(v, (*root_)["$defs"], where(at), problems_);
         return add_variant(std::move(v), at);
     }
 

@@ -3,10 +3,34 @@
 #include "unions.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 namespace gen {
 
 using Json = nlohmann::ordered_json;
+
+bool all_model_refs(const Json& branches, const Json& defs) {
+    return std::all_of(branches.begin(), branches.end(), [&](const Json& b) {
+        if (!b.is_object() || b.size() != 1 || !b.contains("$ref") || !b["$ref"].is_string()) return false;
+        const std::string ref = b["$ref"].get<std::string>();
+        return ref.rfind("#/$defs/", 0) == 0 && defs.contains(ref.substr(8)) && defs[ref.substr(8)].contains("properties");
+    });
+}
+
+void select_branches(Variant& v, const Json& defs, const std::string& at, std::vector<Problem>& problems) {
+    std::map<std::string, int> const_at;  // a string-const property -> how many branches have one
+    for (const std::string& model : v.models)
+        for (const auto& p : defs[model]["properties"].items())
+            if (p.value().contains("const") && p.value()["const"].is_string()) ++const_at[p.key()];
+    for (const auto& p : defs[v.models[0]]["properties"].items())  // the last such property, in its order
+        if (const_at[p.key()] == static_cast<int>(v.models.size())) v.tag = p.key();
+    std::set<std::string> tag_values;
+    for (const std::string& model : v.models)
+        if (!v.tag.empty() && !tag_values.insert(defs[model]["properties"][v.tag]["const"].get<std::string>()).second)
+            v.tag.clear();  // two branches share the tag's value
+    if (v.tag.empty()) select_by_keys(v, defs, at, problems);
+}
 
 void select_by_keys(Variant& v, const Json& defs, const std::string& at, std::vector<Problem>& problems) {
     v.by_keys = true;
