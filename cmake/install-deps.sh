@@ -4,6 +4,7 @@
 # installed, under /usr/local. Run as root, or as a user with sudo.
 #   --sanitizers   also clang and its runtimes (libFuzzer, ASan, UBSan), for fuzz/ and the sanitizer build
 #   --docs         also doxygen, for the API reference (docs/Doxyfile, docs/check.sh)
+#   --bench        also python3-ujson, a baseline of bench/python/bench.py
 set -eu
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -16,6 +17,7 @@ for option in "$@"; do
   case "$option" in
     --sanitizers) packages="$packages clang libclang-rt-14-dev" ;;
     --docs) packages="$packages doxygen" ;;
+    --bench) packages="$packages python3-ujson" ;;
     *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;
   esac
 done

@@ -52,8 +52,16 @@ def one_core_stages(lines, size, schema, repeat, jsonschema_rows):
     validate_mb = size / best(repeat, lambda: [sediment_rows.validate(l, schema) for l in lines]) / 1e6
     line("sediment_rows.validate (bytes)", validate_mb,
          f"{validate_mb / json_mb:.2f}x json.loads, {validate_mb / js_mb:.1f}x json.loads + jsonschema")
+    try:
+        import ujson  # Debian's python3-ujson (cmake/install-deps.sh --bench)
+        ujson_mb = size / best(repeat, lambda: [ujson.loads(l) for l in lines]) / 1e6
+        line("ujson.loads", ujson_mb)
+    except ImportError:
+        ujson_mb = None
+        print("ujson.loads skipped: ujson is not installed (cmake/install-deps.sh --bench)")
     loads_mb = size / best(repeat, lambda: [sediment_rows.loads(l, schema) for l in lines]) / 1e6
-    line("sediment_rows.loads", loads_mb, f"{loads_mb / json_mb:.2f}x json.loads")
+    line("sediment_rows.loads", loads_mb, f"{loads_mb / json_mb:.2f}x json.loads" +
+         (f", {loads_mb / ujson_mb:.2f}x ujson.loads" if ujson_mb else ""))
     values = [json.loads(l) for l in lines]
     dumps_json = size / best(repeat, lambda: [json.dumps(v).encode() for v in values]) / 1e6
     line("json.dumps", dumps_json)

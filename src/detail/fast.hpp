@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "decoder.hpp"
+#include "fast_dom.hpp"
 #include "generated/views.hpp"
 
 namespace sediment::rows::detail::fast {
@@ -40,20 +41,12 @@ struct Reader {
     const Limits& limits;
     std::size_t decimals = 0;
     std::vector<std::pair<std::string_view, bool>>* big_integers = nullptr;
+    bool reordered = false;  ///< an object's keys were not in the order of its model's fields
 };
 
-/// The length of a marker's index: a marker is a string of U+0000 and at least these digits (it
-/// takes the place of an integer literal of at least 20 characters).
-constexpr std::size_t kMarkerDigits = 12;
-
-/// A string of a marker's form, where the document has markers: U+0000 and digits. Only a free-form
-/// value reads one (take_marked()); every other reader refuses it.
-inline bool is_marker(const Reader& r, std::string_view s) {
-    if (!r.big_integers || s.size() <= kMarkerDigits || s[0] != '\0') return false;
-    for (std::size_t i = 1; i < s.size(); ++i)
-        if (s[i] < '0' || s[i] > '9') return false;
-    return true;
-}
+/// A string of a marker's form, where the document has markers. Only a free-form value reads one
+/// (take_marked()); every other reader refuses it.
+inline bool is_marker(const Reader& r, std::string_view s) { return r.big_integers && marker_form(s); }
 
 /// The integer the marker `s` stands for, taken; empty when that marker is taken already or out of
 /// range. The text's own strings are of any content, so one of a marker's form may be a string of

@@ -3,6 +3,7 @@
 #include "generated/fast_read.hpp"
 #include "detail/decode.hpp"
 #include "detail/encode.hpp"
+#include "detail/fast_dom.hpp"
 #include "detail/text.hpp"
 #include "sediment/rows/versions.hpp"
 
@@ -167,16 +168,19 @@ bool decimals_exact(const Document& doc, std::size_t count) {
 // Runs `reader(r)` over the parsed `text` as a document of `schema`: true when it accepts the document
 // and no rule recorded an error. The DOM keeps the doubles, not their literals: a schema of exact
 // decimals (the ATIF subset) reads them again from the text, where the parser found them.
+// `in_order`, when given, says whether every object's keys were in the order of its model's fields.
 template <class ReadOrCheck>
-bool accepts(Document& doc, const Limits& limits, SchemaId schema, ReadOrCheck reader) {
+bool accepts(Document& doc, const Limits& limits, SchemaId schema, ReadOrCheck reader, bool* in_order = nullptr) {
     std::vector<Error> errors;
     Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
     Reader r{d, limits, 0, doc.markers()};
     const auto all_taken = [&] {
         return std::all_of(doc.big_integers.begin(), doc.big_integers.end(), [](const auto& big) { return big.second; });
     };
-    return reader(r) && errors.empty() && all_taken() &&
-           (r.decimals == 0 || !schema_info(schema).exact_decimals || decimals_exact(doc, r.decimals));
+    const bool accepted = reader(r) && errors.empty() && all_taken() &&
+                          (r.decimals == 0 || !schema_info(schema).exact_decimals || decimals_exact(doc, r.decimals));
+    if (in_order) *in_order = !r.reordered;
+    return accepted;
 }
 
 // Reads the parsed document into `out`.
@@ -187,8 +191,8 @@ bool read_document(Document& doc, T& out, const Limits& limits, SchemaId schema)
 
 // The same verdict as read_document(), building nothing.
 template <class T>
-bool check_read(Document& doc, type_tag<T> type, const Limits& limits, SchemaId schema) {
-    return accepts(doc, limits, schema, [&](Reader& r) { return check(r, doc.root, type); });
+bool check_read(Document& doc, type_tag<T> type, const Limits& limits, SchemaId schema, bool* in_order = nullptr) {
+    return accepts(doc, limits, schema, [&](Reader& r) { return check(r, doc.root, type); }, in_order);
 }
 
 // The version of a document of kind `held` (the base name of the versions), which `root` names; for
@@ -327,21 +331,43 @@ bool fast_parse(std::string_view text, Json& out) {
     return fast::read(r, doc.root, out);
 }
 
+namespace {
+
+// The version of the parsed document under `name` (a schema's name, a family's, or "any") when the
+// fast path accepts it; `in_order` as in accepts().
+std::optional<SchemaId> checked_version(fast::Document& doc, std::string_view name, const Limits& limits, bool* in_order = nullptr) {
+    const SchemaInfo* version = find_schema(name);
+    if (!version) {
+        static const std::vector<const SchemaInfo*> families = [] {  // the first version of each family that names its version
+            std::vector<const SchemaInfo*> out;
+            for (const SchemaInfo& s : kSchemas)
+                if (!s.version_pointer.empty() && (out.empty() || out.back()->base != s.base)) out.push_back(&s);
+            return out;
+        }();
+        for (const SchemaInfo* family : families)
+            if (!version && (name == "any" || family->base == name)) version = fast::version_named(doc.root, *family);
+    }
+    if (!version || !visit_schema(version->id, [&](auto root) { return fast::check_read(doc, root, limits, version->id, in_order); }))
+        return std::nullopt;
+    return version->id;
+}
+
+}  // namespace
+
 std::optional<SchemaId> fast_check_named(std::string_view base, std::string_view text, const Limits& limits, bool padded) {
     fast::Document doc;
     if (!fast::parse_dom(text, limits, doc, padded, true)) return std::nullopt;
-    static const std::vector<const SchemaInfo*> families = [] {  // the first version of each family that names its version
-        std::vector<const SchemaInfo*> out;
-        for (const SchemaInfo& s : kSchemas)
-            if (!s.version_pointer.empty() && (out.empty() || out.back()->base != s.base)) out.push_back(&s);
-        return out;
-    }();
-    const SchemaInfo* version = nullptr;
-    for (const SchemaInfo* family : families)
-        if (!version && (base == "any" || family->base == base)) version = fast::version_named(doc.root, *family);
-    if (!version || !visit_schema(version->id, [&](auto row) { return fast::check_read(doc, row, limits, version->id); }))
-        return std::nullopt;
-    return version->id;
+    return checked_version(doc, base, limits);
+}
+
+std::optional<SchemaId> fast_check_dom(std::string_view name, std::string_view text, const Limits& limits, bool padded,
+                                       const DomLook& look) {
+    fast::Document doc;
+    if (!fast::parse_dom(text, limits, doc, padded, true)) return std::nullopt;
+    bool in_order = false;
+    const std::optional<SchemaId> version = checked_version(doc, name, limits, &in_order);
+    if (version && in_order) look(doc.root, doc.big_integers);
+    return version;
 }
 
 }  // namespace sediment::rows::detail

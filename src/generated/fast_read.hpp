@@ -350,6 +350,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<AtifAgent>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 2))) out.model_name.reset();
@@ -382,6 +383,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<AtifImageSource>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -417,6 +419,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<AtifAudioSource>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 2))) out.duration_sec.reset();
@@ -475,6 +478,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<HarborAtifContentPart>
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 1))) out.text.reset();
@@ -527,6 +531,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<AtifToolCall>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
@@ -566,6 +571,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<HarborAtifSubagentTraj
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 0))) out.trajectory_id.reset();
@@ -608,6 +614,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<HarborAtifObservationR
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 0))) out.source_call_id.reset();
@@ -638,6 +645,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<HarborAtifObservation>
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
@@ -706,6 +714,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<AtifStepMetrics>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 0))) out.prompt_tokens.reset();
@@ -783,6 +792,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<HarborAtifStep>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 1))) out.timestamp.reset();
@@ -852,6 +862,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<AtifFinalMetrics>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 0))) out.total_prompt_tokens.reset();
@@ -915,6 +926,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<HarborAtifTrajectory>)
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 0))) out.schema_version.reset();
@@ -955,6 +967,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<AtifContentPart>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 1))) out.text.reset();
@@ -1009,6 +1022,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymAtifObservation
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 0))) out.source_call_id.reset();
@@ -1039,6 +1053,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymAtifObservation
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
@@ -1108,6 +1123,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymAtifStep>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 1))) out.timestamp.reset();
@@ -1179,6 +1195,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymAtifTrajectory>
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 1))) out.session_id.reset();
@@ -1306,6 +1323,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<CIOutcomeV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7fffff) == 0x7fffff && d.error_count() == 0;
@@ -1444,6 +1462,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<CIOutcomeV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3ffffff) == 0x3ffffff && d.error_count() == 0;
@@ -1476,6 +1495,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<ProvenanceV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
@@ -1508,6 +1528,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SourceIdsV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
@@ -1582,6 +1603,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DiffSFTMetadataV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xffff) == 0xffff && d.error_count() == 0;
@@ -1618,6 +1640,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SourceIdsV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -1695,6 +1718,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DiffSFTMetadataV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1ffff) == 0x1ffff && d.error_count() == 0;
@@ -1730,6 +1754,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<RepositoryIdentityV3>)
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
@@ -1810,6 +1835,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DiffSFTMetadataV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3ffff) == 0x3ffff && d.error_count() == 0;
@@ -1839,6 +1865,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<TrainerTextMessageV1>)
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -1869,6 +1896,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<TrainerFunctionCallV1>
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -1902,6 +1930,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<TrainerToolCallV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
@@ -1938,6 +1967,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<TrainerAssistantConten
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 2))) out.thinking.reset();
@@ -1976,6 +2006,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<TrainerAssistantThinki
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 2))) out.content.reset();
@@ -2014,6 +2045,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<TrainerAssistantToolCa
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 2))) out.thinking.reset();
@@ -2078,6 +2110,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<TrainerToolMessageV1>)
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -2141,6 +2174,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DiffSFTSampleV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -2176,6 +2210,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DiffSFTSampleV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -2211,6 +2246,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DiffSFTSampleV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -2240,6 +2276,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DPOProvenanceV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -2311,6 +2348,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DPOMetadataV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7fff) == 0x7fff && d.error_count() == 0;
@@ -2396,6 +2434,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DPOMetadataV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7ffff) == 0x7ffff && d.error_count() == 0;
@@ -2487,6 +2526,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DPOMetadataV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1fffff) == 0x1fffff && d.error_count() == 0;
@@ -2578,6 +2618,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DPOMetadataV4>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1fffff) == 0x1fffff && d.error_count() == 0;
@@ -2616,6 +2657,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DPOPairV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
@@ -2654,6 +2696,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DPOPairV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
@@ -2692,6 +2735,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DPOPairV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
@@ -2730,6 +2774,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<DPOPairV4>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
@@ -2760,6 +2805,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<TextPartV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -2790,6 +2836,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<ReasoningPartV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -2828,6 +2875,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<ToolCallPartV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -2862,6 +2910,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<ToolCallResponsePartV1
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
@@ -2910,6 +2959,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<RLVRInferenceMessageRo
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 2))) out.finish_reason.reset();
@@ -2949,6 +2999,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<RLVRDecisionRowV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
@@ -2988,6 +3039,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<RLVRTurnRowV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
@@ -3014,6 +3066,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymResponseV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
@@ -3040,6 +3093,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymResponsesCreate
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
@@ -3066,6 +3120,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<VerificationV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
@@ -3135,6 +3190,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<CIWorkflowResolutionV1
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xfff) == 0xfff && d.error_count() == 0;
@@ -3196,6 +3252,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<CIResolutionV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7ff) == 0x7ff && d.error_count() == 0;
@@ -3268,6 +3325,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymMetadataV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
@@ -3306,6 +3364,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymRolloutRowV1>) 
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 2))) out.reward.reset();
@@ -3379,6 +3438,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymMetadataV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
@@ -3417,6 +3477,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymRolloutRowV2>) 
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 2))) out.reward.reset();
@@ -3497,6 +3558,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymMetadataV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
@@ -3535,6 +3597,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymRolloutRowV3>) 
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 2))) out.reward.reset();
@@ -3600,6 +3663,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<CIResolutionV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xfff) == 0xfff && d.error_count() == 0;
@@ -3682,6 +3746,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymMetadataV4>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
@@ -3720,6 +3785,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymRolloutRowV4>) 
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 2))) out.reward.reset();
@@ -3802,6 +3868,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<RecoveryRowV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3ffff) == 0x3ffff && d.error_count() == 0;
@@ -3840,6 +3907,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<RecoveryAttributionEvi
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -3927,6 +3995,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<RecoveryRowV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xfffff) == 0xfffff && d.error_count() == 0;
@@ -4017,6 +4086,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<RecoveryRowV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1fffff) == 0x1fffff && d.error_count() == 0;
@@ -4092,6 +4162,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SedimentRolloutRowV1>)
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
@@ -4169,6 +4240,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SedimentRolloutRowV2>)
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
@@ -4253,6 +4325,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SedimentRolloutRowV3>)
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
@@ -4340,6 +4413,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SedimentRolloutRowV4>)
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
@@ -4417,6 +4491,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SedimentTaskRowV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 8))) out.verification.reset();
@@ -4499,6 +4574,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SedimentTaskRowV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 8))) out.verification.reset();
@@ -4584,6 +4660,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SedimentTaskRowV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 8))) out.verification.reset();
@@ -4647,6 +4724,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SFTMetadataV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xfff) == 0xfff && d.error_count() == 0;
@@ -4716,6 +4794,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SFTMetadataV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3fff) == 0x3fff && d.error_count() == 0;
@@ -4788,6 +4867,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SFTMetadataV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7fff) == 0x7fff && d.error_count() == 0;
@@ -4823,6 +4903,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SFTSampleV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -4858,6 +4939,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SFTSampleV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -4893,6 +4975,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SFTSampleV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -4954,6 +5037,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SWEBenchMetadataV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 3))) out.verification.reset();
@@ -5020,6 +5104,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SWEBenchMetadataV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 3))) out.verification.reset();
@@ -5089,6 +5174,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SWEBenchMetadataV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     if (!(seen & (std::uint64_t{1} << 3))) out.verification.reset();
@@ -5131,6 +5217,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SWEBenchTaskRowV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3f) == 0x3f && d.error_count() == 0;
@@ -5174,6 +5261,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SWEBenchTaskRowV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3f) == 0x3f && d.error_count() == 0;
@@ -5217,6 +5305,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<SWEBenchTaskRowV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3f) == 0x3f && d.error_count() == 0;
@@ -5271,6 +5360,7 @@ inline bool check(Reader& r, element e, type_tag<AtifAgent>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -5295,6 +5385,7 @@ inline bool check(Reader& r, element e, type_tag<AtifImageSource>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -5326,6 +5417,7 @@ inline bool check(Reader& r, element e, type_tag<AtifAudioSource>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -5391,6 +5483,7 @@ inline bool check(Reader& r, element e, type_tag<AtifToolCall>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
@@ -5430,6 +5523,7 @@ inline bool check(Reader& r, element e, type_tag<HarborAtifSubagentTrajectoryRef
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x0) == 0x0 && d.error_count() == 0;
@@ -5469,6 +5563,7 @@ inline bool check(Reader& r, element e, type_tag<HarborAtifObservationResult>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x0) == 0x0 && d.error_count() == 0;
@@ -5490,6 +5585,7 @@ inline bool check(Reader& r, element e, type_tag<HarborAtifObservation>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
@@ -5569,6 +5665,7 @@ inline bool check(Reader& r, element e, type_tag<AtifStepMetrics>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x0) == 0x0 && d.error_count() == 0;
@@ -5633,6 +5730,7 @@ inline bool check(Reader& r, element e, type_tag<AtifFinalMetrics>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x0) == 0x0 && d.error_count() == 0;
@@ -5693,6 +5791,7 @@ inline bool check(Reader& r, element e, type_tag<NemoGymAtifObservationResult>) 
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x0) == 0x0 && d.error_count() == 0;
@@ -5714,6 +5813,7 @@ inline bool check(Reader& r, element e, type_tag<NemoGymAtifObservation>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
@@ -5861,6 +5961,7 @@ inline bool check(Reader& r, element e, type_tag<CIOutcomeV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7fffff) == 0x7fffff && d.error_count() == 0;
@@ -6020,6 +6121,7 @@ inline bool check(Reader& r, element e, type_tag<CIOutcomeV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3ffffff) == 0x3ffffff && d.error_count() == 0;
@@ -6049,6 +6151,7 @@ inline bool check(Reader& r, element e, type_tag<ProvenanceV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
@@ -6076,6 +6179,7 @@ inline bool check(Reader& r, element e, type_tag<SourceIdsV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
@@ -6147,6 +6251,7 @@ inline bool check(Reader& r, element e, type_tag<DiffSFTMetadataV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xffff) == 0xffff && d.error_count() == 0;
@@ -6183,6 +6288,7 @@ inline bool check(Reader& r, element e, type_tag<SourceIdsV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -6257,6 +6363,7 @@ inline bool check(Reader& r, element e, type_tag<DiffSFTMetadataV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1ffff) == 0x1ffff && d.error_count() == 0;
@@ -6289,6 +6396,7 @@ inline bool check(Reader& r, element e, type_tag<RepositoryIdentityV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
@@ -6368,6 +6476,7 @@ inline bool check(Reader& r, element e, type_tag<DiffSFTMetadataV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3ffff) == 0x3ffff && d.error_count() == 0;
@@ -6392,6 +6501,7 @@ inline bool check(Reader& r, element e, type_tag<TrainerTextMessageV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -6417,6 +6527,7 @@ inline bool check(Reader& r, element e, type_tag<TrainerFunctionCallV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -6445,6 +6556,7 @@ inline bool check(Reader& r, element e, type_tag<TrainerToolCallV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
@@ -6476,6 +6588,7 @@ inline bool check(Reader& r, element e, type_tag<TrainerAssistantContentMessageV
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -6507,6 +6620,7 @@ inline bool check(Reader& r, element e, type_tag<TrainerAssistantThinkingMessage
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -6538,6 +6652,7 @@ inline bool check(Reader& r, element e, type_tag<TrainerAssistantToolCallMessage
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -6590,6 +6705,7 @@ inline bool check(Reader& r, element e, type_tag<TrainerToolMessageV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -6643,6 +6759,7 @@ inline bool check(Reader& r, element e, type_tag<DiffSFTSampleV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -6673,6 +6790,7 @@ inline bool check(Reader& r, element e, type_tag<DiffSFTSampleV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -6703,6 +6821,7 @@ inline bool check(Reader& r, element e, type_tag<DiffSFTSampleV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -6727,6 +6846,7 @@ inline bool check(Reader& r, element e, type_tag<DPOProvenanceV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -6795,6 +6915,7 @@ inline bool check(Reader& r, element e, type_tag<DPOMetadataV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7fff) == 0x7fff && d.error_count() == 0;
@@ -6891,6 +7012,7 @@ inline bool check(Reader& r, element e, type_tag<DPOMetadataV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7ffff) == 0x7ffff && d.error_count() == 0;
@@ -6997,6 +7119,7 @@ inline bool check(Reader& r, element e, type_tag<DPOMetadataV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1fffff) == 0x1fffff && d.error_count() == 0;
@@ -7103,6 +7226,7 @@ inline bool check(Reader& r, element e, type_tag<DPOMetadataV4>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1fffff) == 0x1fffff && d.error_count() == 0;
@@ -7136,6 +7260,7 @@ inline bool check(Reader& r, element e, type_tag<DPOPairV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
@@ -7169,6 +7294,7 @@ inline bool check(Reader& r, element e, type_tag<DPOPairV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
@@ -7202,6 +7328,7 @@ inline bool check(Reader& r, element e, type_tag<DPOPairV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
@@ -7235,6 +7362,7 @@ inline bool check(Reader& r, element e, type_tag<DPOPairV4>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
@@ -7260,6 +7388,7 @@ inline bool check(Reader& r, element e, type_tag<TextPartV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -7285,6 +7414,7 @@ inline bool check(Reader& r, element e, type_tag<ReasoningPartV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -7319,6 +7449,7 @@ inline bool check(Reader& r, element e, type_tag<ToolCallPartV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -7349,6 +7480,7 @@ inline bool check(Reader& r, element e, type_tag<ToolCallResponsePartV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
@@ -7387,6 +7519,7 @@ inline bool check(Reader& r, element e, type_tag<RLVRInferenceMessageRowV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3) == 0x3 && d.error_count() == 0;
@@ -7420,6 +7553,7 @@ inline bool check(Reader& r, element e, type_tag<RLVRDecisionRowV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
@@ -7455,6 +7589,7 @@ inline bool check(Reader& r, element e, type_tag<RLVRTurnRowV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1f) == 0x1f && d.error_count() == 0;
@@ -7476,6 +7611,7 @@ inline bool check(Reader& r, element e, type_tag<NemoGymResponseV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
@@ -7497,6 +7633,7 @@ inline bool check(Reader& r, element e, type_tag<NemoGymResponsesCreateParamsV1>
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
@@ -7518,6 +7655,7 @@ inline bool check(Reader& r, element e, type_tag<VerificationV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1) == 0x1 && d.error_count() == 0;
@@ -7602,6 +7740,7 @@ inline bool check(Reader& r, element e, type_tag<CIWorkflowResolutionV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xfff) == 0xfff && d.error_count() == 0;
@@ -7679,6 +7818,7 @@ inline bool check(Reader& r, element e, type_tag<CIResolutionV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7ff) == 0x7ff && d.error_count() == 0;
@@ -7746,6 +7886,7 @@ inline bool check(Reader& r, element e, type_tag<NemoGymMetadataV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7d77) == 0x7d77 && d.error_count() == 0;
@@ -7776,6 +7917,7 @@ inline bool check(Reader& r, element e, type_tag<NemoGymRolloutRowV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xb) == 0xb && d.error_count() == 0;
@@ -7843,6 +7985,7 @@ inline bool check(Reader& r, element e, type_tag<NemoGymMetadataV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7d77) == 0x7d77 && d.error_count() == 0;
@@ -7873,6 +8016,7 @@ inline bool check(Reader& r, element e, type_tag<NemoGymRolloutRowV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xb) == 0xb && d.error_count() == 0;
@@ -7955,6 +8099,7 @@ inline bool check(Reader& r, element e, type_tag<NemoGymMetadataV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xfd77) == 0xfd77 && d.error_count() == 0;
@@ -7985,6 +8130,7 @@ inline bool check(Reader& r, element e, type_tag<NemoGymRolloutRowV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xb) == 0xb && d.error_count() == 0;
@@ -8067,6 +8213,7 @@ inline bool check(Reader& r, element e, type_tag<CIResolutionV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xfff) == 0xfff && d.error_count() == 0;
@@ -8154,6 +8301,7 @@ inline bool check(Reader& r, element e, type_tag<NemoGymMetadataV4>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1fd77) == 0x1fd77 && d.error_count() == 0;
@@ -8184,6 +8332,7 @@ inline bool check(Reader& r, element e, type_tag<NemoGymRolloutRowV4>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xb) == 0xb && d.error_count() == 0;
@@ -8262,6 +8411,7 @@ inline bool check(Reader& r, element e, type_tag<RecoveryRowV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3ffff) == 0x3ffff && d.error_count() == 0;
@@ -8302,6 +8452,7 @@ inline bool check(Reader& r, element e, type_tag<RecoveryAttributionEvidenceV2>)
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -8386,6 +8537,7 @@ inline bool check(Reader& r, element e, type_tag<RecoveryRowV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xfffff) == 0xfffff && d.error_count() == 0;
@@ -8475,6 +8627,7 @@ inline bool check(Reader& r, element e, type_tag<RecoveryRowV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1fffff) == 0x1fffff && d.error_count() == 0;
@@ -8545,6 +8698,7 @@ inline bool check(Reader& r, element e, type_tag<SedimentRolloutRowV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xffe7) == 0xffe7 && d.error_count() == 0;
@@ -8615,6 +8769,7 @@ inline bool check(Reader& r, element e, type_tag<SedimentRolloutRowV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xffe7) == 0xffe7 && d.error_count() == 0;
@@ -8700,6 +8855,7 @@ inline bool check(Reader& r, element e, type_tag<SedimentRolloutRowV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1ffe7) == 0x1ffe7 && d.error_count() == 0;
@@ -8790,6 +8946,7 @@ inline bool check(Reader& r, element e, type_tag<SedimentRolloutRowV4>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3ffe7) == 0x3ffe7 && d.error_count() == 0;
@@ -8860,6 +9017,7 @@ inline bool check(Reader& r, element e, type_tag<SedimentTaskRowV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xfeff) == 0xfeff && d.error_count() == 0;
@@ -8943,6 +9101,7 @@ inline bool check(Reader& r, element e, type_tag<SedimentTaskRowV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1feff) == 0x1feff && d.error_count() == 0;
@@ -9031,6 +9190,7 @@ inline bool check(Reader& r, element e, type_tag<SedimentTaskRowV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3feff) == 0x3feff && d.error_count() == 0;
@@ -9090,6 +9250,7 @@ inline bool check(Reader& r, element e, type_tag<SFTMetadataV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xfff) == 0xfff && d.error_count() == 0;
@@ -9163,6 +9324,7 @@ inline bool check(Reader& r, element e, type_tag<SFTMetadataV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3fff) == 0x3fff && d.error_count() == 0;
@@ -9241,6 +9403,7 @@ inline bool check(Reader& r, element e, type_tag<SFTMetadataV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7fff) == 0x7fff && d.error_count() == 0;
@@ -9271,6 +9434,7 @@ inline bool check(Reader& r, element e, type_tag<SFTSampleV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -9301,6 +9465,7 @@ inline bool check(Reader& r, element e, type_tag<SFTSampleV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -9331,6 +9496,7 @@ inline bool check(Reader& r, element e, type_tag<SFTSampleV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xf) == 0xf && d.error_count() == 0;
@@ -9387,6 +9553,7 @@ inline bool check(Reader& r, element e, type_tag<SWEBenchMetadataV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x7f7) == 0x7f7 && d.error_count() == 0;
@@ -9452,6 +9619,7 @@ inline bool check(Reader& r, element e, type_tag<SWEBenchMetadataV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0xff7) == 0xff7 && d.error_count() == 0;
@@ -9522,6 +9690,7 @@ inline bool check(Reader& r, element e, type_tag<SWEBenchMetadataV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x1ff7) == 0x1ff7 && d.error_count() == 0;
@@ -9558,6 +9727,7 @@ inline bool check(Reader& r, element e, type_tag<SWEBenchTaskRowV1>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3f) == 0x3f && d.error_count() == 0;
@@ -9598,6 +9768,7 @@ inline bool check(Reader& r, element e, type_tag<SWEBenchTaskRowV2>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3f) == 0x3f && d.error_count() == 0;
@@ -9638,6 +9809,7 @@ inline bool check(Reader& r, element e, type_tag<SWEBenchTaskRowV3>) {
             return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
     return (seen & 0x3f) == 0x3f && d.error_count() == 0;

@@ -101,6 +101,7 @@ public:
             space_.notify_one();
         }
         py::list out;
+        const NoCollection quiet;
         for (std::size_t i = 0; i < batch.size(); ++i) {
             cli::Outcome& o = batch[i];
             if (o.kind == cli::Document::io_error) {
@@ -274,6 +275,24 @@ PYBIND11_MODULE(_native, m) {
         check_name(schema, data);
         const Text data_text = text_of(data);
         const std::string_view text = data_text.view;
+        // The fast path checks the text once and the value is built from its DOM; a document it does not
+        // accept, or whose keys are not in the schema's order, is formatted compact and built from that.
+        PyObject* value = nullptr;
+        bool looked = false;
+        {
+            py::gil_scoped_release unlocked;
+            rows::detail::fast_check_dom(schema, text, rows::Limits{}, false,
+                                         [&](simdjson::dom::element root, const rows::detail::BigIntegers& big) {
+                                             py::gil_scoped_acquire locked;
+                                             const NoCollection quiet;
+                                             value = DomBuilder(big).value(root);
+                                             looked = true;
+                                         });
+        }
+        if (looked) {
+            if (!value) throw py::error_already_set();
+            return py::make_tuple(true, py::reinterpret_steal<py::object>(value));
+        }
         std::string compact;
         rows::Validated checked;
         {
@@ -281,6 +300,7 @@ PYBIND11_MODULE(_native, m) {
             checked = rows::format(schema, text, rows::Style::compact, compact);
         }
         if (!checked.errors.empty()) return py::make_tuple(false, checked.errors);
+        const NoCollection quiet;
         return py::make_tuple(true, PythonBuilder(compact).value());
     }, py::arg("schema"), py::arg("data"), "loads() without the exception: (True, value) or (False, errors).");
 

@@ -4,7 +4,9 @@
 
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -14,6 +16,7 @@
 
 #include <sediment/rows.hpp>
 
+#include "detail/fast_dom.hpp"
 #include "detail/writer.hpp"
 
 namespace sediment_rows_python {
@@ -64,6 +67,24 @@ inline Text text_of(const py::object& data) {
     t.view = {PyBytes_AS_STRING(bytes), static_cast<std::size_t>(PyBytes_GET_SIZE(bytes))};
     return t;
 }
+
+/// No cyclic garbage collection while it lives (the GIL held): values made from a document hold no
+/// cycle, and a collection while they are made would only walk them, and every live object, again and
+/// again (half of the time json.loads takes on rows kept in a list). Collections run again after it.
+class NoCollection {
+public:
+#if PY_VERSION_HEX >= 0x030A0000
+    NoCollection() : collecting_(PyGC_Disable()) {}
+    ~NoCollection() {
+        if (collecting_) PyGC_Enable();
+    }
+#endif
+    NoCollection(const NoCollection&) = delete;
+    NoCollection& operator=(const NoCollection&) = delete;
+
+private:
+    [[maybe_unused]] int collecting_ = 0;
+};
 
 /// Python values from JSON text the library wrote (valid, compact style): objects become dicts in the
 /// text's key order, integers ints of any size, decimals floats, null None.
@@ -170,6 +191,134 @@ private:
 
     const char* p_;
     const char* end_;
+};
+
+/// Python values straight from the DOM of a document the fast path accepted (loads()): what
+/// PythonBuilder builds from the compact text, with no text in between. Short keys are made once and
+/// kept (a schema's keys recur in every row); strings of ASCII are copied into their str. Runs with the
+/// GIL held, which guards the kept keys.
+/// Every method returns a new reference, or nullptr with Python's error set (out of memory).
+class DomBuilder {
+public:
+    explicit DomBuilder(const rows::detail::BigIntegers& big_integers) : big_(big_integers) {}
+
+    PyObject* value(simdjson::dom::element e) {
+        using simdjson::dom::element_type;
+        switch (e.type()) {
+            case element_type::OBJECT: return object(e.get_object().value_unsafe());
+            case element_type::ARRAY: return array(e.get_array().value_unsafe());
+            case element_type::STRING: {
+                const std::string_view s = e.get_string().value_unsafe();
+                return is_marker(s) ? big_integer(s) : string(s);
+            }
+            case element_type::INT64: return PyLong_FromLongLong(e.get_int64().value_unsafe());
+            case element_type::UINT64: return PyLong_FromUnsignedLongLong(e.get_uint64().value_unsafe());
+            case element_type::DOUBLE: return PyFloat_FromDouble(e.get_double().value_unsafe());
+            case element_type::BOOL: return PyBool_FromLong(e.get_bool().value_unsafe());
+            case element_type::NULL_VALUE: Py_RETURN_NONE;
+        }
+        Py_RETURN_NONE;  // (every type is above)
+    }
+
+private:
+    static constexpr std::size_t kKeyBytes = 40, kKeptKeys = 4096;  // (a power of two)
+
+    const rows::detail::BigIntegers& big_;
+
+    PyObject* object(simdjson::dom::object o) {
+        PyObject* out = _PyDict_NewPresized(static_cast<Py_ssize_t>(o.size()));  // (size() saturates: a hint)
+        if (!out) return nullptr;
+        for (const auto [key, item] : o) {
+            PyObject* k = this->key(key);
+            PyObject* v = k ? value(item) : nullptr;
+            const int failed = v ? PyDict_SetItem(out, k, v) : -1;
+            Py_XDECREF(k);
+            Py_XDECREF(v);
+            if (failed) {
+                Py_DECREF(out);
+                return nullptr;
+            }
+        }
+        return out;
+    }
+
+    PyObject* array(simdjson::dom::array a) {
+        const std::size_t size = a.size();  // saturates at 0xFFFFFF items: past it, appended
+        const bool sized = size < 0xFFFFFF;
+        PyObject* out = PyList_New(sized ? static_cast<Py_ssize_t>(size) : 0);
+        if (!out) return nullptr;
+        Py_ssize_t i = 0;
+        for (const simdjson::dom::element item : a) {
+            PyObject* v = value(item);
+            if (v && sized) {
+                PyList_SET_ITEM(out, i++, v);
+                continue;
+            }
+            const int failed = v ? PyList_Append(out, v) : -1;
+            Py_XDECREF(v);
+            if (failed) {
+                Py_DECREF(out);
+                return nullptr;
+            }
+        }
+        return out;
+    }
+
+    static PyObject* string(std::string_view s) {
+        const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+        std::uint64_t high = 0;
+        std::size_t i = 0;
+        for (; i + 8 <= s.size(); i += 8) {
+            std::uint64_t word;
+            std::memcpy(&word, p + i, 8);
+            high |= word;
+        }
+        for (; i < s.size(); ++i) high |= p[i];
+        if (high & 0x8080808080808080ull)  // not ASCII: simdjson checked the UTF-8
+            return PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "strict");
+        PyObject* out = PyUnicode_New(static_cast<Py_ssize_t>(s.size()), 127);
+        if (out) std::memcpy(PyUnicode_1BYTE_DATA(out), s.data(), s.size());
+        return out;
+    }
+
+    /// A key's str: made once and kept when it is short, in a slot chosen by a hash of its bytes; a key
+    /// whose slot another holds is made each time.
+    PyObject* key(std::string_view k) {
+        if (k.size() > kKeyBytes) return string(k);
+        struct Kept {
+            std::string_view bytes;  // the str's own UTF-8, which lives as it does (for the process's life)
+            PyObject* str = nullptr;
+        };
+        static Kept* const kept = new Kept[kKeptKeys];
+        std::uint64_t first = 0, last = 0;  // a hash of the length and the first and last 8 bytes
+        std::memcpy(&first, k.data(), std::min<std::size_t>(k.size(), 8));
+        if (k.size() > 8) std::memcpy(&last, k.data() + k.size() - 8, 8);
+        const std::uint64_t h = ((first * 0x9E3779B97F4A7C15ull) ^ (last * 0xC2B2AE3D27D4EB4Full) ^ k.size()) >> 40;
+        Kept& slot = kept[h & (kKeptKeys - 1)];
+        if (slot.str && slot.bytes == k) {
+            Py_INCREF(slot.str);
+            return slot.str;
+        }
+        PyObject* made = string(k);
+        if (!made || slot.str) return made;
+        PyUnicode_InternInPlace(&made);
+        Py_ssize_t size = 0;
+        const char* utf8 = PyUnicode_AsUTF8AndSize(made, &size);
+        if (!utf8) return made;  // (cannot fail: the str was made from UTF-8)
+        Py_INCREF(made);
+        slot = Kept{std::string_view(utf8, static_cast<std::size_t>(size)), made};
+        return made;
+    }
+
+    /// Where the DOM holds big integers, a string of a marker's form is one.
+    bool is_marker(std::string_view s) const { return !big_.empty() && rows::detail::marker_form(s); }
+
+    PyObject* big_integer(std::string_view marker) const {
+        std::size_t i = 0;
+        std::from_chars(marker.data() + 1, marker.data() + marker.size(), i);
+        const std::string digits(big_.at(i).first);
+        return PyLong_FromString(digits.c_str(), nullptr, 10);
+    }
 };
 
 /// JSON text of a Python value, for dumps(): dicts with str keys, lists and tuples, str, int (any

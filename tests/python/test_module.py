@@ -123,6 +123,61 @@ def test_loads_values_are_plain_python_and_exact():
     assert sediment_rows.dumps(back, "atif-v1.7") == sediment_rows.dumps(trajectory, "atif-v1.7")
 
 
+def shape(value):
+    """A value's dicts as lists of (key, shape) pairs in their order, and every number with its type."""
+    if isinstance(value, dict):
+        return [(k, shape(v)) for k, v in value.items()]
+    if isinstance(value, list):
+        return [shape(v) for v in value]
+    if isinstance(value, float):
+        return ("float", repr(value))
+    return (type(value).__name__, value)
+
+
+def test_loads_equals_json_loads_and_read_key_for_key():
+    # rows written in the schema's key order are built from the parse itself: the same values, types and
+    # key order as json.loads, and as read() (which builds them from the compact text of the typed models)
+    rows = example_rows() + mixed_rows()
+    read_back = [value for _, value, _ in sediment_rows.read(ROW_PATH)]
+    for i, row in enumerate(rows):
+        value = sediment_rows.loads(row)
+        assert shape(value) == shape(json.loads(row))
+        if i < len(read_back):
+            assert shape(value) == shape(read_back[i])
+    # numbers of every kind, escapes and strings that look like the parser's markers, in a free-form value
+    extra = {"big": 2 ** 70, "small": -2 ** 70, "u64": 2 ** 64 - 1, "i64": -2 ** 63, "zero": 0, "minus_zero_float": -0.0,
+             "tiny": 5e-324, "huge": 1.7976931348623157e308, "ten": 10.0, "marker": "\u0000" + "0" * 13, "nul": "\u0000",
+             "text": "\u00e9\U0001F600 \"\\/\n", "keys": {"\u00e9": [1, 2.5, None, True, False, {}, []]}}
+    trajectory = {"schema_version": "ATIF-v1.7", "agent": {"name": "a", "version": "1", "extra": extra},
+                  "steps": [{"step_id": 1, "source": "user", "message": "hi"}]}
+    for text in (json.dumps(trajectory), json.dumps(trajectory, ensure_ascii=False)):
+        assert shape(sediment_rows.loads(text, "atif-v1.7")) == shape(json.loads(text))
+    literals = '{"schema_version": "ATIF-v1.7", "agent": {"name": "a", "version": "1", "extra": ' \
+               '{"a": -0, "b": 1E2, "c": 5E-324, "d": 123456789012345678901234567890, "e": 0.1}}, ' \
+               '"steps": [{"step_id": 1, "source": "user", "message": ""}]}'
+    assert shape(sediment_rows.loads(literals, "atif-v1.7")) == shape(json.loads(literals))
+    # the same rows again: a key made once and kept is the same str
+    first, again = sediment_rows.loads(rows[0]), sediment_rows.loads(rows[0])
+    assert [k for k in first] == [k for k in again] and all(a is b for a, b in zip(first, again))
+
+
+def test_loads_and_read_leave_the_collector_as_they_found_it():
+    import gc
+    row = example_rows()[0]
+    assert gc.isenabled()
+    sediment_rows.loads(row)
+    reordered = json.dumps(dict(reversed(list(json.loads(row).items()))))  # the compact text's path
+    assert list(sediment_rows.loads(reordered)) == list(sediment_rows.loads(row))  # in the schema's order
+    list(sediment_rows.read(ROW_PATH))
+    assert gc.isenabled()  # the collector runs again after the values are made
+    gc.disable()
+    try:
+        sediment_rows.loads(row)
+        assert not gc.isenabled()  # and stays off where the caller turned it off
+    finally:
+        gc.enable()
+
+
 def test_loads_refuses_with_every_error():
     line = example_rows()[0]
     with pytest.raises(sediment_rows.DecodeError) as caught:

@@ -257,6 +257,7 @@ std::string emit_fast_model_reader(const Model& m, FastMode mode, bool viewed) {
 $Members$            return false;
         }
         if (seen & bit) return false;  // a duplicate key
+        if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
         seen |= bit;
     }
 $Resets$    return (seen & $Required$) == $Required$ && d.error_count() == 0$Rules$;
