@@ -226,7 +226,11 @@ private:
     const rows::detail::BigIntegers& big_;
 
     PyObject* object(simdjson::dom::object o) {
+#if PY_VERSION_HEX < 0x030D0000
         PyObject* out = _PyDict_NewPresized(static_cast<Py_ssize_t>(o.size()));  // (size() saturates: a hint)
+#else
+        PyObject* out = PyDict_New();  // (Python 3.13 keeps _PyDict_NewPresized to itself)
+#endif
         if (!out) return nullptr;
         for (const auto [key, item] : o) {
             PyObject* k = this->key(key);
