@@ -12,7 +12,7 @@ SUDO=""
 APT="apt-get -o DPkg::Lock::Timeout=600"
 
 packages="g++ cmake make python3 python3-jsonschema nlohmann-json3-dev libsimdjson-dev catch2 libgtest-dev libgmock-dev
-  pkg-config zlib1g-dev pybind11-dev python3-dev python3-pytest python3-dask python3-distributed python3-fsspec"
+  pkg-config zlib1g-dev pybind11-dev python3-dev python3-pytest python3-dask python3-distributed python3-fsspec mypy"
 for option in "$@"; do
   case "$option" in
     --sanitizers) packages="$packages clang libclang-rt-14-dev" ;;

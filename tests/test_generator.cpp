@@ -33,11 +33,16 @@ TEST_CASE("generator: every schema problem is reported with its location, then i
 TEST_CASE("generator: --check fails with the command that fixes it") {
     test::TempDir out;
     const std::string schemas = test::quote(kDir + "odd.schema.json") + " " + test::quote(kDir + "odd-deep.schema.json");
-    REQUIRE(test::run(test::quote(kGen) + " --out " + test::quote(out.path().string()) + " " + schemas).status == 0);
-    CHECK(test::run(test::quote(kGen) + " --check " + test::quote(out.path().string()) + " " + schemas).status == 0);
-    test::write_file(out / "models.hpp", test::read_file(out / "models.hpp") + "// edited\n");
-    const auto r = test::run(test::quote(kGen) + " --check " + test::quote(out.path().string()) + " " + schemas);
-    CHECK(r.status == 1);
-    CHECK(r.err.find("models.hpp is not what the generator writes from the schemas") != std::string::npos);
-    CHECK(r.err.find("regenerate the headers with: cmake --build build --target regenerate") != std::string::npos);
+    const std::string dirs = test::quote(out.path().string()) + " --python " + test::quote(out.path().string()) + " ";
+    REQUIRE(test::run(test::quote(kGen) + " --out " + dirs + schemas).status == 0);
+    CHECK(test::run(test::quote(kGen) + " --check " + dirs + schemas).status == 0);
+    for (const char* file : {"models.hpp", "types.py"}) {
+        const std::string text = test::read_file(out / file);
+        test::write_file(out / file, text + "# edited\n");
+        const auto r = test::run(test::quote(kGen) + " --check " + dirs + schemas);
+        CHECK(r.status == 1);
+        CHECK(r.err.find(std::string(file) + " is not what the generator writes from the schemas") != std::string::npos);
+        CHECK(r.err.find("regenerate them with: cmake --build build --target regenerate") != std::string::npos);
+        test::write_file(out / file, text);
+    }
 }

@@ -1,9 +1,10 @@
 // sediment-rows-gen: JSON Schemas -> intermediate model -> C++ headers.
 //
-//   sediment-rows-gen --out DIR [--internal DIR2] SCHEMA...    write the headers into DIR: the public ones
-//                                                              (models.hpp, schemas.hpp), and the library's
-//                                                              own (readers, writers, views) into DIR2
-//   sediment-rows-gen --check DIR [--internal DIR2] SCHEMA...  exit 1 when a header differs from what would be written
+//   sediment-rows-gen --out DIR [--internal DIR2] [--python DIR3] SCHEMA...
+//       write the headers into DIR: the public ones (models.hpp, schemas.hpp), and the library's own
+//       (readers, writers, views) into DIR2; and the Python package's types.py into DIR3
+//   sediment-rows-gen --check DIR [--internal DIR2] [--python DIR3] SCHEMA...
+//       exit 1 when a file differs from what would be written
 //   sediment-rows-gen --embed FILE SCHEMA...  write a C++ source holding the schemas' exact bytes
 #include <fstream>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "emit_cpp.hpp"
+#include "emit_python.hpp"
 #include "loader.hpp"
 
 namespace {
@@ -34,7 +36,8 @@ bool write_if_changed(const std::string& path, const std::string& text) {
 }
 
 int usage() {
-    std::cerr << "usage: sediment-rows-gen (--out DIR [--internal DIR2] | --check DIR [--internal DIR2] | --embed FILE) SCHEMA...\n";
+    std::cerr << "usage: sediment-rows-gen (--out DIR | --check DIR) [--internal DIR2] [--python DIR3] SCHEMA...\n"
+                 "       sediment-rows-gen --embed FILE SCHEMA...\n";
     return 2;
 }
 
@@ -46,16 +49,17 @@ int main(int argc, char** argv) {
     const std::string target = argv[2];
     int first = 3;
     std::string internal = target;  // the library's own headers: beside the public ones unless told
-    if (mode != "--embed" && argc > 5 && std::string(argv[3]) == "--internal") {
-        internal = argv[4];
-        first = 5;
+    std::string python;             // types.py: not written unless told
+    while (mode != "--embed" && first + 2 < argc && (std::string(argv[first]) == "--internal" || std::string(argv[first]) == "--python")) {
+        (std::string(argv[first]) == "--internal" ? internal : python) = argv[first + 1];
+        first += 2;
     }
     const std::vector<std::string> files(argv + first, argv + argc);
     if (mode != "--out" && mode != "--check" && mode != "--embed") return usage();
 
     std::vector<gen::Problem> problems;
     const gen::Module module = gen::load_schemas(files, problems);
-    const auto headers = gen::emit_headers(module, problems);
+    auto headers = gen::emit_headers(module, problems);
     if (!problems.empty()) {
         for (const gen::Problem& p : problems) std::cerr << p.where << ": " << p.what << "\n";
         std::cerr << problems.size() << " schema problem(s); nothing written\n";
@@ -72,10 +76,11 @@ int main(int argc, char** argv) {
         return 0;
     }
 
+    if (!python.empty()) headers["types.py"] = gen::emit_python_types(module);
     int stale = 0;
     for (const auto& [name, text] : headers) {
         const bool is_public = name == "models.hpp" || name == "schemas.hpp";
-        const std::string path = (is_public ? target : internal) + "/" + name;
+        const std::string path = (name == "types.py" ? python : is_public ? target : internal) + "/" + name;
         if (mode == "--out") {
             if (!write_if_changed(path, text)) {
                 std::cerr << "cannot write " << path << "\n";
@@ -90,7 +95,7 @@ int main(int argc, char** argv) {
         }
     }
     if (stale) {
-        std::cerr << "regenerate the headers with: cmake --build build --target regenerate\n";
+        std::cerr << "regenerate them with: cmake --build build --target regenerate\n";
         return 1;
     }
     return 0;

@@ -16,10 +16,9 @@ sediment_rows.dask validates sharded corpora on a Dask cluster.
 import os
 from typing import Any, Dict, Iterator, List, Literal, NamedTuple, Optional, Union
 
-from . import _native
+from . import _native, types
 from ._native import Error, Linter, __version__, lint, schema_text, schemas, validate
-
-Data = Union[bytes, str]  # a JSON document's text
+from .types import Data  # a JSON document's text: bytes or str
 Path = Union[str, bytes, "os.PathLike[str]"]
 Style = Literal["compact", "sediment"]
 
@@ -28,7 +27,7 @@ ROLLOUT = "nemo-gym-rollout"  # the default schema: rollout rows of every versio
 __all__ = [
     "ConvertError", "Converted", "DecodeError", "Document", "DocumentError", "EncodeError", "Error", "FileError", "Linter",
     "ROLLOUT", "Validation",
-    "__version__", "convert", "dumps", "lint", "loads", "read", "schema_text", "schemas", "upgrade", "validate",
+    "__version__", "convert", "dumps", "lint", "loads", "read", "schema_text", "schemas", "types", "upgrade", "validate",
     "validate_file",
 ]
 
@@ -53,17 +52,24 @@ class EncodeError(DocumentError):
 _check = _native._check_order  # TypeError when a call's arguments are swapped (data, then the schema names)
 
 
-def loads(data: Data, schema: str = ROLLOUT) -> Any:
+def _loads(data: Data, schema: str = ROLLOUT) -> Any:
     """Decodes one JSON document (bytes or str) strictly under ``schema`` into plain Python values.
 
     Objects become dicts in the schema's key order (free-form objects keep their own order); absent keys
     stay absent and null is None; integers are exact at any size; decimals are floats. A document with
     any error raises DecodeError, whose ``errors`` lists every one.
+
+    To a type checker the value has the schema's shape: ``loads(line, "nemo-gym-rollout.v4")`` is a
+    ``types.NemoGymRolloutRowV4`` (a TypedDict), ``loads(line)`` any version's (sediment_rows.types).
     """
     ok, value = _native._loads(schema, data)  # swapped arguments raise TypeError
     if not ok:
         raise DecodeError(value)
     return value
+
+
+_loads.__name__ = _loads.__qualname__ = "loads"
+loads: types.Loads = _loads  # typed by schema name: one overload per name (types.Loads)
 
 
 def dumps(value: Any, schema: str = ROLLOUT, style: Style = "compact") -> bytes:

@@ -1,6 +1,6 @@
 # Type stubs of the native part, sediment_rows._native (pybind11; src/python/module.cpp). The package's
 # own types are annotated in __init__.py and dask.py.
-from typing import List, Literal, Tuple, Union
+from typing import Any, List, Literal, Tuple, Union
 
 __version__: str
 
@@ -26,3 +26,5 @@ class Linter:
                  sessions_complete: bool = False) -> None: ...
     def add(self, data: Union[bytes, str]) -> List[Error]: ...
     def finish(self) -> List[Tuple[int, Error]]: ...
+
+def __getattr__(name: str) -> Any: ...  # the private helpers __init__.py and dask.py call (_loads, _Reader, ...)
