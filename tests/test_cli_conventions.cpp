@@ -378,6 +378,40 @@ TEST_CASE("cli: output that cannot be written is an I/O error, and the run stops
     CHECK(cli("schema show atif-v1.7 > /dev/full").status == 2);
 }
 
+TEST_CASE("cli: lines across and longer than a 4 MiB read block, and past the limit: plain, gzip and piped") {
+    // A plain file is mapped and read in place; gzip and standard input are read a 4 MiB block at a time,
+    // the partial line at a block's end starting the next, and a line longer than a block growing it.
+    test::TempDir dir;
+    const auto with_text = [](std::size_t n) {
+        Json row = Json::parse(test::kRow);
+        row["responses_create_params"]["input"][0]["parts"][0]["content"] = std::string(n, 'x');
+        return encode(row);
+    };
+    const std::string five = with_text(5u << 20), nine = with_text(9u << 20);
+    std::string text = row_line() + "\n" + five + "\n";   // lines 1, 2
+    for (int i = 0; i < 600; ++i) text += row_line() + "\n";  // 3..602: many blocks' boundaries
+    text += nine + "\n\n" + kBadSplit + "\n" + five + "\n" + row_line();  // 603, blank 604, 605, 606, 607 unterminated
+    test::write_file(dir / "rows.jsonl", text);
+    write_gz(dir / "rows.jsonl.gz", text);
+    const std::string limit = " --max-document-bytes " + std::to_string(6u << 20) + " ";  // between five and nine
+    for (const char* name : {"rows.jsonl", "rows.jsonl.gz", "-"}) {
+        const std::string f = name == std::string("-") ? "<stdin>" : (dir / name).string();
+        const auto run = [&](const std::string& options) {
+            if (name != std::string("-")) return cli("validate --schema nemo-gym-rollout.v2" + options + quote(f));
+            return test::run("cat " + quote((dir / "rows.jsonl.gz").string()) + " | " + quote(test::kCli) +
+                             " validate --schema nemo-gym-rollout.v2" + options + "-");
+        };
+        INFO(name);
+        const auto r = run(" -j 2 ");
+        CHECK(r.out == f + ":605: " + kSplitError + "\n");
+        CHECK(r.err == "605 valid, 1 invalid\n");
+        const auto limited = run(limit);
+        CHECK(limited.out == f + ":603: (root): document of " + std::to_string(nine.size()) +
+                                 " bytes exceeds 6291456 (limit max_document_bytes)\n" + f + ":605: " + kSplitError + "\n");
+        CHECK(limited.err == "604 valid, 2 invalid\n");
+    }
+}
+
 TEST_CASE("cli: documents longer than the read buffer, plain and compressed, one per line or one per file") {
     test::TempDir dir;
     // a row whose first input text is 3 MB: it spans many 64 KiB reads

@@ -74,7 +74,7 @@ int run_validate(const Options& o) {
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         rows::Validated c;
         if (o.schema_engine) c = rows::validate(o.schema_name, d.text, rows::Engine::schema, o.limits);
-        else if (!o.check_media_files) c = rows::validate(o.schema_name, rows::StringText(d.text), o.limits);
+        else if (!o.check_media_files) c = rows::validate(o.schema_name, d.string_text(), o.limits);
         out.finding.errors = std::move(c.errors);
         if (o.check_media_files)  // the typed engine's verdict comes from the one decode it needs
             out.finding.errors = o.schema->id == rows::SchemaId::atif
@@ -103,7 +103,7 @@ int run_lint(const Options& o) {
     bool session_findings = false;  // about whole sessions, after the last row
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         rows::SessionFacts facts;
-        const auto version = rows::lint(o.schema_name, rows::StringText(d.text), out.finding.errors, facts, o.lint, o.limits);
+        const auto version = rows::lint(o.schema_name, d.string_text(), out.finding.errors, facts, o.lint, o.limits);
         if (!version) {
             if (versions.any)  // the version it was read as, for the report
                 if (const auto read_as = rows::validate(o.schema_name, d.text, o.limits).schema) out.finding.read_as = rows::schema_info(*read_as).name;

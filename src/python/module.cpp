@@ -341,7 +341,7 @@ PYBIND11_MODULE(_native, m) {
             options.progress = false;
             options.whole_files = whole_files;
             cli::run_documents(files, options, [&](const cli::Document& d, cli::Outcome& out) {
-                out.finding.errors = rows::validate(schema, rows::StringText(d.text)).errors;
+                out.finding.errors = rows::validate(schema, d.string_text()).errors;
             }, [&](cli::Outcome& out) {
                 if (out.kind == cli::Document::io_error) v.io_error = out.message;
                 if (out.kind != cli::Document::document) return v.io_error.empty();

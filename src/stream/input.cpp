@@ -1,5 +1,8 @@
 #include "input.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -49,22 +52,32 @@ bool Input::compressed() const { return file_ && gzdirect(file_) == 0; }
 
 /// Reads the next block into the buffer; false at the end of the input or on an error.
 bool Input::fill() {
-    if (!file_ || !error_.empty()) return false;
-    const int n = gzread(file_, buffer_.data(), static_cast<unsigned>(buffer_.size()));
+    begin_ = end_ = 0;
+    end_ = read(buffer_.data(), buffer_.size());
+    return end_ > 0;
+}
+
+std::size_t Input::read(char* out, std::size_t size) {
+    if (!file_ || !error_.empty()) return 0;
+    if (begin_ < end_) {  // what next_line() left in the buffer comes first
+        const std::size_t n = std::min(size, end_ - begin_);
+        std::memcpy(out, buffer_.data() + begin_, n);
+        begin_ += n;
+        return n;
+    }
+    const int n = gzread(file_, out, static_cast<unsigned>(std::min<std::size_t>(size, 1u << 30)));
     int code = Z_OK;
     const char* message = gzerror(file_, &code);
     if (n < 0 || (code != Z_OK && code != Z_BUF_ERROR)) {
         error_ = "cannot read " + path_ + ": " + (code == Z_ERRNO ? std::strerror(errno) : message);
-        return false;
+        return 0;
     }
     if (n == 0 && code == Z_BUF_ERROR) {
         // zlib's word for a compressed stream that stops before its end
         error_ = "cannot read " + path_ + ": the compressed data ends early (a truncated file?)";
-        return false;
+        return 0;
     }
-    begin_ = 0;
-    end_ = static_cast<std::size_t>(n);
-    return n > 0;
+    return static_cast<std::size_t>(n);
 }
 
 bool Input::next_line(std::string& line, std::size_t keep, std::size_t& size, bool& terminated) {
@@ -100,5 +113,32 @@ bool Input::rest(std::string& text, std::size_t keep, std::size_t& size) {
         begin_ = end_;
     }
 }
+
+std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
+    if (path == "-") return nullptr;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return nullptr;
+    struct stat st {};
+    unsigned char magic[2] = {0, 0};
+    void* data = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && pread(fd, magic, 2, 0) == 2 &&
+        !(magic[0] == 0x1f && magic[1] == 0x8b))  // gzip's first bytes: Input inflates it
+        data = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (data == MAP_FAILED) return nullptr;
+    const auto size = static_cast<std::size_t>(st.st_size);
+    madvise(data, size, MADV_SEQUENTIAL);
+    const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return std::shared_ptr<const MappedFile>(new MappedFile(static_cast<const char*>(data), size, (size + page - 1) / page * page));
+}
+
+void MappedFile::release(std::size_t begin, std::size_t end) const {
+    const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    begin = (begin + page - 1) / page * page;
+    end = std::min(end, size_) / page * page;
+    if (begin < end) madvise(const_cast<char*>(data_) + begin, end - begin, MADV_DONTNEED);
+}
+
+MappedFile::~MappedFile() { munmap(const_cast<char*>(data_), size_); }
 
 }  // namespace sediment_rows_cli

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <iostream>
 #include <memory>
@@ -19,8 +20,58 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// Bytes read at once from a JSONL file, whole lines: the documents cut from them view them in place,
+/// and rows::kTextPadding bytes of slack follow them (so the fast path parses each line where it is).
+struct Block {
+    std::unique_ptr<char[]> data;
+    std::size_t size = 0, capacity = 0;
+
+    Block() = default;
+    explicit Block(std::size_t n) : data(new char[n + sediment::rows::kTextPadding]), capacity(n) {}
+};
+
+/// Blocks whose lines are done, read into again: the reader touches no new pages, and memory holds the
+/// blocks in flight and at most `max` spare ones. Shared by the reader and the workers.
+class BlockPool {
+public:
+    static constexpr std::size_t kBlockBytes = 4u << 20;  ///< read at once from a JSONL file
+
+    explicit BlockPool(std::size_t max) : max_(max) {}
+    /// A block of at least `at_least` bytes, empty.
+    Block take(std::size_t at_least) {
+        if (at_least <= kBlockBytes) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (!spare_.empty()) {
+                Block b = std::move(spare_.back());
+                spare_.pop_back();
+                b.size = 0;
+                return b;
+            }
+        }
+        return Block(std::max(at_least, kBlockBytes));
+    }
+    /// Takes back a block no document views any more (a larger one is freed).
+    void give(Block&& b) {
+        if (b.capacity != kBlockBytes) return;
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (spare_.size() < max_) spare_.push_back(std::move(b));
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<Block> spare_;
+    std::size_t max_;
+};
+
 struct Batch {
     std::vector<Document> documents;
+    std::vector<Block> blocks;  ///< the bytes its lines view
+    struct Mapped {
+        std::shared_ptr<const MappedFile> file;
+        std::size_t begin, end;
+    };
+    std::vector<Mapped> mapped;  ///< or the bytes of mapped files they view, let go once they are done
+    BlockPool* pool = nullptr;  ///< where the blocks go once the documents are done
     std::size_t bytes = 0;
 };
 
@@ -48,6 +99,8 @@ Results process_batch(Batch& batch, const Process& process) {
             o.finding.errors.front().message += layout_hint(d.text, d.line);
     }
     r.bytes = batch.bytes;
+    for (Block& b : batch.blocks) batch.pool->give(std::move(b));
+    for (const Batch::Mapped& m : batch.mapped) m.file->release(m.begin, m.end);
     batch = Batch();
     return r;
 }
@@ -142,14 +195,17 @@ private:
                 slot = todo_.front();
                 todo_.pop_front();
             }
-            Results r = process_batch(slot->batch, process_);
-            {
-                std::lock_guard<std::mutex> lock(mutex_);
-                slot->results = std::move(r);
-                slot->done = true;
-            }
-            done_.notify_all();
+            finish(*slot);
         }
+    }
+    void finish(Slot& slot) {
+        Results r = process_batch(slot.batch, process_);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            slot.results = std::move(r);
+            slot.done = true;
+        }
+        done_.notify_all();
     }
 
     const Process& process_;
@@ -194,7 +250,8 @@ std::string layout_hint(std::string_view text, std::size_t number) {
 
 RunTotals run_documents(const std::vector<std::string>& files, const RunOptions& options, const Process& process,
                         const Take& take) {
-    constexpr std::size_t kBatchBytes = 4u << 20, kBatchDocuments = 4096;
+    constexpr std::size_t kBatchBytes = BlockPool::kBlockBytes, kBatchDocuments = 4096;
+    constexpr std::size_t kHintBytes = 4096;          // kept of a line longer than the limit, for layout_hint()
     const auto start = Clock::now();
     const std::size_t keep = options.limits.max_document_bytes;
     RunTotals totals;
@@ -204,6 +261,7 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
         if (d.size > keep) o.finding.errors = {sediment::rows::document_size_error(d.size, options.limits)};
         else process(d, o);
     };
+    BlockPool pool(options.jobs + 1);  // before the workers, which give blocks back until they stop
     std::optional<Workers> workers;
     if (options.jobs > 1) workers.emplace(options.jobs, guarded);
     bool stopped = false;
@@ -218,6 +276,7 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
         progress.update(totals.documents, totals.bytes);
     };
     Batch batch;
+    batch.pool = &pool;
     const auto dispatch = [&] {
         if (!workers) {
             hand_over(process_batch(batch, guarded));
@@ -226,29 +285,148 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
             workers->submit(std::move(batch));
         }
         batch = Batch();
+        batch.pool = &pool;
+    };
+    const auto dispatch_when_full = [&] {
+        if (batch.bytes >= kBatchBytes || batch.documents.size() >= kBatchDocuments) dispatch();
     };
 
     Input* const metadata = options.metadata;
     std::size_t metadata_line = 0;
-    const auto add = [&](Document d) {
+    // Adds an item to the batch (a line's document only once its block is in the batch too: see below).
+    const auto push = [&](Document d) {
         if (metadata && d.kind == Document::document) {
             std::size_t size = 0;
             bool terminated = false;
+            std::string text;
             do {
                 ++metadata_line;
-                if (!metadata->next_line(d.metadata, keep, size, terminated)) {
+                if (!metadata->next_line(text, keep, size, terminated)) {
                     d.kind = Document::io_error;
                     d.message = metadata->error().empty() ? metadata->path() + ": no metadata line left for the next document"
                                                           : metadata->error();
                     break;
                 }
-            } while (blank_line(d.metadata));
+            } while (blank_line(text));
+            d.metadata = std::move(text);
             d.metadata_line = metadata_line;
         }
         batch.bytes += d.text.size() + 1;
         batch.documents.push_back(std::move(d));
-        if (batch.bytes >= kBatchBytes || batch.documents.size() >= kBatchDocuments) dispatch();
     };
+    const auto add = [&](Document d) {
+        push(std::move(d));
+        dispatch_when_full();
+    };
+
+    // The lines of a JSONL file, read a block at a time and cut where they are: the reading thread copies
+    // nothing and allocates nothing per line. A block goes into the batch with its whole lines; the
+    // partial line at its end starts the next block. A block holding one line only grows, up to the
+    // limit; past it, the line's first bytes are kept for its hint, and the rest is counted and dropped.
+    const auto read_lines = [&](Input& in, const std::string& path, Document& end) {
+        std::size_t number = 0;
+        const char* padded_before = nullptr;  // a line that ends before it has kTextPadding readable bytes after it
+        const auto cut = [&](const char* text, std::size_t size, bool terminated) {
+            ++number;
+            const std::string_view line(text, size);
+            if (blank_line(line) && size <= keep) {
+                if (!end.layout_line) end.layout_line = number;  // a blank line: format drops it
+                return;
+            }
+            if (!terminated && !end.layout_line) end.layout_line = number;
+            Document d;
+            d.path = &path;
+            d.line = number;
+            d.text = line.substr(0, keep);
+            d.padded = !padded_before || text + d.text.size() <= padded_before;
+            d.size = size;
+            push(std::move(d));
+            ++end.documents;
+        };
+        if (const auto file = MappedFile::open(path)) {  // a plain file: its lines where they are
+            const std::string_view bytes = file->bytes();
+            padded_before = bytes.data() + file->readable() - std::min(file->readable(), sediment::rows::kTextPadding);
+            std::size_t line_start = 0, batch_start = 0;
+            while (line_start < bytes.size() && !stopped) {
+                const auto* newline = static_cast<const char*>(std::memchr(bytes.data() + line_start, '\n', bytes.size() - line_start));
+                const std::size_t at = newline ? static_cast<std::size_t>(newline - bytes.data()) : bytes.size();
+                cut(bytes.data() + line_start, at - line_start, newline != nullptr);
+                line_start = at + 1;
+                if (batch.bytes >= kBatchBytes || batch.documents.size() >= kBatchDocuments || line_start >= bytes.size()) {
+                    batch.mapped.push_back({file, batch_start, std::min(line_start, bytes.size())});
+                    batch_start = line_start;
+                    dispatch_when_full();
+                }
+            }
+            return;
+        }
+        Block block = pool.take(BlockPool::kBlockBytes);
+        std::size_t line_start = 0, scanned = 0;  // the first line not yet cut; bytes searched for '\n'
+        for (;;) {
+            if (stopped) return;
+            bool read = true;  // false after a line past the limit: the bytes after its end are in the block
+            if (block.size == block.capacity) {
+                if (line_start > 0) {  // the whole lines go; the partial one starts the next block
+                    Block next = pool.take((block.size - line_start) * 2);
+                    next.size = block.size - line_start;
+                    std::memcpy(next.data.get(), block.data.get() + line_start, next.size);
+                    block.size = line_start;
+                    batch.blocks.push_back(std::move(block));
+                    dispatch_when_full();
+                    block = std::move(next);
+                    scanned = block.size;
+                    line_start = 0;
+                } else if (block.size > keep) {  // one line, longer than the limit
+                    auto own = std::make_unique<std::string>(block.data.get(), std::min(block.size, kHintBytes));
+                    own->reserve(own->size() + sediment::rows::kTextPadding);
+                    std::size_t size = block.size;
+                    const char* newline = nullptr;
+                    std::size_t n = 0;
+                    while (!newline && (n = in.read(block.data.get(), block.capacity)) > 0) {
+                        newline = static_cast<const char*>(std::memchr(block.data.get(), '\n', n));
+                        size += newline ? static_cast<std::size_t>(newline - block.data.get()) : n;
+                    }
+                    ++number;
+                    if (!newline && !in.error().empty()) return;  // a read error: the line is not whole
+                    if (!newline && !end.layout_line) end.layout_line = number;
+                    Document d;
+                    d.path = &path;
+                    d.line = number;
+                    d.text = *own;
+                    d.own = std::move(own);
+                    d.size = size;
+                    push(std::move(d));
+                    ++end.documents;
+                    if (!newline) break;
+                    line_start = scanned = static_cast<std::size_t>(newline - block.data.get()) + 1;
+                    block.size = n;
+                    read = false;
+                } else {  // one line, longer than the block: a larger block, up to just past the limit
+                    Block larger(keep - block.capacity >= block.capacity ? 2 * block.capacity : keep + 1);
+                    std::memcpy(larger.data.get(), block.data.get(), block.size);
+                    larger.size = block.size;
+                    pool.give(std::move(block));
+                    block = std::move(larger);
+                }
+            }
+            if (read) {
+                const std::size_t n = in.read(block.data.get() + block.size, block.capacity - block.size);
+                if (n == 0) break;
+                block.size += n;
+            }
+            while (const auto* newline = static_cast<const char*>(std::memchr(block.data.get() + scanned, '\n', block.size - scanned))) {
+                const std::size_t at = static_cast<std::size_t>(newline - block.data.get());
+                cut(block.data.get() + line_start, at - line_start, true);
+                line_start = scanned = at + 1;
+            }
+            scanned = block.size;
+        }
+        if (line_start < block.size && in.error().empty())  // after a read error, the last line may not be whole
+            cut(block.data.get() + line_start, block.size - line_start, false);
+        batch.blocks.push_back(std::move(block));
+        dispatch_when_full();
+    };
+
     for (const std::string& path : files) {
         if (stopped) break;
         Document end;
@@ -260,29 +438,20 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
             add(std::move(end));
             continue;
         }
-        Document d;
-        d.path = &path;
         if (options.whole_files || ends_with(path, ".json") || ends_with(path, ".json.gz")) {
+            Document d;
+            d.path = &path;
             d.line = 1;
             d.whole_file = true;
-            if (in.rest(d.text, keep, d.size)) {  // even an empty one: it is not a JSON document
+            d.own = std::make_unique<std::string>();
+            if (in.rest(*d.own, keep, d.size)) {  // even an empty one: it is not a JSON document
+                d.text = *d.own;
+                d.padded = d.own->capacity() - d.own->size() >= sediment::rows::kTextPadding;
                 add(std::move(d));
                 ++end.documents;
             }
         } else {
-            bool terminated = true;
-            for (std::size_t number = 1; !stopped && in.next_line(d.text, keep, d.size, terminated); ++number) {
-                if (blank_line(d.text) && d.size == d.text.size()) {
-                    if (!end.layout_line) end.layout_line = number;  // a blank line: format drops it
-                    continue;
-                }
-                if (!terminated && !end.layout_line) end.layout_line = number;
-                d.line = number;
-                add(std::move(d));
-                ++end.documents;
-                d = Document();
-                d.path = &path;
-            }
+            read_lines(in, path, end);
         }
         if (!in.error().empty()) add(io_error(path, in.error()));
         end.compressed = in.compressed();

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,7 +23,9 @@ struct Document {
     Kind kind = document;
     const std::string* path = nullptr;
     std::size_t line = 0;
-    std::string text;             ///< the document's bytes, or their start when it is too long
+    std::string_view text;        ///< the document's bytes, or their start when it is too long
+    bool padded = false;          ///< rows::kTextPadding readable bytes follow `text`
+    std::unique_ptr<std::string> own;  ///< a .json file's text (`text` views it); a line's is in its batch's block
     std::size_t size = 0;         ///< the document's full length
     bool whole_file = false;      ///< a .json file: `text` is the whole file, not one line
     std::string metadata;         ///< convert --metadata: the line that goes with this document
@@ -31,6 +34,9 @@ struct Document {
     std::size_t layout_line = 0;  ///< end_of_file: the first blank or unterminated line, or 0
     bool compressed = false;      ///< end_of_file: the file was gzip-compressed
     std::size_t documents = 0;    ///< end_of_file: the documents the file held
+
+    /// The text for rows::validate() and rows::lint(), read in place.
+    sediment::rows::StringText string_text() const { return {text, padded}; }
 };
 
 /// What processing one item gave, in input order.

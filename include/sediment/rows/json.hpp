@@ -22,6 +22,9 @@ class StringText {
 public:
     /// The text of `s`.
     explicit StringText(const std::string& s) noexcept : text_(s), padded_(s.capacity() - s.size() >= kTextPadding) {}
+    /// Text inside a larger buffer (a block of lines read at once): `padded` says that kTextPadding
+    /// readable bytes of the buffer follow it.
+    StringText(std::string_view text, bool padded) noexcept : text_(text), padded_(padded) {}
     /// The text.
     std::string_view text() const noexcept { return text_; }
     /// True when kTextPadding bytes of the string's memory follow the text.
