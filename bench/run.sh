@@ -9,6 +9,8 @@
 #   - convert() by name, rows -> ATIF text and back (in bench/throughput.cpp);
 #   - the CLI's `validate` on 1 thread and on every core, over four copies of the corpus, beside
 #     simdjson's parse_many over the same file as a whole process (throughput --parse-many);
+#   - cores: the CLI's `validate -j 1` beside `-j 2`, and Python's validate_file() on 1 and 2 threads,
+#     on a 363 MB file of v4 rows;
 #   - the CLI's `lint` beside `validate` on the same 9,600 faithful v4 rows, in alternating rounds;
 #   - ATIF (bench/atif.cpp, through bench/atif.py): both ATIF readers, ATIF -> response and Harbor's
 #     upgrade on the public fixtures valid under each, beside NeMo Gym's own loader and pydantic on one
@@ -83,6 +85,32 @@ print(f"{'CLI validate, 1 thread':34} {one:9.1f} MB/s   ({one / ceiling:.2f}x pa
 print(f"{'CLI validate, %d threads' % cores:34} {all_:9.1f} MB/s   ({all_ / one:.2f}x)")
 v4 = best(1, corpus4, "nemo-gym-rollout.v4")
 print(f"{'CLI validate v4 rows, 1 thread':34} {v4:9.1f} MB/s   ({v4 / one:.2f}x v2)")
+PY
+
+# Cores (issue 32, target 6): `validate -j 1` and `-j 2` on a 363 MB file (eight copies of the v4 corpus),
+# the CLI as a whole process, in alternating rounds; and Python's validate_file() with 1 and 2 threads.
+big8=$build/bench-corpus-v4-x8.jsonl
+[ -s "$big8" ] || { cat "$big4" "$big4" > "$big8"; }
+PYTHONPATH="$build/python" /usr/bin/python3 - "$build/sediment-rows" "$big8" <<'PY'
+import os, subprocess, sys, time
+import sediment_rows
+cli, path = sys.argv[1], sys.argv[2]
+size = os.path.getsize(path) / 1e6
+def best_of(rounds, runs):
+    times = {name: [] for name in runs}
+    for _ in range(rounds):
+        for name, run in runs.items():
+            start = time.perf_counter()
+            run()
+            times[name].append(time.perf_counter() - start)
+    return {name: size / min(t) for name, t in times.items()}
+command = lambda jobs: lambda: subprocess.run([cli, "validate", "--schema", "nemo-gym-rollout.v4", "-j", str(jobs), path],
+                                              check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+mb = best_of(5, {1: command(1), 2: command(2)})
+print(f"{'CLI validate, %.0f MB file, -j 1 / -j 2' % size:34} {mb[1]:7.1f} / {mb[2]:.1f} MB/s   ({mb[2] / mb[1]:.2f}x)")
+threads = lambda jobs: lambda: sediment_rows.validate_file(path, "nemo-gym-rollout.v4", jobs=jobs)
+mb = best_of(5, {1: threads(1), 2: threads(2)})
+print(f"{'Python validate_file, 1 / 2 threads':34} {mb[1]:7.1f} / {mb[2]:.1f} MB/s   ({mb[2] / mb[1]:.2f}x)")
 PY
 
 # lint beside validate on the same file (faithful v4 rows: every rule runs, nothing is found), in
