@@ -103,6 +103,25 @@ TEST_CASE("cli: format re-encodes strictly, one line per document") {
     CHECK(bad.err == (dir / "bad.jsonl").string() + ":2: (root): unknown key 'x'\n2 formatted, 1 invalid\n");
 }
 
+TEST_CASE("cli: format without --in-place leaves a file with blank or unterminated lines as it was") {
+    // A blank line and an unterminated last line make format --in-place rewrite a file; plain format
+    // writes to standard output only (it used to commit an empty replacement over the file)
+    test::TempDir dir;
+    const std::string doc = test::base(SchemaId::ci_outcome_v1).dump();
+    for (const std::string& text : {doc + "\n\n" + doc, doc + "\n" + doc, "\n" + doc + "\n"}) {
+        const auto file = dir / "rows.jsonl";
+        test::write_file(file, text);
+        const auto r = cli("format --schema ci-outcome.v1 " + test::quote(file.string()));
+        CHECK(r.status == 0);
+        CHECK(r.out.find(doc + "\n") == 0);
+        CHECK(test::read_file(file) == text);
+        const auto piped = test::run("printf '%s' " + test::quote(text) + " | " + test::quote(test::kCli) + " format --schema ci-outcome.v1 -");
+        CHECK(piped.status == 0);
+        CHECK(piped.out == r.out);
+        CHECK(piped.err == r.err);
+    }
+}
+
 TEST_CASE("cli: schema list and schema show") {
     const auto list = cli("schema list");
     CHECK(list.status == 0);
