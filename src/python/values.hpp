@@ -327,52 +327,58 @@ private:
 
 /// JSON text of a Python value, for dumps(): dicts with str keys, lists and tuples, str, int (any
 /// size), float (finite, written as Python's repr writes it), bool and None, through the encoder's
-/// Writer. Anything else is an error at its JSON Pointer (every one is listed); the text is then
-/// meaningless.
+/// Writer in `style`. Anything else is an error at its JSON Pointer (every one is listed); the text is
+/// then meaningless. The pointer is spelled only for an error: writing keeps a stack of keys and indexes.
 class JsonWriter {
 public:
     std::vector<rows::Error> errors;
 
-    explicit JsonWriter(std::string& out) : w_(out, rows::Style::compact) {}
+    JsonWriter(std::string& out, rows::Style style) : w_(out, style) {}
 
     void value(py::handle v) {
-        if (v.is_none()) {
+        PyObject* const o = v.ptr();
+        if (o == Py_None) {
             w_.null();
-        } else if (PyBool_Check(v.ptr())) {
-            w_.boolean(v.ptr() == Py_True);
-        } else if (PyLong_Check(v.ptr())) {
-            w_.big_integer(std::string(py::str(py::int_(py::reinterpret_borrow<py::object>(v)))));  // digits of any size
-        } else if (PyFloat_Check(v.ptr())) {
-            const double d = PyFloat_AS_DOUBLE(v.ptr());
+        } else if (PyBool_Check(o)) {
+            w_.boolean(o == Py_True);
+        } else if (PyLong_Check(o)) {
+            int overflow = 0;
+            const long long n = PyLong_AsLongLongAndOverflow(o, &overflow);
+            if (!overflow) w_.integer(n);
+            else w_.big_integer(std::string(py::str(py::int_(py::reinterpret_borrow<py::object>(v)))));  // digits of any size
+        } else if (PyFloat_Check(o)) {
+            const double d = PyFloat_AS_DOUBLE(o);
             if (std::isfinite(d)) w_.floating(d);
             else fail("rows.encode.number", std::string(py::repr(v)) + " is not a JSON number");
-        } else if (PyUnicode_Check(v.ptr())) {
+        } else if (PyUnicode_Check(o)) {
             if (const auto s = utf8(v)) w_.string(*s);
-        } else if (PyDict_Check(v.ptr())) {
+        } else if (PyDict_Check(o)) {
             w_.begin_object();
-            for (const auto& [key, item] : py::reinterpret_borrow<py::dict>(v)) {
-                if (!PyUnicode_Check(key.ptr())) {
+            Py_ssize_t at = 0;
+            PyObject *key = nullptr, *item = nullptr;
+            while (PyDict_Next(o, &at, &key, &item)) {
+                const py::object k_held = py::reinterpret_borrow<py::object>(key), item_held = py::reinterpret_borrow<py::object>(item);
+                if (!PyUnicode_Check(key)) {
                     fail("rows.encode.type", "key " + std::string(py::repr(key)) + " is not a str");
                     continue;
                 }
                 const auto k = utf8(key);
                 if (!k) continue;
-                const std::size_t size = pointer_.size();
-                rows::detail::append_pointer_token(pointer_, *k);
+                path_.push_back({*k, 0, false});
                 w_.key(*k);
                 value(item);
-                pointer_.resize(size);
+                path_.pop_back();
             }
             w_.end_object();
-        } else if (PyList_Check(v.ptr()) || PyTuple_Check(v.ptr())) {
+        } else if (PyList_Check(o) || PyTuple_Check(o)) {
+            const bool list = PyList_Check(o);
             w_.begin_array();
-            std::size_t i = 0;
-            for (const auto item : v) {
-                const std::size_t size = pointer_.size();
-                pointer_ += '/' + std::to_string(i++);
-                value(item);
-                pointer_.resize(size);
+            path_.push_back({{}, 0, true});
+            for (Py_ssize_t i = 0; i < (list ? PyList_GET_SIZE(o) : PyTuple_GET_SIZE(o)); ++i) {
+                path_.back().index = static_cast<std::size_t>(i);
+                value(py::reinterpret_borrow<py::object>(list ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i)));
             }
+            path_.pop_back();
             w_.end_array();
         } else {
             fail("rows.encode.type", "a " + std::string(py::str(py::type::of(v).attr("__name__"))) + " is not a JSON value");
@@ -383,10 +389,22 @@ public:
     std::string& finish() { return w_.finish(); }
 
 private:
+    struct Step {
+        std::string_view key;  // a key of the dict being written (the dict holds its str)
+        std::size_t index;
+        bool is_array;
+    };
     rows::detail::Writer w_;
-    std::string pointer_;
+    std::vector<Step> path_;
 
-    void fail(const char* id, std::string message) { errors.push_back(rows::Error{id, pointer_, std::move(message)}); }
+    void fail(const char* id, std::string message) {
+        std::string pointer;
+        for (const Step& s : path_) {
+            if (s.is_array) pointer += '/' + std::to_string(s.index);
+            else rows::detail::append_pointer_token(pointer, s.key);
+        }
+        errors.push_back(rows::Error{id, std::move(pointer), std::move(message)});
+    }
 
     /// The UTF-8 of a str, valid while it lives; none (an error) for one holding a lone surrogate.
     std::optional<std::string_view> utf8(py::handle s) {

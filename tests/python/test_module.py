@@ -187,6 +187,48 @@ def test_loads_refuses_with_every_error():
         sediment_rows.loads(b"[", "ci-outcome.v1")
 
 
+def test_dumps_writes_what_the_cli_format_writes_whatever_the_values_order_and_number_types():
+    """dumps() gives back the text it wrote when the fast path takes it as it is; anything else (keys out
+    of the schema's order, 3.0 for an integer) goes through format(). Both must equal `sediment-rows
+    format` on the same value's JSON."""
+    import subprocess
+    values = [(sediment_rows.loads(l, "nemo-gym-rollout.v4"), "nemo-gym-rollout.v4") for l in example_rows()]
+    values += [(sediment_rows.loads(l), "nemo-gym-rollout") for l in mixed_rows()]
+    base = sediment_rows.loads(example_rows()[0], "nemo-gym-rollout.v4")
+    reordered = dict(reversed(list(base.items())))
+    reordered["metadata"] = dict(reversed(list(base["metadata"].items())))
+    values.append((reordered, "nemo-gym-rollout.v4"))
+    for change in ({"segment_index": 3.0}, {"segment_index": 2**40}):
+        changed = json.loads(json.dumps(base))
+        changed["metadata"].update(change)
+        values.append((changed, "nemo-gym-rollout.v4"))
+    for reward in (1, 1.0, -0.0, 0.1, 1e300, 5e-324):
+        changed = json.loads(json.dumps(base))
+        changed["reward"] = reward
+        values.append((changed, "nemo-gym-rollout.v4"))
+    changed = json.loads(json.dumps(base))
+    changed["response"]["turns"][0]["tool_calls"][0]["arguments"] = {"z": 2**70, "a": [-2**70, 2**64 - 1, -2**63, 1.5, "\u00e9\x7f"]}
+    values.append((changed, "nemo-gym-rollout.v4"))
+    examples = os.path.dirname(ROW_PATH)
+    with open(os.path.join(examples, "trajectory.json"), "rb") as f:
+        trajectory = f.read()
+    values += [(sediment_rows.loads(trajectory, name), name) for name in ("atif", "atif-v1.7")]
+    with open(os.path.join(examples, "families.jsonl"), "rb") as f:
+        for line in filter(None, (l.strip() for l in f)):
+            name = next(n for n in sediment_rows.schemas() if not sediment_rows.validate(line, n))
+            values.append((sediment_rows.loads(line, name), name))
+    for style in ("compact", "sediment"):
+        written = [sediment_rows.dumps(v, schema, style) for v, schema in values]
+        for (value, schema), got in zip(values, written):
+            cli = subprocess.run([os.environ["SEDIMENT_ROWS_CLI"], "format", "--schema", schema, "--style", style, "--document", "-"],
+                                 input=json.dumps(value).encode(), capture_output=True, check=True)
+            assert got + b"\n" == cli.stdout, (style, schema)
+    three = json.loads(json.dumps(base))
+    three["metadata"]["segment_index"] = 3.0
+    assert b'"segment_index":3,' in sediment_rows.dumps(three, "nemo-gym-rollout.v4")  # 3.0 reads as 3
+    assert sediment_rows.dumps(reordered, "nemo-gym-rollout.v4") == sediment_rows.dumps(base, "nemo-gym-rollout.v4")
+
+
 def test_dumps_refuses_what_is_not_a_document():
     value = sediment_rows.loads(example_rows()[0], "nemo-gym-rollout.v4")
     value["debug"] = 1
