@@ -12,6 +12,8 @@
 #   - cores: the CLI's `validate -j 1` beside `-j 2`, and Python's validate_file() on 1 and 2 threads,
 #     on a 363 MB file of v4 rows;
 #   - the CLI's `lint` beside `validate` on the same 9,600 faithful v4 rows, in alternating rounds;
+#   - the CLI's `convert` as a whole process on one core: ATIF -> response on the public trajectories
+#     (200 times over), rows -> ATIF on the v4 corpus;
 #   - ATIF (bench/atif.cpp, through bench/atif.py): both ATIF readers, ATIF -> response and Harbor's
 #     upgrade on the public fixtures valid under each, beside NeMo Gym's own loader and pydantic on one
 #     core when NEMO_GYM names a folder holding a copy of nemo_gym/atif_v1_7.py and atif_json.py;
@@ -135,6 +137,37 @@ PY
 
 fixtures=$(dirname "$rowgen")/../fixtures/atif
 python3 "$root/bench/atif.py" "$build/sediment-rows-atif-throughput" "$fixtures" ${NEMO_GYM:+--gym "$NEMO_GYM"}
+
+# Conversions by the CLI as a whole process, one core (issue 32, target 5): ATIF -> response on the public
+# trajectories valid under NeMo Gym's subset, one per line, 200 times over; and rows -> ATIF on the v4
+# corpus. Best of 3.
+trajectories=$build/bench-atif-x200.jsonl
+[ -s "$trajectories" ] || python3 - "$fixtures" "$trajectories" <<'PY'
+import json, os, sys
+fixtures, out = sys.argv[1], sys.argv[2]
+names = [l.split("\t")[0] for l in open(os.path.join(fixtures, "EXPECTED.tsv"), encoding="utf-8")
+         if not l.startswith("#") and l.strip() and l.rstrip("\n").split("\t")[1:2] == ["valid"]]
+lines = [json.dumps(json.load(open(os.path.join(fixtures, n), encoding="utf-8")), ensure_ascii=False) for n in sorted(names)]
+with open(out, "w", encoding="utf-8") as f:
+    f.write("".join(l + "\n" for l in lines) * 200)
+PY
+python3 - "$build/sediment-rows" "$trajectories" "$corpus4" <<'PY'
+import os, subprocess, sys, time
+cli, trajectories, rows = sys.argv[1:4]
+if hasattr(os, "sched_setaffinity"):
+    os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core, inherited by the child
+def best(command, path):
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run(command + [path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # losses exit 0 with --lossy
+        times.append(time.perf_counter() - start)
+    return os.path.getsize(path) / min(times) / 1e6
+to_response = best([cli, "convert", "--from", "atif-v1.7", "--to", "nemo-gym-response.v3", "--lossy", "-q", "-j", "1"], trajectories)
+to_atif = best([cli, "convert", "--from", "nemo-gym-rollout.v4", "--to", "atif-v1.7", "-q", "-j", "1"], rows)
+print(f"{'CLI convert ATIF -> response, 1 core':34} {to_response:9.1f} MB/s   (target 100, whole process)")
+print(f"{'CLI convert rows -> ATIF, 1 core':34} {to_atif:9.1f} MB/s   (target 100, whole process)")
+PY
 
 PYTHONPATH="$build/python" /usr/bin/python3 "$root/bench/python/bench.py" "$corpus"
 python3 "$root/bench/memory.py" "$build/sediment-rows"
