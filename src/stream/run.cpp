@@ -195,17 +195,14 @@ private:
                 slot = todo_.front();
                 todo_.pop_front();
             }
-            finish(*slot);
+            Results r = process_batch(slot->batch, process_);
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                slot->results = std::move(r);
+                slot->done = true;
+            }
+            done_.notify_all();
         }
-    }
-    void finish(Slot& slot) {
-        Results r = process_batch(slot.batch, process_);
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            slot.results = std::move(r);
-            slot.done = true;
-        }
-        done_.notify_all();
     }
 
     const Process& process_;
@@ -287,8 +284,9 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
         batch = Batch();
         batch.pool = &pool;
     };
+    const auto full = [&] { return batch.bytes >= kBatchBytes || batch.documents.size() >= kBatchDocuments; };
     const auto dispatch_when_full = [&] {
-        if (batch.bytes >= kBatchBytes || batch.documents.size() >= kBatchDocuments) dispatch();
+        if (full()) dispatch();
     };
 
     Input* const metadata = options.metadata;
@@ -352,7 +350,7 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
                 const std::size_t at = newline ? static_cast<std::size_t>(newline - bytes.data()) : bytes.size();
                 cut(bytes.data() + line_start, at - line_start, newline != nullptr);
                 line_start = at + 1;
-                if (batch.bytes >= kBatchBytes || batch.documents.size() >= kBatchDocuments || line_start >= bytes.size()) {
+                if (full() || line_start >= bytes.size()) {  // the batch holds its part of the file, then goes when full
                     batch.mapped.push_back({file, batch_start, std::min(line_start, bytes.size())});
                     batch_start = line_start;
                     dispatch_when_full();

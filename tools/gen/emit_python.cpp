@@ -37,12 +37,6 @@ std::string python_string(const std::string& s) {
     return out + "\"";
 }
 
-std::string join_with(const std::vector<std::string>& items, const std::string& sep) {
-    std::string out;
-    for (std::size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
-    return out;
-}
-
 /// The names emitted so far: a name used before its definition is written as text (a forward reference).
 using Defined = std::set<std::string>;
 
@@ -104,7 +98,7 @@ std::string docstring(const std::string& text, int by) {
             word += c == '\\' ? std::string("\\\\") : std::string(1, c);
         }
     }
-    const std::string one = join_with(words, " ");
+    const std::string one = cpp::join(words, " ");
     if (lead.size() + one.size() + 6 <= kWidth) return lead + "\"\"\"" + one + "\"\"\"\n";
     const std::vector<std::string> lines = wrap(words, kWidth - lead.size() - 3);
     std::string out;
@@ -115,7 +109,7 @@ std::string docstring(const std::string& text, int by) {
 /// `name = Head[items]` on one line when it fits, else with the items on lines of their own.
 std::string assignment(const std::string& name, const std::string& head, const std::vector<std::string>& items) {
     if (items.size() == 1 && head == "Union") return name + " = " + items.front() + "\n";
-    const std::string one = name + " = " + head + "[" + join_with(items, ", ") + "]";
+    const std::string one = name + " = " + head + "[" + cpp::join(items, ", ") + "]";
     if (one.size() <= kWidth) return one + "\n";
     std::vector<std::string> with_commas;
     for (const std::string& item : items) with_commas.push_back(item + ",");
@@ -137,7 +131,7 @@ std::string emit_model(const Model& m, const Defined& defined) {
     if (!identifiers) {  // keys that are no Python names: the functional form
         std::vector<std::string> items;
         for (const Field& f : m.fields) items.push_back("    " + python_string(f.json_name) + ": " + field_type(f, defined) + ",\n");
-        return fill("$Name$ = TypedDict(\"$Name$\", {\n$Items$})\n", {{"Name", m.name}, {"Items", join_with(items, "")}});
+        return fill("$Name$ = TypedDict(\"$Name$\", {\n$Items$})\n", {{"Name", m.name}, {"Items", cpp::join(items, "")}});
     }
     std::string body = docstring(m.description, 4);
     for (const Field& f : m.fields) body += "    " + f.json_name + ": " + field_type(f, defined) + "\n";
