@@ -6,6 +6,8 @@
 #   - ajv (npm, installed into bench/ajv/node_modules on first use): JSON.parse + validate, the baseline;
 #   - the same rows as rollout v4: check() on both corpora in alternating rounds, and their ratio;
 #   - each other family's newest version (schemagen.py, 2,400 rows) beside rollout v4, the same way;
+#   - decode() into owning models beside simdjson's parse_many over the same rows, on rollout v4 and each
+#     family's newest version (issue 32, target 1);
 #   - convert() by name, rows -> ATIF text and back (in bench/throughput.cpp);
 #   - the CLI's `validate` on 1 thread and on every core, over four copies of the corpus, beside
 #     simdjson's parse_many over the same file as a whole process (throughput --parse-many);
@@ -55,6 +57,15 @@ for name in sft-sample.v3 dpo-pair.v4 diff-sft-sample.v3 recovery-row.v3 swe-ben
   family=$build/bench-family-$name.jsonl
   [ -s "$family" ] || python3 "$schemagen" "$name" 2400 --seed 5 --sediment > "$family"
   "$build/sediment-rows-throughput" "$corpus4" --schema nemo-gym-rollout.v4 --versions "$family" "$name" --repeat 10 | sed -n '2p;3p;6p;9p'
+done
+
+# decode() into owning models beside simdjson's parse_many over the same rows, one core (issue 32, target 1):
+# rollout v4, then each family's newest version, without the rows simdjson refuses (integers beyond 64 bits).
+echo "decode() / parse_many (target 0.6x):"
+taskset -c 0 "$build/sediment-rows-throughput" "$corpus4" --schema nemo-gym-rollout.v4 --repeat 10 --only "parse_many,decode()"
+for name in sft-sample.v3 dpo-pair.v4 diff-sft-sample.v3 recovery-row.v3 swe-bench-task.v3 sediment-rlvr-task.v3 sediment-rlvr-rollout.v4; do
+  taskset -c 0 "$build/sediment-rows-throughput" "$build/bench-family-$name.jsonl" --schema "$name" --repeat 10 --only "parse_many,decode()" \
+    --simdjson-only 1
 done
 
 if command -v node >/dev/null && command -v npm >/dev/null; then

@@ -1,11 +1,14 @@
 // Throughput of the row library on a JSONL corpus, each stage timed over the same lines in one run
 // (best of --repeat runs), so that the ratios between stages hold on a noisy machine.
 //
-//   throughput FILE.jsonl [--repeat N] [--schema NAME] [--valijson-rows N] [--only WORD]
+//   throughput FILE.jsonl [--repeat N] [--schema NAME] [--valijson-rows N] [--only WORDS] [--simdjson-only 1]
 //              [--versions FILE2.jsonl NAME2]
 //   throughput --parse-many FILE.jsonl
 //
-// --only WORD times only the stages whose name contains WORD (for a profiler), after decoding once.
+// --only WORDS times only the stages whose name contains one of WORDS, separated by commas (for a
+// profiler, or one question), after decoding once.
+// --simdjson-only 1 leaves out the lines simdjson's DOM refuses (integers beyond 64 bits, which the
+// library reads), so that parse_many, which stops at the first, is a baseline over the same rows.
 // --versions times the typed verdict, validate(), on FILE (under --schema) and on FILE2 (under NAME2)
 // in alternating rounds, and by the name without a version, and gives the ratio: the same rows in two
 // versions (rowgen.py --version).
@@ -41,6 +44,17 @@ double seconds_of(const std::function<void()>& f, int repeat) {
 }
 
 std::string only;  // --only: the stages to time
+double parse_many_seconds = 0;  // the time of "simdjson parse_many", decode()'s baseline, when it was timed
+
+bool timed(const char* stage) {
+    if (only.empty()) return true;
+    for (std::size_t from = 0; from <= only.size();) {
+        const std::size_t to = std::min(only.find(',', from), only.size());
+        if (std::string(stage).find(only.substr(from, to - from)) != std::string::npos) return true;
+        from = to + 1;
+    }
+    return false;
+}
 
 std::vector<std::string> read_lines(const char* path, double& bytes) {
     std::ifstream in(path, std::ios::binary);
@@ -96,10 +110,57 @@ void compare_versions(const std::vector<std::string>& a, double a_bytes, const r
     std::printf("%-34s %9.2fx\n", "simdjson's own ratio", (b_bytes / best[5]) / (a_bytes / best[4]));
 }
 
-void report(const char* stage, double bytes, std::size_t docs, const std::function<void()>& f, int repeat) {
-    if (!only.empty() && std::string(stage).find(only) == std::string::npos) return;
+/// Times `stage` (best of `repeat`) and prints its speed; its seconds, or 0 when --only leaves it out.
+double report(const char* stage, double bytes, std::size_t docs, const std::function<void()>& f, int repeat) {
+    if (!timed(stage)) return 0;
     const double seconds = seconds_of(f, repeat);
     std::printf("%-34s %9.1f MB/s %10.0f docs/s\n", stage, bytes / seconds / 1e6, static_cast<double>(docs) / seconds);
+    return seconds;
+}
+
+/// A decode stage's speed as a share of simdjson's parse_many over the same rows (issue 32, target 1).
+void versus_parse_many(const char* stage, double seconds) {
+    if (seconds > 0 && parse_many_seconds > 0) std::printf("%-34s %9.2fx\n", stage, parse_many_seconds / seconds);
+}
+
+/// decode() of every line into the model of `schema` (T), fresh and reused, the exact reader alone, and
+/// both encoders over the decoded rows.
+template <class T>
+void decode_and_encode(rows::type_tag<T>, const std::vector<std::string>& lines, double bytes, const rows::SchemaInfo& schema,
+                       int repeat, std::size_t& sink) {
+    std::vector<rows::Error> errors;
+    const double fresh = report("decode() into a new row per line", bytes, lines.size(), [&] {
+        for (const auto& l : lines) {
+            T row;  // built and dropped for each line
+            sink += rows::decode(l, row, errors, schema.id);
+        }
+    }, repeat);
+    T reused;  // a trainer's loop: every line into one model, reusing its memory
+    const double reusing = report("decode() into one reused row", bytes, lines.size(), [&] {
+        for (const auto& l : lines) sink += rows::decode(l, reused, errors, schema.id);
+    }, repeat);
+    versus_parse_many("  new row / parse_many", fresh);
+    versus_parse_many("  reused row / parse_many", reusing);
+    report("  exact reader alone", bytes, lines.size(), [&] {
+        for (const auto& l : lines) {
+            T row;
+            sink += rows::detail::exact_decode(l, row, errors, {}, schema.id);
+        }
+    }, repeat);
+    if (!errors.empty()) std::printf("(%zu decode errors: the corpus is not valid under %s)\n", errors.size(), std::string(schema.name).c_str());
+    // The encoders read rows decoded once, as a program that decodes and then encodes does.
+    std::vector<T> decoded(lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i) rows::decode(lines[i], decoded[i], errors, schema.id);
+    std::string out;
+    out.reserve(static_cast<std::size_t>(bytes) + 1024);
+    report("encode compact", bytes, lines.size(), [&] {
+        out.clear();
+        for (const auto& row : decoded) rows::encode(row, out, rows::Style::compact);
+    }, repeat);
+    report("encode sediment", bytes, lines.size(), [&] {
+        out.clear();
+        for (const auto& row : decoded) rows::encode(row, out, rows::Style::sediment);
+    }, repeat);
 }
 
 /// --parse-many: every document of the file into simdjson's DOM; 1 on any error.
@@ -131,17 +192,28 @@ int main(int argc, char** argv) {
     const rows::SchemaInfo* schema = rows::find_schema("nemo-gym-rollout.v2");
     const char* versions_file = nullptr;
     const rows::SchemaInfo* versions_schema = nullptr;
+    bool simdjson_only = false;
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
         if (a == "--repeat") repeat = std::stoi(argv[i + 1]);
         else if (a == "--valijson-rows") valijson_rows = std::stoul(argv[i + 1]);
         else if (a == "--schema") schema = rows::find_schema(argv[i + 1]);
         else if (a == "--only") only = argv[i + 1];
+        else if (a == "--simdjson-only") simdjson_only = std::string(argv[i + 1]) == "1";
         else if (a == "--versions" && i + 2 < argc) versions_file = argv[i + 1], versions_schema = rows::find_schema(argv[i + 2]), ++i;
     }
     if (!schema || (versions_file && !versions_schema)) return 2;
     double bytes = 0;
-    const std::vector<std::string> lines = read_lines(argv[1], bytes);
+    std::vector<std::string> lines = read_lines(argv[1], bytes);
+    if (simdjson_only) {
+        simdjson::dom::parser check;
+        const std::size_t all = lines.size();
+        lines.erase(std::remove_if(lines.begin(), lines.end(), [&](const std::string& l) { return check.parse(l).error() != simdjson::SUCCESS; }),
+                    lines.end());
+        bytes = 0;
+        for (const auto& l : lines) bytes += static_cast<double>(l.size() + 1);
+        std::printf("(%zu of %zu lines left out: simdjson refuses them)\n", all - lines.size(), all);
+    }
     if (versions_file) {
         double other_bytes = 0;
         const std::vector<std::string> other = read_lines(versions_file, other_bytes);
@@ -157,6 +229,25 @@ int main(int argc, char** argv) {
     report("simdjson parse alone (ceiling)", bytes, lines.size(), [&] {
         for (const auto& l : lines) sink += parser.parse(l).is_object();
     }, repeat);
+    // The same rows as one text, as simdjson's own reader of JSONL parses them (decode()'s baseline).
+    std::string joined;
+    for (const auto& l : lines) joined.append(l).push_back('\n');
+    const simdjson::padded_string padded(joined);
+    parse_many_seconds = report("simdjson parse_many", bytes, lines.size(), [&] {
+        simdjson::dom::document_stream stream;
+        if (parser.parse_many(padded, 16u << 20).get(stream)) return;
+        for (auto document : stream) sink += document.error() == simdjson::SUCCESS;
+    }, repeat);
+    {  // simdjson stops at the first document it refuses (an integer beyond 64 bits): say so
+        simdjson::dom::document_stream stream;
+        std::size_t parsed = 0;
+        if (!parser.parse_many(padded, 16u << 20).get(stream))
+            for (auto document : stream) {
+                if (document.error()) break;
+                ++parsed;
+            }
+        if (parsed != lines.size()) std::printf("(parse_many stopped after %zu of %zu documents)\n", parsed, lines.size());
+    }
     report("nlohmann::json::parse alone", bytes, lines.size(), [&] {
         for (const auto& l : lines) sink += nlohmann::json::parse(l).size();
     }, repeat);
@@ -169,35 +260,7 @@ int main(int argc, char** argv) {
     }, repeat);
 
     std::vector<rows::Error> errors;
-    report("decode() into a new row per line", bytes, lines.size(), [&] {
-        for (const auto& l : lines) {
-            rows::NemoGymRolloutRowV2 row;  // built and dropped for each line
-            sink += rows::decode(l, row, errors);
-        }
-    }, repeat);
-    rows::NemoGymRolloutRowV2 reused;  // a trainer's loop: every line into one model, reusing its memory
-    report("decode() into one reused row", bytes, lines.size(), [&] {
-        for (const auto& l : lines) sink += rows::decode(l, reused, errors);
-    }, repeat);
-    report("  exact reader alone", bytes, lines.size(), [&] {
-        for (const auto& l : lines) {
-            rows::NemoGymRolloutRowV2 row;
-            sink += rows::detail::exact_decode(l, row, errors, {}, rows::SchemaId::nemo_gym_rollout_v2);
-        }
-    }, repeat);
-    // The encoders read rows decoded once, as a program that decodes and then encodes does.
-    std::vector<rows::NemoGymRolloutRowV2> decoded(lines.size());
-    for (std::size_t i = 0; i < lines.size(); ++i) rows::decode(lines[i], decoded[i], errors);
-    std::string out;
-    out.reserve(static_cast<std::size_t>(bytes) + 1024);
-    report("encode compact", bytes, lines.size(), [&] {
-        out.clear();
-        for (const auto& row : decoded) rows::encode(row, out, rows::Style::compact);
-    }, repeat);
-    report("encode sediment", bytes, lines.size(), [&] {
-        out.clear();
-        for (const auto& row : decoded) rows::encode(row, out, rows::Style::sediment);
-    }, repeat);
+    rows::visit_schema(schema->id, [&](auto tag) { decode_and_encode(tag, lines, bytes, *schema, repeat, sink); });
 
     // Conversion by name, text to text (what `sediment-rows convert` and Python's convert() do), both ways.
     if (schema->base == "nemo-gym-rollout") {
