@@ -217,6 +217,20 @@ TEST_CASE("cli: convert ATIF to rows: losses fail the document unless --lossy, w
         CHECK(kinds.size() >= 5);
         CHECK(r.err == expected + "1 converted, 0 failed; dropped from 1 document: " + counts + "\n");
     }
+    SECTION("lossy, --format jsonl: the document's report lists the dropped values, and nothing else does") {
+        const auto r = cli("convert --lossy --format jsonl --from atif-v1.7 --to nemo-gym-response.v2 " + test::quote(file));
+        CHECK(r.status == 0);
+        const auto lossy = to_row_parts(decode<NemoGymAtifTrajectory>(test::kTrajectory), ConvertOptions{true});
+        const std::string report = r.err.substr(0, r.err.find('\n'));
+        const Json parsed = Json::parse(report);
+        REQUIRE(parsed.at("dropped").size() == lossy.losses.size());
+        for (std::size_t i = 0; i < lossy.losses.size(); ++i) {
+            CHECK(parsed.at("dropped")[i].at("pointer") == lossy.losses[i].pointer);
+            CHECK(parsed.at("dropped")[i].at("message") == lossy.losses[i].message);
+        }
+        CHECK(parsed.at("valid") == true);
+        CHECK(r.err.find(": dropped: ") == std::string::npos);  // no text lines beside the JSON one
+    }
     SECTION("the create-params part") {
         const auto r = cli("convert --lossy --from atif-v1.7 --to nemo-gym-responses-create-params.v2 --style sediment " + test::quote(file));
         CHECK(r.status == 0);

@@ -24,6 +24,12 @@ namespace sediment_rows_cli {
 
 // ----- convert -----------------------------------------------------------------------------------
 
+/// The "dropped" field of a document's --format jsonl report under --lossy; the other formats list
+/// the losses themselves, so it is written only where it is read.
+std::string dropped_field(const Options& o, const Outcome& out) {
+    return o.lossy && o.format == Format::jsonl ? "\"dropped\": " + json_errors(out.finding.dropped, SIZE_MAX) + ", " : "";
+}
+
 int run_convert(const Options& o) {
     try {
         rows::check_conversion(o.schema_name, o.to_name);
@@ -56,7 +62,7 @@ int run_convert(const Options& o) {
     }, [&](Outcome& out) {
         if (out.kind != Document::document) return tally.other(out), true;
         tally.count(out.finding);
-        reporter.report(out.finding, o.lossy ? "\"dropped\": " + json_errors(out.finding.dropped, SIZE_MAX) + ", " : "");
+        reporter.report(out.finding, dropped_field(o, out));
         std::cout << out.out;
         return std::cout.good() && !reporter.stopped();
     });
@@ -87,7 +93,7 @@ int run_upgrade(const Options& o) {
     }, [&](Outcome& out) {
         if (out.kind != Document::document) return tally.other(out), true;
         tally.count(out.finding);
-        const std::string fields = versions.take(out) + (o.lossy ? "\"dropped\": " + json_errors(out.finding.dropped, SIZE_MAX) + ", " : "");
+        const std::string fields = versions.take(out) + dropped_field(o, out);
         reporter.report(out.finding, fields);
         std::cout << out.out;
         return std::cout.good() && !reporter.stopped();

@@ -1,6 +1,8 @@
 // ATIF -> NeMo Gym rollout rows and their parts (docs/atif-mapping.md), and the metadata a row takes.
 #include "features/convert/common.hpp"
 
+#include <string.h>  // memmem
+
 namespace sediment::rows {
 
 using namespace convert_impl;
@@ -447,7 +449,8 @@ void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedTe
     // Without the extension (as ATIF from elsewhere comes), no agent step has its id, and the ids
     // seeded by the model's encoding need the model: it is read straight away.
     thread_local View view;
-    const bool extended = text.find("\"sediment_rows\"") != std::string_view::npos;
+    constexpr std::string_view extension = "\"sediment_rows\"";  // memmem: string_view::find stops at every quote
+    const bool extended = ::memmem(text.data(), text.size(), extension.data(), extension.size()) != nullptr;
     if (extended && fast::view_document(text, limits, view)) {
         try {
             out.metadata_fault = !convert_it(view, []() -> std::uint64_t { throw ViewRefused{}; });
@@ -456,8 +459,15 @@ void from_atif_text(std::string_view text, const AtifTarget& target, ConvertedTe
             out.clear();
         }
     }
-    const NemoGymAtifTrajectory trajectory = rows::decode<NemoGymAtifTrajectory>(text, limits);
-    out.metadata_fault = !convert_it(trajectory, [&] { return fnv1a(rows::encode(trajectory)); });
+    thread_local NemoGymAtifTrajectory trajectory;  // decoded into again: its strings' and vectors' memory is reused
+    std::vector<Error> errors;
+    if (!rows::decode(text, trajectory, errors, limits)) throw DecodeError(std::move(errors));
+    out.metadata_fault = !convert_it(trajectory, [&] {
+        thread_local std::string encoded;  // as large as the largest trajectory seeded
+        encoded.clear();
+        rows::encode(trajectory, encoded);
+        return fnv1a(encoded);
+    });
 }
 
 }  // namespace detail
