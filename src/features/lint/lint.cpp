@@ -78,10 +78,15 @@ std::array<unsigned char, 32> sha256(std::string_view bytes) {
 }
 
 double split_score(std::string_view session_id) {
+    thread_local std::string last_id;  // a session's rows come together: its score is worked out once
+    thread_local double last_score = -1;
+    if (last_score >= 0 && session_id == last_id) return last_score;
     const auto digest = sha256(session_id);
     std::uint64_t v = 0;
     for (int i = 0; i < 8; ++i) v = v << 8 | digest[i];
-    return static_cast<double>(v) / 18446744073709551616.0;  // as Python's int / 2 ** 64: correctly rounded
+    last_id.assign(session_id.data(), session_id.size());
+    last_score = static_cast<double>(v) / 18446744073709551616.0;  // as Python's int / 2 ** 64: correctly rounded
+    return last_score;
 }
 
 Split split_of(std::string_view session_id, double eval_fraction) {
@@ -357,17 +362,24 @@ std::vector<LintFinding> Linter::finish() {
 
 namespace {
 
-/// The rollout versions `name` stands for: nemo-gym-rollout.vN, or every version.
-std::vector<SchemaId> rollout_versions(std::string_view name) {
-    std::vector<SchemaId> schemas = schemas_named(name);
-    if (schemas.empty() || schema_info(schemas.front()).base != "nemo-gym-rollout")
+/// The rollout versions `name` stands for: nemo-gym-rollout.vN, or every version. (Asked for every
+/// row: the last name's answer is kept.)
+const std::vector<SchemaId>& rollout_versions(std::string_view name) {
+    thread_local std::string last_name;
+    thread_local std::vector<SchemaId> schemas;
+    if (!schemas.empty() && name == last_name) return schemas;
+    schemas = schemas_named(name);
+    if (schemas.empty() || schema_info(schemas.front()).base != "nemo-gym-rollout") {
+        schemas.clear();
         throw std::invalid_argument("lint reads rollout rows: '" + std::string(name) + "' is not nemo-gym-rollout[.vN]");
+    }
+    last_name.assign(name.data(), name.size());
     return schemas;
 }
 
 std::optional<SchemaId> lint_text(std::string_view name, std::string_view text, bool padded, std::vector<Error>& findings,
                                   SessionFacts& facts, const LintOptions& options, const Limits& limits) {
-    const std::vector<SchemaId> schemas = rollout_versions(name);
+    const std::vector<SchemaId>& schemas = rollout_versions(name);
     // a valid row is linted where the parser left it; anything else is decoded by the exact reader
     thread_local detail::fast::AnyRolloutRowView view;
     simdjson::dom::element root;
@@ -375,9 +387,15 @@ std::optional<SchemaId> lint_text(std::string_view name, std::string_view text, 
     if (detail::fast::view_row(text, padded, limits, named, view, root)) {
         return std::visit([&](const auto& row) {
             lint(row, findings, options);
+            simdjson::dom::object metadata;  // a valid row has it: its members are found in it, not from the root
+            const bool found = !root["metadata"].get(metadata);
             facts = facts_of(row, [&](const char* pointer) -> std::uint64_t {
+                constexpr std::string_view in_metadata = "/metadata/";
                 simdjson::dom::element value;
-                return root.at_pointer(pointer).get(value) ? 0 : value_digest(value) | 1;
+                const bool absent = found && std::string_view(pointer).substr(0, in_metadata.size()) == in_metadata
+                                        ? metadata[pointer + in_metadata.size()].get(value) != simdjson::SUCCESS
+                                        : root.at_pointer(pointer).get(value) != simdjson::SUCCESS;
+                return absent ? 0 : value_digest(value) | 1;
             });
             return document_traits<model_t<std::decay_t<decltype(row)>>>::schema;
         }, view);
@@ -392,7 +410,7 @@ std::optional<SchemaId> lint_text(std::string_view name, std::string_view text, 
 
 std::optional<SchemaId> lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std::vector<Error>& findings,
                              const LintOptions& options, const Limits& limits) {
-    const std::vector<SchemaId> schemas = rollout_versions(name);
+    const std::vector<SchemaId>& schemas = rollout_versions(name);
     const bool valid = schemas.size() > 1 ? decode(text, row, findings, limits)
                                           : detail::with_version(row, schemas.front(), [&](auto& r) {
                                                 return decode(text, r, findings, schemas.front(), limits);
