@@ -11,7 +11,6 @@
 
 #include <simdjson.h>
 
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -54,9 +53,8 @@ inline bool is_marker(const Reader& r, std::string_view s) { return r.big_intege
 /// (accepts() checks it), and a string of the text of a marker's form takes one twice or one out of
 /// range: the exact reader then reads the document.
 inline std::string_view take_marked(Reader& r, std::string_view s) {
-    std::size_t i = 0;
-    const auto [end, error] = std::from_chars(s.data() + 1, s.data() + s.size(), i);
-    if (error != std::errc() || end != s.data() + s.size() || i >= r.big_integers->size()) return {};
+    const std::size_t i = marker_index(s);
+    if (i >= r.big_integers->size()) return {};
     auto& [literal, taken] = (*r.big_integers)[i];
     if (taken) return {};
     taken = true;

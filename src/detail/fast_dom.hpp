@@ -4,6 +4,8 @@
 
 #include <simdjson.h>
 
+#include <charconv>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string_view>
@@ -27,6 +29,14 @@ constexpr std::size_t kMarkerDigits = 12;
 /// document's DOM holds markers, each such string is one (fast.hpp, take_marked()).
 inline bool marker_form(std::string_view s) {
     return s.size() > kMarkerDigits && s[0] == '\0' && s.find_first_not_of("0123456789", 1) == std::string_view::npos;
+}
+
+/// The index of the literal a string of a marker's form stands for (its digits after U+0000);
+/// SIZE_MAX when the digits are past any index.
+inline std::size_t marker_index(std::string_view marker) {
+    std::size_t i = 0;
+    const auto [end, error] = std::from_chars(marker.data() + 1, marker.data() + marker.size(), i);
+    return error == std::errc() && end == marker.data() + marker.size() ? i : SIZE_MAX;
 }
 
 /// What looks at the DOM of a valid document: its root and its big integers (empty: the DOM holds no

@@ -318,9 +318,7 @@ private:
     bool is_marker(std::string_view s) const { return !big_.empty() && rows::detail::marker_form(s); }
 
     PyObject* big_integer(std::string_view marker) const {
-        std::size_t i = 0;
-        std::from_chars(marker.data() + 1, marker.data() + marker.size(), i);
-        const std::string digits(big_.at(i).first);
+        const std::string digits(big_.at(rows::detail::marker_index(marker)).first);
         return PyLong_FromString(digits.c_str(), nullptr, 10);
     }
 };
