@@ -8,6 +8,7 @@
 
 #include "atif_rules.hpp"
 #include "differential.hpp"
+#include "process.hpp"
 #include "rules.hpp"
 
 using namespace sediment::rows;
@@ -277,4 +278,45 @@ TEST_CASE("fast path: ATIF-v1.8 audio parts in messages, results and a subagent,
     REQUIRE_FALSE(errors.empty());
     CHECK(errors[0].id == "rows.decode.enum");
     CHECK(errors[0].pointer == "/steps/1/message/2/type");
+}
+
+TEST_CASE("fast path: row after row into one model, free-form values of other shapes leave nothing behind") {
+    // decode() keeps the memory of what a reused model no longer holds (a part of another kind, a
+    // free-form value of another type, items past an array's new size) and builds the next values
+    // from it: each row must still come out as a fresh model gets it.
+    const std::string rows = test::read_file(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/examples/rows.jsonl");
+    const Json first = parse(rows.substr(0, rows.find('\n')));  // today's version: reasoning, text, tool call
+    const Json call = first["response"]["turns"][1]["new_messages"][0]["parts"][2];
+    const auto with = [&](Json parts, Json arguments, Json result) {
+        Json row = first;
+        for (Json& part : parts)
+            if (part == "call") part = call, part["arguments"] = arguments;
+        row["response"]["turns"][1]["new_messages"][0]["parts"] = std::move(parts);
+        row["response"]["turns"][1]["new_messages"][1]["parts"][0]["result"] = std::move(result);
+        row["response"]["turns"][0]["tool_calls"][0]["arguments"] = arguments;
+        return encode(row);
+    };
+    const Json text = parse(R"({"type": "text", "content": "a text part of more than fifteen bytes"})");
+    const Json reasoning = parse(R"({"type": "reasoning", "content": "why, at a length no small string holds"})");
+    const Json deep = parse(R"({"command": "a command line longer than a small string", "env": {"A": ["1", {"b": [true, null, 2.5]}]},
+                                "argv": ["x", "a string of more than fifteen bytes", [], {}], "n": -3})");
+    const std::vector<std::string> shapes = {
+        with(Json::array({"call", text}), deep, parse(R"({"stdout": "many bytes of output, more than fifteen", "lines": ["a", "b"]})")),
+        with(Json::array({text, reasoning, "call"}), Json::object(), "plain output, longer than fifteen bytes"),
+        with(Json::array({"call"}), parse(R"({"argv": {"now": "an object"}, "command": null})"), parse(R"([{"k": 1}, 2.5, "s", []])")),
+        with(Json::array({reasoning, "call", text, text}), parse(R"({"env": "a string where an object was"})"), nullptr),
+        with(Json::array({"call", "call"}), deep, parse(R"({"lines": {"a": "b"}, "stdout": ["where a string was"]})")),
+    };
+    for (const std::string& row : shapes) REQUIRE(test::read_both<NemoGymRolloutRow>(row).fast);  // the fast path reads them
+    NemoGymRolloutRow reused;
+    std::vector<Error> errors;
+    for (std::size_t a = 0; a < shapes.size(); ++a) {
+        for (std::size_t b = 0; b < shapes.size(); ++b) {  // every shape after every other
+            INFO("shape " << b << " after shape " << a);
+            REQUIRE(decode(shapes[a], reused, errors));
+            REQUIRE(decode(shapes[b], reused, errors));
+            CHECK(reused == decode<NemoGymRolloutRow>(shapes[b]));
+            CHECK(encode(reused) == shapes[b]);
+        }
+    }
 }

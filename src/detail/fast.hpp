@@ -29,6 +29,71 @@ namespace sediment::rows::detail::fast {
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
+/// The memory of the free-form values a reader replaced, for the next ones it builds. Decoding row
+/// after row into one model reuses a free-form value's memory where the new value has the old one's
+/// shape; but tool arguments and results change shape from row to row, and nlohmann spends two
+/// allocations on every string, array and object. A value a reader drops (an object's members past
+/// the new keys, an array's items past its new size, a value of another type, a part of another
+/// kind: Recycler) comes here as empty strings, arrays and objects that keep their capacity, and the
+/// reader takes its new ones from here. It holds at most kBudget bytes; one per thread
+/// (src/engines/fast.cpp).
+class SpareJson {
+public:
+    /// Takes the memory of `value` and of everything in it; `value` is then null.
+    void give(Json& value) {
+        switch (value.type()) {
+            case Json::value_t::string: value.get_ref<std::string&>().clear(); break;
+            case Json::value_t::array: {
+                auto& items = value.get_ref<Json::array_t&>();
+                for (Json& item : items) give(item);
+                items.clear();
+                break;
+            }
+            case Json::value_t::object: {
+                auto& members = value.get_ref<Json::object_t&>();
+                for (auto& member : members) give(member.second);
+                members.clear();
+                break;
+            }
+            default: value = nullptr; return;
+        }
+        const std::size_t bytes = held(value);
+        if (bytes_ + bytes <= kBudget) {
+            bytes_ += bytes;
+            kept(value.type()).push_back(std::move(value));
+        }
+        value = nullptr;
+    }
+
+    /// An empty string, array or object, with the memory of one given earlier where there is one.
+    Json take(Json::value_t type) {
+        std::vector<Json>& spare = kept(type);
+        if (spare.empty()) return Json(type);
+        Json value = std::move(spare.back());
+        spare.pop_back();
+        bytes_ -= held(value);
+        return value;
+    }
+
+private:
+    static constexpr std::size_t kBudget = std::size_t{1} << 20;
+
+    /// The bytes an empty string, array or object holds: its capacity, and its own place on the heap.
+    static std::size_t held(const Json& value) {
+        constexpr std::size_t kValue = 64;
+        if (value.is_string()) return kValue + value.get_ref<const std::string&>().capacity();
+        if (value.is_array()) return kValue + value.get_ref<const Json::array_t&>().capacity() * sizeof(Json);
+        return kValue + value.get_ref<const Json::object_t&>().capacity() * sizeof(Json::object_t::value_type);
+    }
+
+    std::vector<Json>& kept(Json::value_t type) {
+        return type == Json::value_t::string ? strings_ : type == Json::value_t::array ? arrays_ : objects_;
+    }
+
+    std::vector<Json> strings_, arrays_, objects_;
+    std::size_t bytes_ = 0;
+};
+
 /// The Decoder whose checks every rule shares (any error it records sends the document to the exact
 /// reader), the limits of this document, and how many decimals (simdjson's doubles: literals with a
 /// fraction or an exponent) it holds. The two readers that accept a double, of Number and of Json,
@@ -41,6 +106,7 @@ struct Reader {
     std::size_t decimals = 0;
     std::vector<std::pair<std::string_view, bool>>* big_integers = nullptr;
     bool reordered = false;  ///< an object's keys were not in the order of its model's fields
+    SpareJson* spare = nullptr;  ///< where the free-form values a reader replaces keep their memory
 };
 
 /// A string of a marker's form, where the document has markers. Only a free-form value reads one
@@ -63,6 +129,10 @@ inline std::string_view take_marked(Reader& r, std::string_view s) {
 
 // Objects wider than this go to the exact reader, which checks duplicate keys with a hash set.
 constexpr std::size_t kMaxScannedKeys = 64;
+
+// The DOM counts an array's items up to this many; a longer array says this size (simdjson's
+// array::size() saturates), and goes to the exact reader.
+constexpr std::size_t kSaturatedSize = 0xFFFFFF;
 
 inline bool read(Reader& r, element e, std::string& out) {
     std::string_view s;
@@ -98,40 +168,64 @@ inline bool read(Reader& r, element e, Number& out) {
     }
 }
 
-inline void truncate(Json::object_t::Container& members, std::size_t size) {
-    while (members.size() > size) members.pop_back();
+/// `value` null, its memory kept in `r.spare` where the reader has one.
+inline void drop(Reader& r, Json& value) {
+    if (r.spare) r.spare->give(value);
+    else value = nullptr;
+}
+
+/// `out` of `type` (a string, an array or an object), as it is when it is one already.
+inline void become(Reader& r, Json& out, Json::value_t type) {
+    if (out.type() == type) return;
+    drop(r, out);
+    out = r.spare ? r.spare->take(type) : Json(type);
+}
+
+inline void truncate(Reader& r, Json::object_t::Container& members, std::size_t size) {
+    while (members.size() > size) {
+        drop(r, members.back().second);
+        members.pop_back();
+    }
 }
 
 /// A free-form value as the exact reader builds it: key order kept, non-negative integers unsigned
-/// (nlohmann's reading), duplicate keys refused. Strings and arrays reuse what `out` holds.
+/// (nlohmann's reading), duplicate keys refused. What `out` holds is reused, and what it no longer
+/// needs goes to `r.spare`.
 inline bool read(Reader& r, element e, Json& out) {
     switch (e.type()) {
-        case element_type::NULL_VALUE: out = nullptr; return true;
-        case element_type::BOOL: out = e.get_bool().value_unsafe(); return true;
+        case element_type::NULL_VALUE: drop(r, out); return true;
+        case element_type::BOOL: drop(r, out), out = e.get_bool().value_unsafe(); return true;
         case element_type::INT64: {
             const std::int64_t v = e.get_int64().value_unsafe();
+            drop(r, out);
             if (v >= 0) out = static_cast<std::uint64_t>(v);
             else out = v;
             return true;
         }
-        case element_type::UINT64: out = e.get_uint64().value_unsafe(); return true;
-        case element_type::DOUBLE: ++r.decimals, out = e.get_double().value_unsafe(); return true;
+        case element_type::UINT64: drop(r, out), out = e.get_uint64().value_unsafe(); return true;
+        case element_type::DOUBLE: ++r.decimals, drop(r, out), out = e.get_double().value_unsafe(); return true;
         case element_type::STRING: {
             std::string_view s = e.get_string().value_unsafe();
             if (s.size() > r.limits.max_string_bytes) return false;
             if (is_marker(r, s)) {
                 const std::string_view literal = take_marked(r, s);
                 if (literal.empty()) return false;
+                drop(r, out);
                 out = big_integer(literal);
-            } else if (out.is_string()) out.get_ref<std::string&>().assign(s.data(), s.size());
-            else out = std::string(s);
+                return true;
+            }
+            become(r, out, Json::value_t::string);
+            out.get_ref<std::string&>().assign(s.data(), s.size());
             return true;
         }
         case element_type::ARRAY: {
-            if (!out.is_array()) out = Json::array();
+            become(r, out, Json::value_t::array);
             auto& items = out.get_ref<Json::array_t&>();
             const simdjson::dom::array array = e.get_array().value_unsafe();
-            items.resize(array.size());
+            const std::size_t size = array.size();
+            if (size >= kSaturatedSize) return false;
+            for (std::size_t k = size; k < items.size(); ++k) drop(r, items[k]);
+            items.resize(size);
             std::size_t i = 0;
             for (const element item : array)
                 if (!read(r, item, items[i++])) return false;
@@ -140,7 +234,7 @@ inline bool read(Reader& r, element e, Json& out) {
         case element_type::OBJECT: {
             const simdjson::dom::object object = e.get_object().value_unsafe();
             if (object.size() > kMaxScannedKeys) return false;
-            if (!out.is_object()) out = Json::object();
+            become(r, out, Json::value_t::object);
             // Members whose keys come in the order `out` has them are read in place; from the first
             // other key on, the members are new (an ordered map's keys are const).
             Json::object_t::Container& members = out.get_ref<Json::object_t&>();  // by position
@@ -150,16 +244,62 @@ inline bool read(Reader& r, element e, Json& out) {
                 if (field.key.size() > r.limits.max_string_bytes) return false;
                 for (std::size_t k = 0; k < i; ++k)
                     if (members[k].first == field.key) return false;  // a duplicate key
-                if (i < members.size() && members[i].first != field.key) truncate(members, i);
+                if (i < members.size() && members[i].first != field.key) truncate(r, members, i);
                 if (i == members.size()) members.emplace_back(std::string(field.key), Json());
                 if (!read(r, field.value, members[i++].second)) return false;
             }
-            truncate(members, i);
+            truncate(r, members, i);
             return true;
         }
     }
     return false;
 }
+
+/// What a reader does with a value of T it replaces: keeps the memory of the free-form values in it
+/// (SpareJson). Nothing for a type that holds none; the generated readers specialize it for each
+/// model that holds some (generated/fast_read.hpp).
+template <class T, class = void>
+struct Recycler {
+    static void give(Reader&, T&) {}
+};
+
+template <class T>
+void recycle(Reader& r, T& value) {
+    Recycler<T>::give(r, value);
+}
+
+template <>
+struct Recycler<Json> {
+    static void give(Reader& r, Json& value) { drop(r, value); }
+};
+
+template <class T>
+struct Recycler<std::vector<T>> {
+    static void give(Reader& r, std::vector<T>& items) {
+        for (T& item : items) recycle(r, item);
+    }
+};
+
+template <class T>
+struct Recycler<std::optional<T>> {
+    static void give(Reader& r, std::optional<T>& value) {
+        if (value) recycle(r, *value);
+    }
+};
+
+template <class T>
+struct Recycler<Nullable<T>> {
+    static void give(Reader& r, Nullable<T>& value) {
+        if (!value.is_null()) recycle(r, *value);
+    }
+};
+
+template <class... T>
+struct Recycler<std::variant<T...>> {
+    static void give(Reader& r, std::variant<T...>& value) {
+        std::visit([&](auto& held) { recycle(r, held); }, value);
+    }
+};
 
 template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
 bool read(Reader& r, element e, E& out) {
@@ -180,7 +320,8 @@ inline bool is_key(std::string_view key, const char (&literal)[N]) {
 template <class T>
 bool read(Reader& r, element e, std::vector<T>& out) {
     simdjson::dom::array array;
-    if (e.get(array)) return false;
+    if (e.get(array) || array.size() >= kSaturatedSize) return false;
+    for (std::size_t k = array.size(); k < out.size(); ++k) recycle(r, out[k]);
     out.resize(array.size());
     std::size_t i = 0;
     for (const element item : array)
@@ -191,6 +332,7 @@ bool read(Reader& r, element e, std::vector<T>& out) {
 template <class T>
 bool read(Reader& r, element e, Nullable<T>& out) {
     if (e.is_null()) {
+        recycle(r, out);
         out = nullptr;
         return true;
     }
@@ -202,18 +344,20 @@ bool read(Reader& r, element e, std::optional<T>& out) {
     return read(r, e, out ? *out : out.emplace());
 }
 
-/// The alternative M of a union, the one it holds when it holds M.
+/// The alternative M of a union, the one it holds when it holds M (else the one it held recycled).
 template <class M, class V>
-M& alternative(V& v) {
+M& alternative(Reader& r, V& v) {
     if (M* held = std::get_if<M>(&v)) return *held;
+    recycle(r, v);
     return v.template emplace<M>();
 }
 
 /// The alternative I of a union, the one it holds when it holds that one (a reader of a model and its
 /// view model, whose alternatives are of different types).
 template <std::size_t I, class V>
-auto& alternative_at(V& v) {
+auto& alternative_at(Reader& r, V& v) {
     if (v.index() == I) return std::get<I>(v);
+    recycle(r, v);
     return v.template emplace<I>();
 }
 

@@ -168,6 +168,12 @@ bool decimals_exact(const Document& doc, std::size_t count) {
     return count == 0;  // fewer literals than the DOM held: never for valid JSON
 }
 
+// The memory of the free-form values this thread's readers replaced (SpareJson), for the next ones.
+SpareJson& thread_spare() {
+    thread_local SpareJson spare;
+    return spare;
+}
+
 // Runs `reader(r)` over the parsed `text` as a document of `schema`: true when it accepts the document
 // and no rule recorded an error. The DOM keeps the doubles, not their literals: a schema of exact
 // decimals (the ATIF subset) reads them again from the text, where the parser found them.
@@ -176,7 +182,7 @@ template <class ReadOrCheck>
 bool accepts(Document& doc, const Limits& limits, SchemaId schema, ReadOrCheck reader, bool* in_order = nullptr) {
     std::vector<Error> errors;
     Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
-    Reader r{d, limits, 0, doc.markers()};
+    Reader r{d, limits, 0, doc.markers(), false, &thread_spare()};
     const auto all_taken = [&] {
         return std::all_of(doc.big_integers.begin(), doc.big_integers.end(), [](const auto& big) { return big.second; });
     };
