@@ -320,3 +320,15 @@ TEST_CASE("fast path: row after row into one model, free-form values of other sh
         }
     }
 }
+
+TEST_CASE("fast path: an array of 2^24 - 1 items or more, whose size the DOM does not count, goes to the exact reader") {
+    constexpr std::size_t kItems = 0xFFFFFF;  // where simdjson's array::size() saturates
+    std::string text = "[";
+    text.reserve(2 * kItems + 1);
+    for (std::size_t i = 0; i < kItems; ++i) text += "0,";
+    text.back() = ']';
+    Json out;
+    CHECK_FALSE(detail::fast_parse(text, out));  // not read past the size the DOM gave
+    CHECK(detail::fast_parse("[0,1,2]", out));
+    CHECK(out == Json::array({0, 1, 2}));
+}
