@@ -33,10 +33,9 @@ using simdjson::dom::element_type;
 /// after row into one model reuses a free-form value's memory where the new value has the old one's
 /// shape; but tool arguments and results change shape from row to row, and nlohmann spends two
 /// allocations on every string, array and object. A value a reader drops (an object's members past
-/// the new keys, an array's items past its new size, a value of another type, a part of another
-/// kind: Recycler) comes here as empty strings, arrays and objects that keep their capacity, and the
-/// reader takes its new ones from here. It holds at most kBudget bytes; one per thread
-/// (src/engines/fast.cpp).
+/// the new keys, an array's items past its new size, a value of another type) comes here as empty
+/// strings, arrays and objects that keep their capacity, and the reader takes its new ones from
+/// here. It holds at most kBudget bytes; one per thread (src/engines/fast.cpp).
 class SpareJson {
 public:
     /// Takes the memory of `value` and of everything in it; `value` is then null.
@@ -170,7 +169,7 @@ inline bool read(Reader& r, element e, Number& out) {
 
 /// `value` null, its memory kept in `r.spare` where the reader has one.
 inline void drop(Reader& r, Json& value) {
-    if (r.spare) r.spare->give(value);
+    if (r.spare && (value.is_string() || value.is_structured())) r.spare->give(value);
     else value = nullptr;
 }
 
@@ -255,52 +254,6 @@ inline bool read(Reader& r, element e, Json& out) {
     return false;
 }
 
-/// What a reader does with a value of T it replaces: keeps the memory of the free-form values in it
-/// (SpareJson). Nothing for a type that holds none; the generated readers specialize it for each
-/// model that holds some (generated/fast_read.hpp).
-template <class T, class = void>
-struct Recycler {
-    static void give(Reader&, T&) {}
-};
-
-template <class T>
-void recycle(Reader& r, T& value) {
-    Recycler<T>::give(r, value);
-}
-
-template <>
-struct Recycler<Json> {
-    static void give(Reader& r, Json& value) { drop(r, value); }
-};
-
-template <class T>
-struct Recycler<std::vector<T>> {
-    static void give(Reader& r, std::vector<T>& items) {
-        for (T& item : items) recycle(r, item);
-    }
-};
-
-template <class T>
-struct Recycler<std::optional<T>> {
-    static void give(Reader& r, std::optional<T>& value) {
-        if (value) recycle(r, *value);
-    }
-};
-
-template <class T>
-struct Recycler<Nullable<T>> {
-    static void give(Reader& r, Nullable<T>& value) {
-        if (!value.is_null()) recycle(r, *value);
-    }
-};
-
-template <class... T>
-struct Recycler<std::variant<T...>> {
-    static void give(Reader& r, std::variant<T...>& value) {
-        std::visit([&](auto& held) { recycle(r, held); }, value);
-    }
-};
-
 template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
 bool read(Reader& r, element e, E& out) {
     std::string_view s;
@@ -313,6 +266,61 @@ inline bool is_key(std::string_view key, const char (&literal)[N]) {
     return key.size() == N - 1 && std::memcmp(key.data(), literal, N - 1) == 0;
 }
 
+// A thread's models that its readers replaced (an array's items past its new size, a union's
+// alternative of another kind), at most kSpareModels of each type, for the next ones of their type
+// it reads: these keep their strings', vectors' and free-form values' memory. (A reader sets or
+// resets every field of a model it reads.)
+constexpr std::size_t kSpareModels = 16;
+
+template <class T>
+std::vector<T>& spare_models() {
+    thread_local std::vector<T> models;
+    return models;
+}
+
+template <class T>
+struct is_union : std::false_type {};
+template <class... T>
+struct is_union<std::variant<T...>> : std::true_type {};
+
+/// Keeps `value`, a model replaced (or the alternative a union holds), for the next T read; nothing
+/// for other types (a free-form value's memory goes to SpareJson).
+template <class T>
+void spare(T& value) {
+    if constexpr (is_model<T>::value) {
+        std::vector<T>& models = spare_models<T>();
+        if (models.size() < kSpareModels) models.push_back(std::move(value));
+    } else if constexpr (is_union<T>::value) {
+        std::visit([](auto& held) { spare(held); }, value);
+    }
+}
+
+/// A T for a reader to fill: a spare one where there is one.
+template <class T>
+T spared() {
+    if constexpr (is_model<T>::value) {
+        std::vector<T>& models = spare_models<T>();
+        if (!models.empty()) {
+            T value = std::move(models.back());
+            models.pop_back();
+            return value;
+        }
+    }
+    return T();
+}
+
+/// `items` resized to `size`: items past it are spared, new ones spare ones.
+template <class T>
+void resize(std::vector<T>& items, std::size_t size) {
+    if constexpr (is_model<T>::value || is_union<T>::value) {
+        while (items.size() > size) spare(items.back()), items.pop_back();
+        items.reserve(size);
+        while (items.size() < size) items.push_back(spared<T>());
+    } else {
+        items.resize(size);
+    }
+}
+
 // The containers below read into the values they already hold: decoding row after row into one
 // model reuses its strings' and vectors' memory. Every model reader sets or resets each of its
 // fields, so nothing of the earlier document is left.
@@ -321,8 +329,7 @@ template <class T>
 bool read(Reader& r, element e, std::vector<T>& out) {
     simdjson::dom::array array;
     if (e.get(array) || array.size() >= kSaturatedSize) return false;
-    for (std::size_t k = array.size(); k < out.size(); ++k) recycle(r, out[k]);
-    out.resize(array.size());
+    resize(out, array.size());
     std::size_t i = 0;
     for (const element item : array)
         if (!read(r, item, out[i++])) return false;
@@ -332,7 +339,6 @@ bool read(Reader& r, element e, std::vector<T>& out) {
 template <class T>
 bool read(Reader& r, element e, Nullable<T>& out) {
     if (e.is_null()) {
-        recycle(r, out);
         out = nullptr;
         return true;
     }
@@ -344,21 +350,21 @@ bool read(Reader& r, element e, std::optional<T>& out) {
     return read(r, e, out ? *out : out.emplace());
 }
 
-/// The alternative M of a union, the one it holds when it holds M (else the one it held recycled).
+/// The alternative M of a union, the one it holds when it holds M (else a spare one: spare()).
 template <class M, class V>
-M& alternative(Reader& r, V& v) {
+M& alternative(V& v) {
     if (M* held = std::get_if<M>(&v)) return *held;
-    recycle(r, v);
-    return v.template emplace<M>();
+    spare(v);
+    return v.template emplace<M>(spared<M>());
 }
 
 /// The alternative I of a union, the one it holds when it holds that one (a reader of a model and its
 /// view model, whose alternatives are of different types).
 template <std::size_t I, class V>
-auto& alternative_at(Reader& r, V& v) {
+auto& alternative_at(V& v) {
     if (v.index() == I) return std::get<I>(v);
-    recycle(r, v);
-    return v.template emplace<I>();
+    spare(v);
+    return v.template emplace<I>(spared<std::variant_alternative_t<I, V>>());
 }
 
 // ----- the check-only readers ----------------------------------------------------------------------

@@ -303,398 +303,11 @@ inline bool check(Reader& r, element e, type_tag<TrainerMessage>);
 inline bool check(Reader& r, element e, type_tag<TrainerAssistantMessage>);
 inline bool check(Reader& r, element e, type_tag<Part>);
 
-template <>
-struct Recycler<AtifAgent> {
-    static void give(Reader& r, AtifAgent& m) {
-        recycle(r, m.tool_definitions);
-        recycle(r, m.extra);
-    }
-};
-template <>
-struct Recycler<AtifToolCall> {
-    static void give(Reader& r, AtifToolCall& m) {
-        recycle(r, m.arguments);
-        recycle(r, m.extra);
-    }
-};
-template <>
-struct Recycler<HarborAtifSubagentTrajectoryRef> {
-    static void give(Reader& r, HarborAtifSubagentTrajectoryRef& m) {
-        recycle(r, m.extra);
-    }
-};
-template <>
-struct Recycler<HarborAtifObservationResult> {
-    static void give(Reader& r, HarborAtifObservationResult& m) {
-        recycle(r, m.subagent_trajectory_ref);
-        recycle(r, m.extra);
-    }
-};
-template <>
-struct Recycler<HarborAtifObservation> {
-    static void give(Reader& r, HarborAtifObservation& m) {
-        recycle(r, m.results);
-    }
-};
-template <>
-struct Recycler<AtifStepMetrics> {
-    static void give(Reader& r, AtifStepMetrics& m) {
-        recycle(r, m.extra);
-    }
-};
-template <>
-struct Recycler<HarborAtifStep> {
-    static void give(Reader& r, HarborAtifStep& m) {
-        recycle(r, m.tool_calls);
-        recycle(r, m.observation);
-        recycle(r, m.metrics);
-        recycle(r, m.extra);
-    }
-};
-template <>
-struct Recycler<AtifFinalMetrics> {
-    static void give(Reader& r, AtifFinalMetrics& m) {
-        recycle(r, m.extra);
-    }
-};
-template <>
-struct Recycler<HarborAtifTrajectory> {
-    static void give(Reader& r, HarborAtifTrajectory& m) {
-        recycle(r, m.agent);
-        recycle(r, m.steps);
-        recycle(r, m.final_metrics);
-        recycle(r, m.extra);
-    }
-};
-template <>
-struct Recycler<NemoGymAtifObservationResult> {
-    static void give(Reader& r, NemoGymAtifObservationResult& m) {
-        recycle(r, m.subagent_trajectory_ref);
-        recycle(r, m.extra);
-    }
-};
-template <>
-struct Recycler<NemoGymAtifObservation> {
-    static void give(Reader& r, NemoGymAtifObservation& m) {
-        recycle(r, m.results);
-    }
-};
-template <>
-struct Recycler<NemoGymAtifStep> {
-    static void give(Reader& r, NemoGymAtifStep& m) {
-        recycle(r, m.tool_calls);
-        recycle(r, m.observation);
-        recycle(r, m.metrics);
-        recycle(r, m.extra);
-    }
-};
-template <>
-struct Recycler<NemoGymAtifTrajectory> {
-    static void give(Reader& r, NemoGymAtifTrajectory& m) {
-        recycle(r, m.agent);
-        recycle(r, m.steps);
-        recycle(r, m.final_metrics);
-        recycle(r, m.subagent_trajectories);
-        recycle(r, m.extra);
-    }
-};
-template <>
-struct Recycler<CIOutcomeV1> {
-    static void give(Reader& r, CIOutcomeV1& m) {
-        recycle(r, m.raw);
-    }
-};
-template <>
-struct Recycler<CIOutcomeV3> {
-    static void give(Reader& r, CIOutcomeV3& m) {
-        recycle(r, m.raw);
-    }
-};
-template <>
-struct Recycler<TrainerFunctionCallV1> {
-    static void give(Reader& r, TrainerFunctionCallV1& m) {
-        recycle(r, m.arguments);
-    }
-};
-template <>
-struct Recycler<TrainerToolCallV1> {
-    static void give(Reader& r, TrainerToolCallV1& m) {
-        recycle(r, m.function);
-    }
-};
-template <>
-struct Recycler<TrainerAssistantContentMessageV1> {
-    static void give(Reader& r, TrainerAssistantContentMessageV1& m) {
-        recycle(r, m.tool_calls);
-    }
-};
-template <>
-struct Recycler<TrainerAssistantThinkingMessageV1> {
-    static void give(Reader& r, TrainerAssistantThinkingMessageV1& m) {
-        recycle(r, m.tool_calls);
-    }
-};
-template <>
-struct Recycler<TrainerAssistantToolCallMessageV1> {
-    static void give(Reader& r, TrainerAssistantToolCallMessageV1& m) {
-        recycle(r, m.tool_calls);
-    }
-};
-template <>
-struct Recycler<DiffSFTSampleV1> {
-    static void give(Reader& r, DiffSFTSampleV1& m) {
-        recycle(r, m.prompt);
-        recycle(r, m.completion);
-    }
-};
-template <>
-struct Recycler<DiffSFTSampleV2> {
-    static void give(Reader& r, DiffSFTSampleV2& m) {
-        recycle(r, m.prompt);
-        recycle(r, m.completion);
-    }
-};
-template <>
-struct Recycler<DiffSFTSampleV3> {
-    static void give(Reader& r, DiffSFTSampleV3& m) {
-        recycle(r, m.prompt);
-        recycle(r, m.completion);
-    }
-};
-template <>
-struct Recycler<DPOPairV1> {
-    static void give(Reader& r, DPOPairV1& m) {
-        recycle(r, m.prompt);
-        recycle(r, m.chosen);
-        recycle(r, m.rejected);
-    }
-};
-template <>
-struct Recycler<DPOPairV2> {
-    static void give(Reader& r, DPOPairV2& m) {
-        recycle(r, m.prompt);
-        recycle(r, m.chosen);
-        recycle(r, m.rejected);
-    }
-};
-template <>
-struct Recycler<DPOPairV3> {
-    static void give(Reader& r, DPOPairV3& m) {
-        recycle(r, m.prompt);
-        recycle(r, m.chosen);
-        recycle(r, m.rejected);
-    }
-};
-template <>
-struct Recycler<DPOPairV4> {
-    static void give(Reader& r, DPOPairV4& m) {
-        recycle(r, m.prompt);
-        recycle(r, m.chosen);
-        recycle(r, m.rejected);
-    }
-};
-template <>
-struct Recycler<ToolCallPartV1> {
-    static void give(Reader& r, ToolCallPartV1& m) {
-        recycle(r, m.arguments);
-    }
-};
-template <>
-struct Recycler<ToolCallResponsePartV1> {
-    static void give(Reader& r, ToolCallResponsePartV1& m) {
-        recycle(r, m.result);
-    }
-};
-template <>
-struct Recycler<RLVRInferenceMessageRowV1> {
-    static void give(Reader& r, RLVRInferenceMessageRowV1& m) {
-        recycle(r, m.parts);
-    }
-};
-template <>
-struct Recycler<RLVRTurnRowV1> {
-    static void give(Reader& r, RLVRTurnRowV1& m) {
-        recycle(r, m.new_messages);
-        recycle(r, m.tool_calls);
-    }
-};
-template <>
-struct Recycler<NemoGymResponseV1> {
-    static void give(Reader& r, NemoGymResponseV1& m) {
-        recycle(r, m.turns);
-    }
-};
-template <>
-struct Recycler<NemoGymResponsesCreateParamsV1> {
-    static void give(Reader& r, NemoGymResponsesCreateParamsV1& m) {
-        recycle(r, m.input);
-    }
-};
-template <>
-struct Recycler<NemoGymMetadataV1> {
-    static void give(Reader& r, NemoGymMetadataV1& m) {
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<NemoGymRolloutRowV1> {
-    static void give(Reader& r, NemoGymRolloutRowV1& m) {
-        recycle(r, m.responses_create_params);
-        recycle(r, m.response);
-        recycle(r, m.metadata);
-    }
-};
-template <>
-struct Recycler<NemoGymMetadataV2> {
-    static void give(Reader& r, NemoGymMetadataV2& m) {
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<NemoGymRolloutRowV2> {
-    static void give(Reader& r, NemoGymRolloutRowV2& m) {
-        recycle(r, m.responses_create_params);
-        recycle(r, m.response);
-        recycle(r, m.metadata);
-    }
-};
-template <>
-struct Recycler<NemoGymMetadataV3> {
-    static void give(Reader& r, NemoGymMetadataV3& m) {
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<NemoGymRolloutRowV3> {
-    static void give(Reader& r, NemoGymRolloutRowV3& m) {
-        recycle(r, m.responses_create_params);
-        recycle(r, m.response);
-        recycle(r, m.metadata);
-    }
-};
-template <>
-struct Recycler<NemoGymMetadataV4> {
-    static void give(Reader& r, NemoGymMetadataV4& m) {
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<NemoGymRolloutRowV4> {
-    static void give(Reader& r, NemoGymRolloutRowV4& m) {
-        recycle(r, m.responses_create_params);
-        recycle(r, m.response);
-        recycle(r, m.metadata);
-    }
-};
-template <>
-struct Recycler<SedimentRolloutRowV1> {
-    static void give(Reader& r, SedimentRolloutRowV1& m) {
-        recycle(r, m.turns);
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<SedimentRolloutRowV2> {
-    static void give(Reader& r, SedimentRolloutRowV2& m) {
-        recycle(r, m.turns);
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<SedimentRolloutRowV3> {
-    static void give(Reader& r, SedimentRolloutRowV3& m) {
-        recycle(r, m.turns);
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<SedimentRolloutRowV4> {
-    static void give(Reader& r, SedimentRolloutRowV4& m) {
-        recycle(r, m.turns);
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<SedimentTaskRowV1> {
-    static void give(Reader& r, SedimentTaskRowV1& m) {
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<SedimentTaskRowV2> {
-    static void give(Reader& r, SedimentTaskRowV2& m) {
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<SedimentTaskRowV3> {
-    static void give(Reader& r, SedimentTaskRowV3& m) {
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<SFTSampleV1> {
-    static void give(Reader& r, SFTSampleV1& m) {
-        recycle(r, m.prompt);
-        recycle(r, m.completion);
-    }
-};
-template <>
-struct Recycler<SFTSampleV2> {
-    static void give(Reader& r, SFTSampleV2& m) {
-        recycle(r, m.prompt);
-        recycle(r, m.completion);
-    }
-};
-template <>
-struct Recycler<SFTSampleV3> {
-    static void give(Reader& r, SFTSampleV3& m) {
-        recycle(r, m.prompt);
-        recycle(r, m.completion);
-    }
-};
-template <>
-struct Recycler<SWEBenchMetadataV1> {
-    static void give(Reader& r, SWEBenchMetadataV1& m) {
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<SWEBenchMetadataV2> {
-    static void give(Reader& r, SWEBenchMetadataV2& m) {
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<SWEBenchMetadataV3> {
-    static void give(Reader& r, SWEBenchMetadataV3& m) {
-        recycle(r, m.verifier_results);
-    }
-};
-template <>
-struct Recycler<SWEBenchTaskRowV1> {
-    static void give(Reader& r, SWEBenchTaskRowV1& m) {
-        recycle(r, m.metadata);
-    }
-};
-template <>
-struct Recycler<SWEBenchTaskRowV2> {
-    static void give(Reader& r, SWEBenchTaskRowV2& m) {
-        recycle(r, m.metadata);
-    }
-};
-template <>
-struct Recycler<SWEBenchTaskRowV3> {
-    static void give(Reader& r, SWEBenchTaskRowV3& m) {
-        recycle(r, m.metadata);
-    }
-};
-
 /// Reads into ReasoningEffort or view::ReasoningEffort.
 template <class Out>
 inline bool read(Reader& r, element e, Out& out, type_tag<ReasoningEffort>) {
-    if (e.is_string()) return read(r, e, alternative_at<0>(r, out));
-    if (e.is_number()) return read(r, e, alternative_at<1>(r, out));
+    if (e.is_string()) return read(r, e, alternative_at<0>(out));
+    if (e.is_number()) return read(r, e, alternative_at<1>(out));
     return false;
 }
 
@@ -832,8 +445,8 @@ inline bool read(Reader& r, element e, Out& out, type_tag<AtifSource>) {
     const BranchChoice choice = choose_branch(kAtifSourceBranches, std::size(kAtifSourceBranches), keys, count, selected);
     if (!choice.accepted) return false;
     switch (choice.index) {
-        case 0: return read(r, e, alternative_at<0>(r, out));
-        case 1: return read(r, e, alternative_at<1>(r, out));
+        case 0: return read(r, e, alternative_at<0>(out));
+        case 1: return read(r, e, alternative_at<1>(out));
     }
     return false;
 }
@@ -879,8 +492,8 @@ inline bool read(Reader& r, element e, view::HarborAtifContentPart& out) { retur
 /// Reads into HarborAtifContent or view::HarborAtifContent.
 template <class Out>
 inline bool read(Reader& r, element e, Out& out, type_tag<HarborAtifContent>) {
-    if (e.is_string()) return read(r, e, alternative_at<0>(r, out));
-    if (e.is_array()) return read(r, e, alternative_at<1>(r, out));
+    if (e.is_string()) return read(r, e, alternative_at<0>(out));
+    if (e.is_array()) return read(r, e, alternative_at<1>(out));
     return false;
 }
 
@@ -1368,8 +981,8 @@ inline bool read(Reader& r, element e, view::AtifContentPart& out) { return read
 /// Reads into AtifContent or view::AtifContent.
 template <class Out>
 inline bool read(Reader& r, element e, Out& out, type_tag<AtifContent>) {
-    if (e.is_string()) return read(r, e, alternative_at<0>(r, out));
-    if (e.is_array()) return read(r, e, alternative_at<1>(r, out));
+    if (e.is_string()) return read(r, e, alternative_at<0>(out));
+    if (e.is_array()) return read(r, e, alternative_at<1>(out));
     return false;
 }
 
@@ -2459,9 +2072,9 @@ inline bool read(Reader& r, element e, Out& out, type_tag<TrainerAssistantMessag
     const BranchChoice choice = choose_branch(kTrainerAssistantMessageBranches, std::size(kTrainerAssistantMessageBranches), keys, count, selected);
     if (!choice.accepted) return false;
     switch (choice.index) {
-        case 0: return read(r, e, alternative_at<0>(r, out));
-        case 1: return read(r, e, alternative_at<1>(r, out));
-        case 2: return read(r, e, alternative_at<2>(r, out));
+        case 0: return read(r, e, alternative_at<0>(out));
+        case 1: return read(r, e, alternative_at<1>(out));
+        case 2: return read(r, e, alternative_at<2>(out));
     }
     return false;
 }
@@ -2522,11 +2135,11 @@ inline bool read(Reader& r, element e, Out& out, type_tag<TrainerMessage>) {
     const BranchChoice choice = choose_branch(kTrainerMessageBranches, std::size(kTrainerMessageBranches), keys, count, selected);
     if (!choice.accepted) return false;
     switch (choice.index) {
-        case 0: return read(r, e, alternative_at<0>(r, out));
-        case 1: return read(r, e, alternative_at<1>(r, out));
-        case 2: return read(r, e, alternative_at<2>(r, out));
-        case 3: return read(r, e, alternative_at<3>(r, out));
-        case 4: return read(r, e, alternative_at<4>(r, out));
+        case 0: return read(r, e, alternative_at<0>(out));
+        case 1: return read(r, e, alternative_at<1>(out));
+        case 2: return read(r, e, alternative_at<2>(out));
+        case 3: return read(r, e, alternative_at<3>(out));
+        case 4: return read(r, e, alternative_at<4>(out));
     }
     return false;
 }
@@ -3312,10 +2925,10 @@ inline bool read(Reader& r, element e, Out& out, type_tag<Part>) {
     simdjson::dom::object object;
     std::string_view tag;
     if (e.get(object) || object["type"].get(tag)) return false;
-    if (tag == TextPartV1::type) return read(r, e, alternative_at<0>(r, out));
-    if (tag == ReasoningPartV1::type) return read(r, e, alternative_at<1>(r, out));
-    if (tag == ToolCallPartV1::type) return read(r, e, alternative_at<2>(r, out));
-    if (tag == ToolCallResponsePartV1::type) return read(r, e, alternative_at<3>(r, out));
+    if (tag == TextPartV1::type) return read(r, e, alternative_at<0>(out));
+    if (tag == ReasoningPartV1::type) return read(r, e, alternative_at<1>(out));
+    if (tag == ToolCallPartV1::type) return read(r, e, alternative_at<2>(out));
+    if (tag == ToolCallResponsePartV1::type) return read(r, e, alternative_at<3>(out));
     return false;
 }
 

@@ -278,8 +278,8 @@ std::string emit_fast_variant_reader(const Variant& v, FastMode mode, bool viewe
     const std::string signature = both ? fill("/// Reads into $Name$ or view::$Name$.\ntemplate <class Out>\ninline bool read(Reader& r, element e, Out& out, type_tag<$Name$>)", {{"Name", v.name}})
                                        : "inline bool " + fast_signature(v.name, mode);
     const char* branch = mode == FastMode::check ? "return check(r, e, type_tag<$Type$>{});"
-                         : both                  ? "return read(r, e, alternative_at<$Index$>(r, out));"
-                                                 : "return read(r, e, alternative<$Type$>(r, out));";
+                         : both                  ? "return read(r, e, alternative_at<$Index$>(out));"
+                                                 : "return read(r, e, alternative<$Type$>(out));";
     const std::string after = both ? fill(kBothReaders, {{"Name", v.name}}) : "";
     std::string branches;
     if (v.by_keys) {  // the branch choose_branch() accepts (read.hpp's tables)
@@ -334,44 +334,6 @@ void variants_named(const TypeRef& t, std::set<std::string>& out) {
     if (t.item) variants_named(*t.item, out);
 }
 
-// Whether a value of `t` holds a free-form value, given the models and unions found to hold one.
-bool holds_free_form(const TypeRef& t, const std::set<std::string>& holders) {
-    switch (t.kind) {
-        case TypeRef::Kind::any:
-        case TypeRef::Kind::object_any: return true;
-        case TypeRef::Kind::array: return t.item && holds_free_form(*t.item, holders);
-        case TypeRef::Kind::model:
-        case TypeRef::Kind::variant: return holders.count(t.name) > 0;
-        default: return false;
-    }
-}
-
-// A Recycler for each model that holds free-form values: the reader that replaces such a model (a
-// union's other alternative, an array's items past its new size) gives their memory to its spare
-// (detail/fast.hpp). The models come in dependency order, each after the types of its fields.
-std::string emit_recyclers(const Module& module) {
-    std::set<std::string> holders;
-    std::string out;
-    in_emission_order(
-        module,
-        [&](const Model& m) {
-            std::string gives;
-            for (const Field& f : m.fields)
-                if (!f.constant && holds_free_form(f.type, holders)) gives += "        recycle(r, m." + identifier(f.json_name) + ");\n";
-            if (gives.empty()) return;
-            holders.insert(m.name);
-            out += fill("template <>\nstruct Recycler<$Name$> {\n    static void give(Reader& r, $Name$& m) {\n$Gives$    }\n};\n",
-                        {{"Name", m.name}, {"Gives", gives}});
-        },
-        [&](const Variant& v) {
-            for (const std::string& model : v.models)
-                if (holders.count(model)) holders.insert(v.name);
-            for (const TypeRef& t : v.types)
-                if (holds_free_form(t, holders)) holders.insert(v.name);
-        });
-    return out;
-}
-
 std::string emit_fast_readers(const Module& module) {
     std::string declarations, body, entries;
     std::set<std::string> variants;  // the unions the fast models hold
@@ -414,7 +376,6 @@ bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limi
 namespace sediment::rows::detail::fast {
 
 $Declarations$
-$Recyclers$
 $Body$}  // namespace sediment::rows::detail::fast
 
 namespace sediment::rows::detail {
@@ -422,8 +383,7 @@ namespace sediment::rows::detail {
 $Entries$
 }  // namespace sediment::rows::detail
 )",
-                {{"Banner", banner(module)}, {"Declarations", declarations}, {"Recyclers", emit_recyclers(module)}, {"Body", body},
-                 {"Entries", entries}});
+                {{"Banner", banner(module)}, {"Declarations", declarations}, {"Body", body}, {"Entries", entries}});
 }
 
 }  // namespace gen::cpp

@@ -57,9 +57,10 @@ bool decode(const J& document, T& out, std::vector<Error>& errors, SchemaId sche
 /// type may be the root of several versions of a schema (NemoGymResponseV1 of nemo-gym-response v1,
 /// v2 and v3, whose rules differ): `schema` says which. A valid document takes the fast path (simdjson);
 /// anything else is read by the exact reader, which reports every error. Decoding document after
-/// document into the same `out` reuses its memory; nothing of the earlier value is left. Where the
-/// new document's free-form values (tool arguments, results) have other shapes, the memory of the
-/// old ones is kept for them: each thread keeps at most 1 MiB of it between documents.
+/// document into the same `out` reuses its memory; nothing of the earlier value is left. What the new
+/// document does not hold where the old one did (a part of another kind, fewer turns, a tool result
+/// of another shape) is kept for the next documents the thread decodes: up to 16 models of each type
+/// with their memory, and 1 MiB of free-form values'.
 template <class T>
 bool decode(std::string_view text, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits = {}) {
     return detail::decode_text(text, out, errors, schema, limits);
