@@ -245,6 +245,52 @@ TEST_CASE("lint: a view compares free-form values as the model does: members in 
     CHECK(other[0].id == "rows.lint.turns.tool_calls");
 }
 
+TEST_CASE("lint: a turn of many tool calls: each result answers one of them, found in any order") {
+    // turn 0 calls call_1..call_40 (past the 16 a turn's ids are searched in order before they are
+    // sorted); turn 1 echoes them and answers each, last one first
+    const auto many = [](const std::string& wrong_id) {
+        Json doc = test::row_of_version(2);
+        Json& turns = doc["response"]["turns"];
+        Json calls = Json::array(), results = Json::array();
+        std::string completion = "Let me look.";
+        for (int i = 1; i <= 40; ++i) {
+            const std::string id = "call_" + std::to_string(i);
+            calls.push_back({{"type", "tool_call"}, {"id", id}, {"name", "bash"}, {"arguments", {{"command", "ls " + std::to_string(i)}}}});
+            results.insert(results.begin(), Json{{"type", "tool_call_response"}, {"id", i == 7 && !wrong_id.empty() ? wrong_id : id},
+                                                 {"result", {{"exit_code", 0}}}});
+            completion += "\nls " + std::to_string(i);
+        }
+        turns[0]["tool_calls"] = calls;
+        turns[0]["completion"] = completion;
+        Json& echo = turns[1]["new_messages"][0]["parts"];
+        echo.erase(2);
+        for (const Json& c : calls) echo.push_back(c);
+        turns[1]["new_messages"][1]["parts"] = results;
+        return encode(doc);
+    };
+    CHECK(ids(findings(many(""))) == "");
+    for (const char* wrong : {"call_0", "call_41", "call_", "call_99"}) {
+        INFO(wrong);
+        const std::vector<Error> f = findings(many(wrong));
+        REQUIRE(f.size() == 1);
+        CHECK(f[0].id == "rows.lint.turns.tool_result");
+        CHECK(f[0].pointer == "/response/turns/1/new_messages/1/parts/33/id");  // call_7, answered 34th
+    }
+}
+
+TEST_CASE("lint: a completion is compared with the scoring text whole: no piece more, less or joined otherwise") {
+    const std::string completion = "/response/turns/0/completion";
+    for (const char* text : {"\"Let me look.\\nls src\\n\"", "\"Let me look.\\nls sr\"", "\"Let me look.ls src\"", "\"Let me look.\\n\\nls src\"",
+                             "\"Let me look.\\nls src.\"", "\"\"", "\"ls src\""}) {
+        INFO(text);
+        const std::vector<Error> f = findings(row(2, {{completion, text}}));
+        REQUIRE(f.size() == 1);
+        CHECK(f[0].id == "rows.lint.turns.completion");
+        CHECK(f[0].message.find(R"(expected "Let me look.\nls src")") == 0);
+    }
+    CHECK(ids(findings(row(2, {{completion, "\"Let me look.\\nls src\""}}))) == "");
+}
+
 TEST_CASE("lint: every rule id of docs/lint.md has a test here, and every id tested is documented") {
     const std::string doc = test::read_file(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/docs/lint.md");
     std::set<std::string> tested;

@@ -4,6 +4,7 @@
 #include "detail/decode.hpp"
 #include "detail/encode.hpp"
 #include "detail/fast_dom.hpp"
+#include "detail/tape.hpp"
 #include "detail/text.hpp"
 #include "sediment/rows/versions.hpp"
 
@@ -273,53 +274,45 @@ namespace sediment::rows::detail {
 namespace view {
 
 // As nlohmann compares the Json the exact reader builds: objects member by member in order; numbers by
-// value across integers, unsigned integers and doubles (converted as nlohmann converts them).
-bool operator==(const JsonView& a, const JsonView& b) {
-    using simdjson::dom::element;
-    using simdjson::dom::element_type;
-    const element x = a.value, y = b.value;
-    const auto number = [](element_type t) {
-        return t == element_type::INT64 || t == element_type::UINT64 || t == element_type::DOUBLE;
-    };
-    if (x.type() != y.type()) {
-        if (!number(x.type()) || !number(y.type())) return false;
-        const auto as_double = [](element e) {
-            return e.type() == element_type::DOUBLE ? e.get_double().value_unsafe()
-                   : e.type() == element_type::INT64 ? static_cast<double>(e.get_int64().value_unsafe())
-                                                    : static_cast<double>(e.get_uint64().value_unsafe());
+// value across integers, unsigned integers and doubles (converted as nlohmann converts them). On the
+// tape: the two values' words side by side.
+namespace {
+
+bool equal(tape::Value x, tape::Value y) {
+    const char type = x.type(), other = y.type();
+    if (type != other) {
+        const auto number = [](char t) { return t == 'l' || t == 'u' || t == 'd'; };
+        if (!number(type) || !number(other)) return false;
+        const auto as_double = [](tape::Value v) {
+            return v.type() == 'd' ? v.number<double>() : v.type() == 'l' ? static_cast<double>(v.number<std::int64_t>())
+                                                                           : static_cast<double>(v.number<std::uint64_t>());
         };
-        if (x.type() == element_type::DOUBLE || y.type() == element_type::DOUBLE) return as_double(x) == as_double(y);
-        const auto as_int = [](element e) {
-            return e.type() == element_type::INT64 ? e.get_int64().value_unsafe() : static_cast<std::int64_t>(e.get_uint64().value_unsafe());
-        };
-        return as_int(x) == as_int(y);
+        if (type == 'd' || other == 'd') return as_double(x) == as_double(y);
+        return x.number<std::uint64_t>() == y.number<std::uint64_t>();  // as nlohmann: the int64's bits as unsigned
     }
-    switch (x.type()) {
-        case element_type::NULL_VALUE: return true;
-        case element_type::BOOL: return x.get_bool().value_unsafe() == y.get_bool().value_unsafe();
-        case element_type::INT64: return x.get_int64().value_unsafe() == y.get_int64().value_unsafe();
-        case element_type::UINT64: return x.get_uint64().value_unsafe() == y.get_uint64().value_unsafe();
-        case element_type::DOUBLE: return x.get_double().value_unsafe() == y.get_double().value_unsafe();
-        case element_type::STRING: return x.get_string().value_unsafe() == y.get_string().value_unsafe();
-        case element_type::ARRAY: {
-            const simdjson::dom::array p = x.get_array().value_unsafe();
-            const simdjson::dom::array q = y.get_array().value_unsafe();
-            auto i = p.begin(), j = q.begin();  // (size() saturates: no shortcut)
-            for (; i != p.end() && j != q.end(); ++i, ++j)
-                if (!(JsonView{*i} == JsonView{*j})) return false;
-            return i == p.end() && j == q.end();
+    switch (type) {
+        case 'l': case 'u': return x.number<std::uint64_t>() == y.number<std::uint64_t>();
+        case 'd': return x.number<double>() == y.number<double>();
+        case '"': return x.string() == y.string();
+        case '[': {  // items in order (an array's count saturates: no shortcut)
+            tape::Value i = x.first(), j = y.first();
+            for (; i.at < x.close() && j.at < y.close(); i = i.with(i.next()), j = j.with(j.next()))
+                if (!equal(i, j)) return false;
+            return i.at == x.close() && j.at == y.close();
         }
-        case element_type::OBJECT: {
-            const simdjson::dom::object p = x.get_object().value_unsafe();
-            const simdjson::dom::object q = y.get_object().value_unsafe();
-            auto i = p.begin(), j = q.begin();
-            for (; i != p.end() && j != q.end(); ++i, ++j)
-                if (i.key() != j.key() || !(JsonView{i.value()} == JsonView{j.value()})) return false;
-            return i == p.end() && j == q.end();
+        case '{': {  // members in order: key, then value
+            tape::Value i = x.first(), j = y.first();
+            for (; i.at < x.close() && j.at < y.close(); i = i.with(i.with(i.at + 1).next()), j = j.with(j.with(j.at + 1).next()))
+                if (i.string() != j.string() || !equal(i.with(i.at + 1), j.with(j.at + 1))) return false;
+            return i.at == x.close() && j.at == y.close();
         }
+        default: return true;  // null, true, false: the type is the value
     }
-    return false;
 }
+
+}  // namespace
+
+bool operator==(const JsonView& a, const JsonView& b) { return equal(tape::value_of(a.value), tape::value_of(b.value)); }
 
 }  // namespace view
 

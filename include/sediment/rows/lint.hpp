@@ -161,6 +161,7 @@ private:
     // sessions spell the same "{org_id}-{session_id}": the first session of each spelling
     std::unordered_map<std::string, const Session*> spellings_;
     std::unordered_map<std::string, Where> other_ids_;  // instance ids that are not the derived one
+    std::string key_, spelling_;  // scratch: a session's key and spelling, for lookups
 };
 
 /// Decodes `text` as a row of `name` (nemo-gym-rollout with or without its version) into `row`,

@@ -6,6 +6,7 @@
 #include "features/lint/rules.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -18,6 +19,7 @@
 
 #include "sediment/rows/decode.hpp"
 #include "detail/fast.hpp"
+#include "detail/tape.hpp"
 #include "sediment/rows/encode.hpp"
 
 namespace sediment::rows {
@@ -115,7 +117,8 @@ void lint_row(const AnyRolloutRow& row, std::vector<Error>& findings, const Lint
 
 namespace {
 
-/// A 64-bit digest of bytes (not cryptographic: it tells apart the values of one session's rows).
+/// A 64-bit digest of bytes (not cryptographic: it tells apart the values of one session's rows). A
+/// short string (most keys and values) takes two loads that may overlap, and no copy of its tail.
 std::uint64_t digest(std::string_view s) {
     const auto step = [](std::uint64_t h, std::uint64_t w) {
         h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
@@ -126,22 +129,33 @@ std::uint64_t digest(std::string_view s) {
         std::memcpy(&w, at, 8);
         return w;
     };
+    const auto half = [](const char* at) {
+        std::uint32_t w;
+        std::memcpy(&w, at, 4);
+        return std::uint64_t(w);
+    };
     const char* p = s.data();
-    std::size_t n = s.size();
-    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-    if (n >= 32) {  // four words at a time, in four independent lanes
-        std::uint64_t lanes[4] = {h, 0x632be59bd9b4e019ull, 0x8cb92ba72f3d8dd7ull, 0xd6e8feb86659fd93ull};
-        for (; n >= 32; n -= 32, p += 32)
-            for (int lane = 0; lane < 4; ++lane) lanes[lane] = step(lanes[lane], word(p + 8 * lane));
-        h = step(step(step(lanes[0], lanes[1]), lanes[2]), lanes[3]);
+    const std::size_t size = s.size();
+    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ size;
+    if (size <= 16) {  // the first and the last bytes of the string cover it; its size tells the overlap
+        const auto byte = [p](std::size_t i) { return std::uint64_t(static_cast<unsigned char>(p[i])); };
+        std::uint64_t a = 0, b = 0;
+        if (size >= 8) a = word(p), b = word(p + size - 8);
+        else if (size >= 4) a = half(p), b = half(p + size - 4);
+        else if (size > 0) a = byte(0) | byte(size / 2) << 8 | byte(size - 1) << 16;
+        h = step(step(h, a), b);
+    } else {
+        std::size_t n = size;
+        if (n >= 32) {  // four words at a time, in four independent lanes
+            std::uint64_t lanes[4] = {h, 0x632be59bd9b4e019ull, 0x8cb92ba72f3d8dd7ull, 0xd6e8feb86659fd93ull};
+            for (; n >= 32; n -= 32, p += 32)
+                for (int lane = 0; lane < 4; ++lane) lanes[lane] = step(lanes[lane], word(p + 8 * lane));
+            h = step(step(step(lanes[0], lanes[1]), lanes[2]), lanes[3]);
+        }
+        for (; n >= 8; n -= 8, p += 8) h = step(h, word(p));
+        if (n > 0) h = step(h, word(s.data() + size - 8));  // the last 8 bytes, overlapping the words before
     }
-    for (; n >= 8; n -= 8, p += 8) h = step(h, word(p));
-    std::uint64_t w = 0;
-    std::memcpy(&w, p, n);
-    h = step(h, w ^ (std::uint64_t(n) << 56));
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    return h ^ (h >> 33);
+    return h;  // what takes it mixes it again
 }
 
 // A value's digest: its JSON value, whatever the text's layout and key order, numbers by value (1
@@ -168,25 +182,27 @@ std::uint64_t unsigned_digest(std::uint64_t v) { return mix(integer_tag, v); }
 /// A member's, which its object sums: members in any order give the same sum.
 std::uint64_t member_digest(std::string_view key, std::uint64_t value) { return mix(mix(string_tag, digest(key)), value) * 0x9E3779B97F4A7C15ull; }
 
-std::uint64_t value_digest(simdjson::dom::element e) {
-    using simdjson::dom::element_type;
-    switch (e.type()) {
-        case element_type::NULL_VALUE: return null_tag;
-        case element_type::BOOL: return e.get_bool().value_unsafe() ? true_tag : false_tag;
-        case element_type::INT64: return integer_digest(e.get_int64().value_unsafe());
-        case element_type::UINT64: return unsigned_digest(e.get_uint64().value_unsafe());
-        case element_type::DOUBLE: return double_digest(e.get_double().value_unsafe());
-        case element_type::STRING: return mix(string_tag, digest(e.get_string().value_unsafe()));
-        case element_type::ARRAY: {
+std::uint64_t value_digest(detail::tape::Value v) {
+    switch (v.type()) {
+        case 'n': return null_tag;
+        case 't': return true_tag;
+        case 'f': return false_tag;
+        case 'l': return integer_digest(v.number<std::int64_t>());
+        case 'u': return unsigned_digest(v.number<std::uint64_t>());
+        case 'd': return double_digest(v.number<double>());
+        case '"': return mix(string_tag, digest(v.string()));
+        case '[': {
             std::uint64_t h = array_tag;
-            const simdjson::dom::array array = e.get_array().value_unsafe();
-            for (const simdjson::dom::element item : array) h = mix(h, value_digest(item));
+            for (detail::tape::Value item = v.first(); item.at < v.close(); item = item.with(item.next())) h = mix(h, value_digest(item));
             return h;
         }
-        case element_type::OBJECT: {
+        case '{': {
             std::uint64_t sum = 0;
-            const simdjson::dom::object object = e.get_object().value_unsafe();
-            for (const auto m : object) sum += member_digest(m.key, value_digest(m.value));
+            for (detail::tape::Value key = v.first(); key.at < v.close();) {  // a key (a string), then its value
+                const detail::tape::Value value = key.with(key.at + 1);
+                sum += member_digest(key.string(), value_digest(value));
+                key = key.with(value.next());
+            }
             return mix(object_tag, sum);
         }
     }
@@ -228,12 +244,28 @@ constexpr const char* kFieldPointers[SessionFacts::kFields] = {
     "/metadata/verifier_results", "/metadata/ci_resolution", "/reward", "/metadata/split", "/metadata/attribution_source",
     "/metadata/verification", "/metadata/provenance", "/metadata/session_commit_observation_ids",
     "/metadata/repository_identity"};
+/// The pointer of each field, and of reward_source (digested with the reward) at kFields.
+constexpr const char* pointer_of(int field) { return field < SessionFacts::kFields ? kFieldPointers[field] : "/metadata/reward_source"; }
+constexpr int kDigested = SessionFacts::kFields + 1;
+
+/// The member of the metadata each field is (one level down, no escapes), or "" for a field elsewhere.
+constexpr std::array<std::string_view, kDigested> kMetadataMembers = [] {
+    constexpr std::string_view in_metadata = "/metadata/";
+    std::array<std::string_view, kDigested> members{};
+    for (int field = 0; field < kDigested; ++field) {
+        const std::string_view pointer = pointer_of(field);
+        if (pointer.substr(0, in_metadata.size()) == in_metadata && pointer.find_first_of("/~", in_metadata.size()) == std::string_view::npos)
+            members[field] = pointer.substr(in_metadata.size());
+    }
+    return members;
+}();
+
 constexpr const char* kFieldNames[SessionFacts::kFields] = {
     "verifier_results", "ci_resolution", "reward and reward_source", "split", "attribution_source", "verification",
     "provenance", "session_commit_observation_ids", "repository_identity"};
 
-/// What the rules across rows keep of `row`, whose values' digests `digest_at(pointer)` gives (0:
-/// absent).
+/// What the rules across rows keep of `row`, whose values' digests `digest_at(field)` gives (0:
+/// absent) for each field of pointer_of().
 template <class R, class DigestAt>
 SessionFacts facts_of(const R& row, DigestAt digest_at) {
     const auto& md = row.metadata;
@@ -242,8 +274,8 @@ SessionFacts facts_of(const R& row, DigestAt digest_at) {
     s.session_id = md.session_id;
     s.instance_id = md.instance_id;
     s.segment_index = md.segment_index;
-    for (int field = 0; field < SessionFacts::kFields; ++field) s.digests[field] = digest_at(kFieldPointers[field]);
-    s.digests[SessionFacts::reward] = mix(s.digests[SessionFacts::reward], digest_at("/metadata/reward_source")) | 1;
+    for (int field = 0; field < SessionFacts::kFields; ++field) s.digests[field] = digest_at(field);
+    s.digests[SessionFacts::reward] = mix(s.digests[SessionFacts::reward], digest_at(SessionFacts::kFields)) | 1;
     return s;
 }
 
@@ -259,8 +291,8 @@ SessionFacts session_facts(const AnyRolloutRow& row) {
     limits.max_document_bytes = limits.max_depth = limits.max_string_bytes = std::numeric_limits<std::size_t>::max();
     parse(text, document, errors, limits);  // what encode() writes parses (it throws for what it cannot write)
     return std::visit([&](const auto& r) {
-        return facts_of(r, [&](const char* pointer) -> std::uint64_t {
-            const Json::json_pointer at(pointer);
+        return facts_of(r, [&](int field) -> std::uint64_t {
+            const Json::json_pointer at(pointer_of(field));
             return document.contains(at) ? value_digest(document.at(at)) | 1 : 0;
         });
     }, row);
@@ -284,10 +316,11 @@ void Linter::add(const AnyRolloutRow& row, std::vector<Error>& findings) {
 void Linter::add(SessionFacts facts, std::vector<Error>& findings) {
     ++rows_;
     const Where here{files_.empty() ? 0 : static_cast<std::uint32_t>(files_.size() - 1), facts.line ? facts.line : rows_};
-    std::string key = facts.org_id;
-    key += '\0';
-    key += facts.session_id;
-    auto [it, fresh] = sessions_.try_emplace(std::move(key));
+    // the keys are spelled in scratch strings: a row of a known session allocates nothing here
+    key_.assign(facts.org_id).append(1, '\0').append(facts.session_id);
+    auto it = sessions_.find(key_);
+    const bool fresh = it == sessions_.end();
+    if (fresh) it = sessions_.try_emplace(key_).first;
     Session& s = it->second;
     bool duplicate_segment = false;
     if (fresh) {
@@ -310,14 +343,20 @@ void Linter::add(SessionFacts facts, std::vector<Error>& findings) {
     }
     // instance ids: a derived one collides only through a duplicate segment (found above) or two
     // sessions that spell "{org_id}-{session_id}" alike; any other id is kept to compare
-    const std::string spelling = facts.org_id + "-" + facts.session_id;
-    const bool derived = facts.instance_id == spelling + "-seg" + std::to_string(facts.segment_index);
+    spelling_.assign(facts.org_id).append("-").append(facts.session_id);
+    const std::string& spelling = spelling_;
+    char digits[24];
+    const std::string_view index(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, facts.segment_index).ptr - digits));
+    const std::string_view id = facts.instance_id;
+    const bool derived = id.size() == spelling.size() + 4 + index.size() && id.substr(0, spelling.size()) == spelling &&
+                         id.substr(spelling.size(), 4) == "-seg" && id.substr(spelling.size() + 4) == index;
     s.segments.push_back({facts.segment_index, here, derived});
     std::optional<Where> earlier;
     if (auto o = other_ids_.find(facts.instance_id); o != other_ids_.end()) earlier = o->second;
-    const auto sp = spellings_.try_emplace(spelling, &s).first;
+    auto sp = spellings_.find(spelling);
+    if (sp == spellings_.end()) sp = spellings_.try_emplace(spelling, &s).first;
     const std::size_t cut = facts.instance_id.rfind("-seg");
-    const auto owner = derived ? sp : cut == std::string::npos ? spellings_.end() : spellings_.find(facts.instance_id.substr(0, cut));
+    const auto owner = derived ? sp : cut == std::string::npos ? spellings_.end() : spellings_.find(key_.assign(facts.instance_id, 0, cut));
     if (!earlier && owner != spellings_.end() && (!derived || owner->second != &s)) {
         // an earlier row of the session that spells the id's prefix, whose own id is derived and equal
         const std::string_view suffix = std::string_view(facts.instance_id).substr(cut + 4);
@@ -387,16 +426,23 @@ std::optional<SchemaId> lint_text(std::string_view name, std::string_view text, 
     if (detail::fast::view_row(text, padded, limits, named, view, root)) {
         return std::visit([&](const auto& row) {
             lint(row, findings, options);
-            simdjson::dom::object metadata;  // a valid row has it: its members are found in it, not from the root
-            const bool found = !root["metadata"].get(metadata);
-            facts = facts_of(row, [&](const char* pointer) -> std::uint64_t {
-                constexpr std::string_view in_metadata = "/metadata/";
+            // the digests in one pass over the metadata's members (a valid row has it); any other field
+            // from the root
+            std::uint64_t digests[kDigested] = {};
+            simdjson::dom::object metadata;
+            if (!root["metadata"].get(metadata))
+                for (const auto m : metadata)
+                    for (int field = 0; field < kDigested; ++field)
+                        if (!kMetadataMembers[field].empty() && m.key == kMetadataMembers[field]) {
+                            digests[field] = value_digest(detail::tape::value_of(m.value)) | 1;
+                            break;
+                        }
+            for (int field = 0; field < kDigested; ++field) {
                 simdjson::dom::element value;
-                const bool absent = found && std::string_view(pointer).substr(0, in_metadata.size()) == in_metadata
-                                        ? metadata[pointer + in_metadata.size()].get(value) != simdjson::SUCCESS
-                                        : root.at_pointer(pointer).get(value) != simdjson::SUCCESS;
-                return absent ? 0 : value_digest(value) | 1;
-            });
+                if (kMetadataMembers[field].empty() && root.at_pointer(pointer_of(field)).get(value) == simdjson::SUCCESS)
+                    digests[field] = value_digest(detail::tape::value_of(value)) | 1;
+            }
+            facts = facts_of(row, [&](int field) { return digests[field]; });
             return document_traits<model_t<std::decay_t<decltype(row)>>>::schema;
         }, view);
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -17,6 +18,7 @@
 
 #include "detail/encode.hpp"
 #include "detail/fast.hpp"
+#include "detail/tape.hpp"
 #include "sediment/rows/lint.hpp"
 
 namespace sediment::rows::lint_rules {
@@ -66,90 +68,130 @@ Lineage lineage_of(const O& o) {
 inline bool directional(Result r) { return r == Result::passed || r == Result::failed; }
 
 /// The run's one non-empty value of a field, or none.
-template <class O, class F>
-auto the(const std::vector<const O*>& run, F field) -> decltype(field(*run.front())) {
-    for (const O* o : run)
-        if (const auto* v = field(*o); v && !v->empty()) return v;
+template <class It, class F>
+auto the(It first, It last, F field) -> decltype(field(**first)) {
+    for (; first != last; ++first)
+        if (const auto* v = field(**first); v && !v->empty()) return v;
     return nullptr;
 }
 
-template <class O>
-CIWorkflowResolution resolve_lineage(std::vector<const O*> run) {
-    std::stable_sort(run.begin(), run.end(), [](const O* a, const O* b) {
-        return std::forward_as_tuple(a->run_attempt.value_or(0), a->outcome_id) <
-               std::forward_as_tuple(b->run_attempt.value_or(0), b->outcome_id);
-    });
-    CIWorkflowResolution w;
-    w.provider = run.front()->provider;
-    w.run_id = run.front()->run_id;
-    w.branch = run.front()->branch;
+/// Sets `to` to `ids` (strings or views), keeping its strings' memory.
+template <class S>
+void assign_ids(std::vector<std::string>& to, const std::vector<S>& ids) {
+    to.resize(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) to[i].assign(ids[i]);
+}
+
+/// Sets `to` to `v`, or null where `v` is.
+template <class S>
+void assign_text(Nullable<std::string>& to, const S* v) {
+    if (!v) to = nullptr;
+    else if (to) to->assign(*v);
+    else to.emplace(*v);
+}
+
+/// Sets every field of `w` to the resolution of one lineage's attempts, [first, last) in attempt order.
+template <class O, class It>
+void resolve_lineage(It first, It last, CIWorkflowResolution& w) {
+    thread_local std::vector<std::string_view> sources, non_verdicts;
+    sources.clear(), non_verdicts.clear();
+    const O& head = **first;
+    w.provider = head.provider;
+    w.run_id.assign(head.run_id);
+    w.branch.assign(head.branch);
     const auto nullable = [](const auto& v) { return v ? &*v : nullptr; };
-    if (const auto* v = the(run, [&](const O& o) { return nullable(o.workflow_id); })) w.workflow_id = str(*v);
-    if (const auto* v = the(run, [&](const O& o) { return nullable(o.workflow_path); })) w.workflow_path = str(*v);
-    if (const auto* v = the(run, [](const O& o) { return &o.workflow_name; })) w.workflow_name = *v;
+    assign_text(w.workflow_id, the(first, last, [&](const O& o) { return nullable(o.workflow_id); }));
+    assign_text(w.workflow_path, the(first, last, [&](const O& o) { return nullable(o.workflow_path); }));
+    const auto* name = the(first, last, [](const O& o) { return &o.workflow_name; });
+    w.workflow_name.assign(name ? std::string_view(*name) : std::string_view());
     bool passed = false, failed = false, others = false;
     const O* last_verdict = nullptr;
-    for (const O* o : run) {
-        w.source_outcome_ids.emplace_back(o->outcome_id);
+    for (It at = first; at != last; ++at) {
+        const O* o = *at;
+        sources.emplace_back(o->outcome_id);
         if (directional(o->result)) {
             (o->result == Result::passed ? passed : failed) = true;
             last_verdict = o;
         } else {
             others = true;
-            w.non_verdict_outcome_ids.emplace_back(o->outcome_id);
+            non_verdicts.emplace_back(o->outcome_id);
         }
     }
     w.suspected_flake = passed && failed;
+    w.verdict = nullptr, w.reliability = nullptr;
+    assign_text(w.verdict_outcome_id, last_verdict ? &last_verdict->outcome_id : nullptr);
     if (last_verdict) {
         w.verdict = last_verdict->result == Result::passed ? Verdict::passed : Verdict::failed;
-        w.verdict_outcome_id = str(last_verdict->outcome_id);
         w.reliability = Number(w.suspected_flake ? 0.0 : 1.0);  // a non-verdict attempt's 1.0 lowers nothing
     } else if (others) {
         w.reliability = Number(1.0);
     }
-    std::sort(w.source_outcome_ids.begin(), w.source_outcome_ids.end());
-    std::sort(w.non_verdict_outcome_ids.begin(), w.non_verdict_outcome_ids.end());
-    return w;
+    std::sort(sources.begin(), sources.end());
+    std::sort(non_verdicts.begin(), non_verdicts.end());
+    assign_ids(w.source_outcome_ids, sources);
+    assign_ids(w.non_verdict_outcome_ids, non_verdicts);
 }
 
+/// Sets `r` to the resolution of one commit's `outcomes` (not empty), keeping the memory `r` holds:
+/// lineages in (lineage, run_attempt or 0, outcome_id) order, each resolved, then sorted as Sediment
+/// sorts them.
 template <class O>
-CommitResolution resolve(const std::vector<const O*>& outcomes) {
-    std::map<Lineage, std::vector<const O*>> runs;
-    for (const O* o : outcomes) runs[lineage_of(*o)].push_back(o);
-    CommitResolution r;
-    for (auto& [key, run] : runs) r.workflow_resolutions.push_back(resolve_lineage(run));
-    const auto order = [](const CIWorkflowResolution& w) {
+void resolve(const std::vector<const O*>& outcomes, CommitResolution& r) {
+    thread_local std::vector<const O*> order;
+    order.assign(outcomes.begin(), outcomes.end());
+    std::stable_sort(order.begin(), order.end(), [](const O* a, const O* b) {
+        const auto attempt = [](const O* o) { return o->run_attempt.value_or(0); };
+        const Lineage x = lineage_of(*a), y = lineage_of(*b);
+        return x != y ? x < y : std::forward_as_tuple(attempt(a), a->outcome_id) < std::forward_as_tuple(attempt(b), b->outcome_id);
+    });
+    std::size_t runs = 0;
+    for (auto first = order.begin(); first != order.end(); ++runs) {
+        const Lineage lineage = lineage_of(**first);
+        auto last = first;
+        while (last != order.end() && lineage_of(**last) == lineage) ++last;
+        if (runs == r.workflow_resolutions.size()) r.workflow_resolutions.emplace_back();
+        resolve_lineage<O>(first, last, r.workflow_resolutions[runs]);
+        first = last;
+    }
+    r.workflow_resolutions.resize(runs);
+    const auto key = [](const CIWorkflowResolution& w) {
         const auto text = [](const Nullable<std::string>& v) { return v ? std::string_view(*v) : std::string_view(); };
         return std::make_tuple(to_string(w.provider), text(w.workflow_id), text(w.workflow_path),
                                std::string_view(w.workflow_name), std::string_view(w.run_id));
     };
     std::stable_sort(r.workflow_resolutions.begin(), r.workflow_resolutions.end(),
-                     [&](const auto& a, const auto& b) { return order(a) < order(b); });
-    std::set<Verdict> verdicts;
+                     [&](const auto& a, const auto& b) { return key(a) < key(b); });
+    thread_local std::vector<std::string_view> sources, verdicts, non_verdicts;
+    sources.clear(), verdicts.clear(), non_verdicts.clear();
+    std::set<Verdict> found;
     double reliability = 1.0;
+    r.suspected_flake = false;
     for (const CIWorkflowResolution& w : r.workflow_resolutions) {
-        if (w.verdict) verdicts.insert(*w.verdict);
+        if (w.verdict) found.insert(*w.verdict);
         if (w.reliability) reliability = std::min(reliability, w.reliability->value());
         r.suspected_flake = r.suspected_flake || w.suspected_flake;
-        r.source_outcome_ids.insert(r.source_outcome_ids.end(), w.source_outcome_ids.begin(), w.source_outcome_ids.end());
-        if (w.verdict_outcome_id) r.verdict_outcome_ids.push_back(*w.verdict_outcome_id);
-        r.non_verdict_outcome_ids.insert(r.non_verdict_outcome_ids.end(), w.non_verdict_outcome_ids.begin(),
-                                         w.non_verdict_outcome_ids.end());
+        sources.insert(sources.end(), w.source_outcome_ids.begin(), w.source_outcome_ids.end());
+        if (w.verdict_outcome_id) verdicts.emplace_back(*w.verdict_outcome_id);
+        non_verdicts.insert(non_verdicts.end(), w.non_verdict_outcome_ids.begin(), w.non_verdict_outcome_ids.end());
     }
-    if (verdicts.size() == 1) {  // disagreeing lineages leave verdict and reliability null
-        r.verdict = *verdicts.begin();
+    r.verdict = nullptr, r.reliability = nullptr;
+    if (found.size() == 1) {  // disagreeing lineages leave verdict and reliability null
+        r.verdict = *found.begin();
         r.reliability = Number(reliability);
     }
-    for (auto* ids : {&r.source_outcome_ids, &r.verdict_outcome_ids, &r.non_verdict_outcome_ids})
-        std::sort(ids->begin(), ids->end());
-    return r;
+    for (auto* ids : {&sources, &verdicts, &non_verdicts}) std::sort(ids->begin(), ids->end());
+    assign_ids(r.source_outcome_ids, sources);
+    assign_ids(r.verdict_outcome_ids, verdicts);
+    assign_ids(r.non_verdict_outcome_ids, non_verdicts);
 }
 
 template <class O>
 CommitResolution resolve_all(const std::vector<O>& outcomes) {
     std::vector<const O*> refs;
     for (const O& o : outcomes) refs.push_back(&o);
-    return refs.empty() ? CommitResolution() : resolve(refs);
+    CommitResolution r;
+    if (!refs.empty()) resolve(refs, r);
+    return r;
 }
 
 // ----- the rules within a row ------------------------------------------------------------------
@@ -202,11 +244,33 @@ struct Findings {
 };
 
 /// Scoring text: text parts, then the string leaves of tool-call arguments (keys sorted), empty
-/// items skipped, joined with "\n".
-inline void leaves(const Json& v, std::string& out) {
+/// items skipped, joined with "\n". Its pieces go to a Joined (the text) or a JoinedMatch (whether
+/// it equals a text, without a copy).
+struct Joined {
+    std::string& text;
+    void add(std::string_view piece) {
+        if (!piece.empty()) text.append(text.empty() ? "" : "\n").append(piece);
+    }
+};
+
+struct JoinedMatch {
+    std::string_view want;
+    std::size_t at = 0;  // of want, after the pieces so far
+    bool started = false, same = true;
+    void add(std::string_view piece) {
+        if (piece.empty() || !same) return;
+        if (started) same = at < want.size() && want[at++] == '\n';
+        started = true;
+        same = same && want.size() - at >= piece.size() && want.compare(at, piece.size(), piece) == 0;
+        at += piece.size();
+    }
+    bool equal() const { return same && at == want.size(); }
+};
+
+template <class Out>
+void leaves(const Json& v, Out& out) {
     if (v.is_string()) {
-        const auto& s = v.get_ref<const std::string&>();
-        if (!s.empty()) out.append(out.empty() ? "" : "\n").append(s);
+        out.add(v.get_ref<const std::string&>());
     } else if (v.is_object()) {
         std::vector<const Json::object_t::value_type*> members;
         for (const auto& m : v.get_ref<const Json::object_t&>()) members.push_back(&m);
@@ -217,23 +281,28 @@ inline void leaves(const Json& v, std::string& out) {
     }
 }
 
-/// The same of a free-form value in the parser's DOM.
-inline void leaves(const detail::view::JsonView& v, std::string& out) {
-    using simdjson::dom::element_type;
-    const simdjson::dom::element e = v.value;
-    if (e.type() == element_type::STRING) {
-        const std::string_view s = e.get_string().value_unsafe();
-        if (!s.empty()) out.append(out.empty() ? "" : "\n").append(s);
-    } else if (e.type() == element_type::OBJECT) {
-        std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
-        const simdjson::dom::object object = e.get_object().value_unsafe();
-        for (const auto m : object) members.emplace_back(m.key, m.value);
-        std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (const auto& m : members) leaves(detail::view::JsonView{m.second}, out);
-    } else if (e.type() == element_type::ARRAY) {
-        const simdjson::dom::array array = e.get_array().value_unsafe();
-        for (const simdjson::dom::element x : array) leaves(detail::view::JsonView{x}, out);
+/// The same of a free-form value on the parser's tape. An object's members are sorted on one stack
+/// for the thread, above its enclosing objects' members.
+template <class Out>
+void leaves(detail::tape::Value v, Out& out) {
+    if (v.type() == '"') {
+        out.add(v.string());
+    } else if (v.type() == '{') {
+        thread_local std::vector<std::pair<std::string_view, detail::tape::Value>> stack;
+        const std::size_t bottom = stack.size();
+        for (detail::tape::Value key = v.first(); key.at < v.close(); key = key.with(key.with(key.at + 1).next()))
+            stack.emplace_back(key.string(), key.with(key.at + 1));
+        std::sort(stack.begin() + bottom, stack.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (std::size_t i = bottom; i < stack.size(); ++i) leaves(stack[i].second, out);
+        stack.resize(bottom);
+    } else if (v.type() == '[') {
+        for (detail::tape::Value item = v.first(); item.at < v.close(); item = item.with(item.next())) leaves(item, out);
     }
+}
+
+template <class Out>
+void leaves(const detail::view::JsonView& v, Out& out) {
+    leaves(detail::tape::value_of(v.value), out);
 }
 
 /// The alternative of the union P (a model's or a view's) that is or views T.
@@ -251,25 +320,44 @@ const auto* part_as(const P& p) {
     return std::get_if<alternative_of<T, P>(std::make_index_sequence<std::variant_size_v<P>>())>(&p);
 }
 
-template <class M>
-std::string scoring_text(const M& output) {
-    std::string out;
+/// Gives `out` the pieces of the scoring text of `output`.
+template <class M, class Out>
+void scoring_text(const M& output, Out& out) {
     for (const auto& p : output.parts)
-        if (const auto* t = part_as<TextPart>(p); t && !t->content.empty())
-            out.append(out.empty() ? "" : "\n").append(t->content);
+        if (const auto* t = part_as<TextPart>(p)) out.add(t->content);
     for (const auto& p : output.parts)
         if (const auto* c = part_as<ToolCallPart>(p)) leaves(c->arguments, out);
-    return out;
 }
+
+/// The ids of the calls a turn's tool results may answer: a vector, searched in order while its
+/// unsorted tail is short, and merged into its sorted head when the tail grows.
+class CallIds {
+public:
+    void clear() { ids_.clear(), sorted_ = 0; }
+    void insert(std::string_view id) { ids_.push_back(id); }
+    bool contains(std::string_view id) {
+        if (ids_.size() - sorted_ > 16) {
+            std::sort(ids_.begin() + sorted_, ids_.end());
+            std::inplace_merge(ids_.begin(), ids_.begin() + sorted_, ids_.end());
+            sorted_ = ids_.size();
+        }
+        return std::binary_search(ids_.begin(), ids_.begin() + sorted_, id) || std::find(ids_.begin() + sorted_, ids_.end(), id) != ids_.end();
+    }
+
+private:
+    std::vector<std::string_view> ids_;
+    std::size_t sorted_ = 0;
+};
 
 template <class P, class R>
 void lint_turns(const P& params, const R& response, Findings& f) {
     const auto& turns = response.turns;
+    thread_local CallIds calls;     // the calls its tool results may answer: the echoed output's
     for (std::size_t k = 0; k < turns.size(); ++k) {
         const auto& turn = turns[k];
         const auto base = [k] { return at("/response/turns", k); };  // pointers are made for findings only
-        std::set<std::string_view> calls;  // the calls its tool results may answer: the echoed output's
-        std::size_t first = 0;             // new_messages before it hold no tool result to check
+        calls.clear();
+        std::size_t first = 0;  // new_messages before it hold no tool result to check
         if (k == 0) {
             const auto& input = params.input;
             const auto& got = turn.new_messages;
@@ -292,7 +380,8 @@ void lint_turns(const P& params, const R& response, Findings& f) {
             } else {
                 const auto& echo = turn.new_messages[0];
                 first = 1;
-                std::vector<const typename std::decay_t<decltype(previous.tool_calls)>::value_type*> echoed;
+                thread_local std::vector<const typename std::decay_t<decltype(previous.tool_calls)>::value_type*> echoed;
+                echoed.clear();
                 for (const auto& p : echo.parts)
                     if (const auto* c = part_as<ToolCallPart>(p)) echoed.push_back(c), calls.insert(c->id);
                 std::size_t i = 0;
@@ -308,17 +397,22 @@ void lint_turns(const P& params, const R& response, Findings& f) {
                               "expected " + std::to_string(echoed.size()) + " tool calls (" + what + "), got " +
                                   std::to_string(previous.tool_calls.size()));
                 }
-                const std::string expected = scoring_text(echo);
-                if (expected != previous.completion)
+                JoinedMatch match{previous.completion};
+                scoring_text(echo, match);
+                if (!match.equal()) {
+                    std::string expected;
+                    Joined text{expected};
+                    scoring_text(echo, text);
                     f.add("rows.lint.turns.completion", prev() + "/completion",
                           "expected " + string_literal(expected) + " (the scoring text of its output, echoed in turn " + std::to_string(k) +
                               "), got " + string_literal(previous.completion));
+                }
             }
         }
         for (std::size_t m = first; m < turn.new_messages.size(); ++m) {
             const auto& parts = turn.new_messages[m].parts;
             for (std::size_t p = 0; p < parts.size(); ++p) {
-                if (const auto* r = part_as<ToolCallResponsePart>(parts[p]); r && !calls.count(r->id)) {
+                if (const auto* r = part_as<ToolCallResponsePart>(parts[p]); r && !calls.contains(r->id)) {
                     f.add("rows.lint.turns.tool_result", at(at(base() + "/new_messages", m) + "/parts", p) + "/id",
                           "expected the id of a call " +
                               (k == 0 ? std::string("of an earlier input message") : "of turn " + std::to_string(k - 1)) +
@@ -352,8 +446,19 @@ std::string commit_key(const O& o) {
     return str(o.commit_sha) + '\0' + str(o.repo);
 }
 
+/// Where a resolution's fields are: "/metadata/ci_resolution", or one of its workflow resolutions;
+/// spelled as a pointer for a finding only.
+struct Place {
+    std::ptrdiff_t workflow = -1;
+    std::string operator+(std::string_view field) const {
+        std::string p = "/metadata/ci_resolution";
+        if (workflow >= 0) p = at(p + "/workflow_resolutions", static_cast<std::size_t>(workflow));
+        return p.append(field);
+    }
+};
+
 template <class S>
-void compare_ids(const std::vector<std::string>& expected, const std::vector<S>& got, const std::string& base, const char* field, Findings& f) {
+void compare_ids(const std::vector<std::string>& expected, const std::vector<S>& got, Place base, const char* field, Findings& f) {
     std::size_t i = 0;
     while (i < expected.size() && i < got.size() && expected[i] == got[i]) ++i;
     if (i == expected.size() && i == got.size()) return;
@@ -364,13 +469,13 @@ void compare_ids(const std::vector<std::string>& expected, const std::vector<S>&
         f.add("rows.lint.ci_resolution", pointer, "expected " + literal(expected) + ", got " + literal(got));
 }
 
-inline void compare_flag(bool expected, bool got, const std::string& base, const char* field, Findings& f) {
+inline void compare_flag(bool expected, bool got, Place base, const char* field, Findings& f) {
     if (expected != got)
         f.add("rows.lint.ci_resolution", base + "/" + field, std::string("expected ") + (expected ? "true" : "false") + ", got " + (got ? "true" : "false"));
 }
 
 template <class T, class U>
-void compare_value(const Nullable<T>& expected, const Nullable<U>& got, const std::string& base, const char* field, Findings& f) {
+void compare_value(const Nullable<T>& expected, const Nullable<U>& got, Place base, const char* field, Findings& f) {
     bool same = expected.is_null() == got.is_null();
     if constexpr (std::is_same_v<T, Number>) same = same && (!got || got->value() == expected->value());
     else same = same && (!got || *got == *expected);
@@ -378,9 +483,9 @@ void compare_value(const Nullable<T>& expected, const Nullable<U>& got, const st
 }
 
 template <class W>
-void compare_workflow(const CIWorkflowResolution& e, const W& g, const std::string& p, Findings& f) {
+void compare_workflow(const CIWorkflowResolution& e, const W& g, Place p, Findings& f) {
     if (e.provider != g.provider || e.run_id != g.run_id) {
-        f.add("rows.lint.ci_resolution", p,
+        f.add("rows.lint.ci_resolution", p + "",
               "expected the resolution of " + std::string(to_string(e.provider)) + " run " + string_literal(e.run_id) +
                   " here (sorted by provider, workflow_id, workflow_path, workflow_name, run_id), got " +
                   std::string(to_string(g.provider)) + " run " + string_literal(g.run_id));
@@ -402,7 +507,7 @@ void compare_workflow(const CIWorkflowResolution& e, const W& g, const std::stri
 
 template <class C>
 void compare_resolution(const CommitResolution& e, const C& g, Findings& f) {
-    const std::string p = "/metadata/ci_resolution";
+    const Place p;
     compare_value(e.verdict, g.verdict, p, "verdict", f);
     compare_value(e.reliability, g.reliability, p, "reliability", f);
     compare_flag(e.suspected_flake, g.suspected_flake, p, "suspected_flake", f);
@@ -412,7 +517,7 @@ void compare_resolution(const CommitResolution& e, const C& g, Findings& f) {
                   std::to_string(g.workflow_resolutions.size()));
     else
         for (std::size_t i = 0; i < e.workflow_resolutions.size(); ++i)
-            compare_workflow(e.workflow_resolutions[i], g.workflow_resolutions[i], at(p + "/workflow_resolutions", i), f);
+            compare_workflow(e.workflow_resolutions[i], g.workflow_resolutions[i], Place{static_cast<std::ptrdiff_t>(i)}, f);
     compare_ids(e.source_outcome_ids, g.source_outcome_ids, p, "source_outcome_ids", f);
     compare_ids(e.verdict_outcome_ids, g.verdict_outcome_ids, p, "verdict_outcome_ids", f);
     compare_ids(e.non_verdict_outcome_ids, g.non_verdict_outcome_ids, p, "non_verdict_outcome_ids", f);
@@ -505,7 +610,8 @@ void lint_resolution(const M& md, const std::optional<Number>& reward, Findings&
         for (const auto& [key, outcomes] : commits) {
             const O& o = *outcomes.front();
             if (!identified(o) && claimed.count(o.repo)) continue;
-            const CommitResolution r = resolve(outcomes);
+            thread_local CommitResolution r;
+            resolve(outcomes, r);
             if (r.verdict == Verdict::passed || r.verdict == Verdict::failed) {
                 f.add("rows.lint.ci_resolution.missing", "/metadata",
                       "expected a ci_resolution: commit " + string_literal(o.commit_sha) + " of " + string_literal(o.repo) + " resolves to " +
@@ -522,7 +628,8 @@ void lint_resolution(const M& md, const std::optional<Number>& reward, Findings&
         f.add("rows.lint.ci_resolution.quarantine", p + "/provenance/quarantine_revision",
               "expected the row's quarantine revision " + std::to_string(md.provenance.quarantine_revision) + ", got " +
                   std::to_string(ci->provenance.quarantine_revision));
-    std::vector<const O*> outcomes;
+    thread_local std::vector<const O*> outcomes;
+    outcomes.clear();
     for (const O& o : md.verifier_results)
         if (of_commit(o, *ci)) outcomes.push_back(&o);
     if (outcomes.empty()) {
@@ -538,14 +645,19 @@ void lint_resolution(const M& md, const std::optional<Number>& reward, Findings&
                 break;
             }
     }
-    compare_resolution(resolve(outcomes), *ci, f);
+    thread_local CommitResolution expected;
+    resolve(outcomes, expected);
+    compare_resolution(expected, *ci, f);
 }
 
 template <class R>
 void lint(const R& row, std::vector<Error>& out, const LintOptions& options) {
     Findings f{out};
     const auto& md = row.metadata;
-    const std::string instance = str(md.org_id) + "-" + str(md.session_id) + "-seg" + std::to_string(md.segment_index);
+    thread_local std::string instance;
+    char index[24];
+    const char* index_end = std::to_chars(index, index + sizeof index, md.segment_index).ptr;
+    instance.assign(md.org_id).append("-").append(md.session_id).append("-seg").append(index, static_cast<std::size_t>(index_end - index));
     if (md.instance_id != instance)
         f.add("rows.lint.instance_id", "/metadata/instance_id", "expected " + string_literal(instance) + " (org_id-session_id-segN), got " + string_literal(md.instance_id));
     const double score = split_score(md.session_id);
