@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "atif_rules.hpp"
+#include "detail/fast.hpp"
 #include "differential.hpp"
 #include "process.hpp"
 #include "rules.hpp"
@@ -331,4 +332,15 @@ TEST_CASE("fast path: an array of 2^24 - 1 items or more, whose size the DOM doe
     CHECK_FALSE(detail::fast_parse(text, out));  // not read past the size the DOM gave
     CHECK(detail::fast_parse("[0,1,2]", out));
     CHECK(out == Json::array({0, 1, 2}));
+    // the same of a typed array (a step's prompt_token_ids, read into a std::vector<Integer>), read
+    // as a view: the fast path alone
+    const auto trajectory = [](const std::string& ids) {
+        return R"({"schema_version": "ATIF-v1.7", "session_id": "s", "agent": {"name": "a", "version": "1"},
+                   "steps": [{"step_id": 1, "source": "agent", "message": "m", "metrics": {"prompt_token_ids": )" + ids + "}}]}";
+    };
+    detail::view::NemoGymAtifTrajectory view;
+    CHECK_FALSE(detail::fast::view_document(trajectory(text), Limits(), view));
+    REQUIRE(detail::fast::view_document(trajectory("[0,1,2]"), Limits(), view));
+    const auto& metrics = *view.steps.at(0).metrics;  // present, and not null
+    CHECK((*metrics->prompt_token_ids)->size() == 3);
 }
