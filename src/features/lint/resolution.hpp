@@ -78,7 +78,8 @@ void assign_text(Nullable<std::string>& to, const S* v) {
     else to.emplace(*v);
 }
 
-/// Sets every field of `w` to the resolution of one lineage's attempts, [first, last) in attempt order.
+/// Sets every field of `w` to the resolution of one lineage's attempts, [first, last) in attempt order
+/// (`w` is reused from row to row: a field added to CIWorkflowResolution must be set here too).
 template <class O, class It>
 void resolve_lineage(It first, It last, CIWorkflowResolution& w) {
     thread_local std::vector<std::string_view> sources, non_verdicts;
