@@ -335,12 +335,10 @@ SchemaId own_version(const T& trajectory) {
 }  // namespace
 
 std::string scoring_text(const RLVRInferenceMessageRow& output) {
-    std::vector<std::string_view> items;
-    for (const Part& p : output.parts)
-        if (const auto* t = std::get_if<TextPart>(&p)) items.push_back(t->content);
-    for (const Part& p : output.parts)
-        if (const auto* c = std::get_if<ToolCallPart>(&p)) string_leaves(c->arguments, items);
-    return join_nonempty(items);
+    std::string text;
+    detail::Joined joined{text};
+    detail::scoring_text(output, joined);
+    return text;
 }
 
 template <class M>

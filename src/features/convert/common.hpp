@@ -13,6 +13,7 @@
 #include <string>
 
 #include "detail/fast.hpp"
+#include "detail/scoring_text.hpp"
 
 #include "detail/decode.hpp"
 #include "detail/encode.hpp"
@@ -99,33 +100,12 @@ inline std::optional<std::string_view> string_member(element e, const char* key)
 
 // ----- the pieces both directions share -------------------------------------------------------------
 
-inline void string_leaves(const Json& v, std::vector<std::string_view>& out) {
-    if (v.is_string()) {
-        out.push_back(v.get_ref<const std::string&>());
-    } else if (v.is_object()) {
-        std::vector<const std::string*> keys;
-        for (auto it = v.begin(); it != v.end(); ++it) keys.push_back(&it.key());
-        std::sort(keys.begin(), keys.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
-        for (const std::string* k : keys) string_leaves(v.at(*k), out);
-    } else if (v.is_array()) {
-        for (const Json& item : v) string_leaves(item, out);
-    }
-}
-
-inline std::string join_nonempty(const std::vector<std::string_view>& items) {
-    std::string out;
-    for (std::string_view s : items) {
-        if (s.empty()) continue;
-        if (!out.empty()) out += '\n';
-        out += s;
-    }
-    return out;
-}
-
+/// The string leaves of the calls' arguments, joined as a scoring text's are.
 inline std::string arguments_text(const std::vector<ToolCallPart>& calls) {
-    std::vector<std::string_view> items;
-    for (const ToolCallPart& c : calls) string_leaves(c.arguments, items);
-    return join_nonempty(items);
+    std::string text;
+    detail::Joined joined{text};
+    for (const ToolCallPart& c : calls) detail::leaves(c.arguments, joined);
+    return text;
 }
 
 /// The output text an agent step needs so that its scoring text is `completion`, when only the

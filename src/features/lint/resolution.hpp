@@ -12,21 +12,12 @@
 #include <type_traits>
 #include <vector>
 
+#include "detail/scoring_text.hpp"  // model_t
 #include "sediment/rows/lint.hpp"
 
 namespace sediment::rows::lint_rules {
 
-/// The model a value is: itself, or the model a view model views.
-template <class T, class = void>
-struct model_of {
-    using type = T;
-};
-template <class T>
-struct model_of<T, std::void_t<typename T::viewed_model>> {
-    using type = typename T::viewed_model;
-};
-template <class T>
-using model_t = typename model_of<T>::type;
+using detail::model_t;
 
 /// A version 4 CI outcome, which may identify its repository.
 template <class O>
