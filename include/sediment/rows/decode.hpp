@@ -60,7 +60,7 @@ bool decode(const J& document, T& out, std::vector<Error>& errors, SchemaId sche
 /// document into the same `out` reuses its memory; nothing of the earlier value is left. What the new
 /// document does not hold where the old one did (a part of another kind, fewer turns, a tool result
 /// of another shape) is kept for the next documents the thread decodes: up to 16 models of each type
-/// with their memory, and 1 MiB of free-form values'.
+/// with their memory, and 1 MiB of free-form values.
 template <class T>
 bool decode(std::string_view text, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits = {}) {
     return detail::decode_text(text, out, errors, schema, limits);
