@@ -144,13 +144,10 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
     }
     if (c == "convert" && (o.schema_name.empty() || o.to_name.empty())) return "convert needs --from NAME and --to NAME";
     if (c == "upgrade" && !o.to) return "upgrade needs --to NAME";
-    if (c == "upgrade" && o.schema_name.empty() && o.to->id == rows::SchemaId::atif_v1_7) {  // ATIF of any version
-        o.schema = rows::find_schema("atif");
-        o.schema_name = "atif";
-    }
-    if (c == "upgrade" && o.schema_name.empty()) {  // rows name their version; other documents need --from
-        if (rows::schemas_named(o.to->base).size() < 2) return "upgrade needs --from NAME: " + std::string(o.to->base) + " documents do not name their version";
-        o.schema_name = std::string(o.to->base);
+    if (c == "upgrade" && o.schema_name.empty()) {  // rows name their version, ATIF-v1.7 reads any; others need --from
+        o.schema_name = upgrade_source(*o.to);
+        if (o.schema_name.empty()) return "upgrade needs --from NAME: " + std::string(o.to->base) + " documents do not name their version";
+        o.schema = rows::find_schema(o.schema_name);
     }
     if (o.schema_name.empty()) return c + " needs --schema NAME";
     if (c == "lint" && (rows::schemas_named(o.schema_name).empty() ||

@@ -73,11 +73,7 @@ int run_convert(const Options& o) {
 // ----- upgrade -----------------------------------------------------------------------------------
 
 int run_upgrade(const Options& o) {
-    const rows::SchemaInfo& from = o.schema ? *o.schema : rows::schema_info(rows::schemas_named(o.schema_name).front());
-    const bool atif = from.id == rows::SchemaId::atif && o.to->id == rows::SchemaId::atif_v1_7;
-    if (!atif && (from.base != o.to->base || o.to->version == 0 || (o.schema && o.schema->version > o.to->version)))
-        return usage_error("upgrade goes to a newer version of the same schema: " + o.schema_name + " to " + std::string(o.to->name) +
-                           " is not", "upgrade");
+    if (const std::string refusal = upgrade_refusal(o.schema_name, *o.to); !refusal.empty()) return usage_error(refusal, "upgrade");
     const rows::ConvertOptions options{o.lossy};
     Reporter reporter(std::cerr, o.reporting());
     Tally tally(o);

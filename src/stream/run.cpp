@@ -1,5 +1,7 @@
 #include "run.hpp"
 
+#include <sediment/rows/versions.hpp>
+
 #include <unistd.h>
 
 #include <chrono>
@@ -15,6 +17,8 @@
 #include <thread>
 
 namespace sediment_rows_cli {
+
+namespace rows = sediment::rows;
 
 namespace {
 
@@ -242,6 +246,22 @@ std::string layout_hint(std::string_view text, std::size_t number) {
     if (first == std::string_view::npos) return {};
     if (first == last && number == 1 && (text[first] == '{' || text[first] == '[')) return kOpenedHint;
     if (text[first] == '[') return kArrayHint;
+    return {};
+}
+
+std::string upgrade_source(const rows::SchemaInfo& to) {
+    if (to.id == rows::SchemaId::atif_v1_7) return "atif";
+    return rows::schemas_named(to.base).size() < 2 ? std::string() : std::string(to.base);
+}
+
+std::string upgrade_refusal(std::string_view from, const rows::SchemaInfo& to) {
+    const rows::SchemaInfo* versioned = rows::find_schema(from);
+    const std::vector<rows::SchemaId> named = rows::schemas_named(from);
+    if (named.empty()) return rows::unknown_schema_message(from);
+    const rows::SchemaInfo& source = versioned ? *versioned : rows::schema_info(named.front());
+    if (source.id == rows::SchemaId::atif && to.id == rows::SchemaId::atif_v1_7) return {};
+    if (source.base != to.base || to.version == 0 || (versioned && versioned->version > to.version))
+        return "upgrade goes to a newer version of the same schema: " + std::string(from) + " to " + std::string(to.name) + " is not";
     return {};
 }
 

@@ -78,6 +78,16 @@ inline bool blank_line(std::string_view line) { return line.find_first_not_of(" 
 /// document that goes on over the next lines (pretty-printed JSON). Added to the line's first error.
 std::string layout_hint(std::string_view text, std::size_t number);
 
+/// Why `upgrade` cannot go from `from` (a schema's name, with or without a version) to `to`: the
+/// command's usage error; empty when it can (a newer or the same version of one schema, or Harbor's
+/// "atif" to "atif-v1.7").
+std::string upgrade_refusal(std::string_view from, const sediment::rows::SchemaInfo& to);
+
+/// The schema `upgrade` reads when none is given: "atif" (Harbor's model, any ATIF version) for
+/// "atif-v1.7"; `to`'s name without its version when its documents name their version (rows); else
+/// empty: the documents' version must be given.
+std::string upgrade_source(const sediment::rows::SchemaInfo& to);
+
 /// Reads every document of every file (a file named *.json or *.json.gz, or any file with
 /// `whole_files`, is one document; any other holds one per line, blank lines skipped), processes them
 /// in batches on `jobs` threads, and hands the outcomes to `take` in input order. Memory holds the
