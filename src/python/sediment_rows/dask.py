@@ -1,4 +1,5 @@
-"""Validation of sharded corpora as a Dask computation, on whatever client the caller has.
+"""Sharded corpora as Dask computations, on whatever client the caller has: validate, and the jobs that
+write (convert, upgrade, format).
 
     from distributed import Client
     import sediment_rows.dask
@@ -17,17 +18,28 @@ lines the block holds, as plain Python values (which pickle anywhere: a task's r
 the last step); the last step numbers the lines of each file from its first block on, so every line is
 exact whichever way the file was split. A task that fails (a file that cannot be read, say) fails the
 computation with its error.
+
+The jobs that write (docs/dask.md) write one output file for each input file, committed by a rename:
+each block's task writes its lines to a part file of its own in a staging folder under the output, each
+input's last task joins its parts, in order, into a file beside them and renames it to its place, and
+the job's last task removes the staging folder. A task that fails or whose worker dies is run again by
+Dask and writes new parts; a reader never sees a half-written output, and a run gives the same files
+byte for byte whatever the block size, worker count or order of tasks.
 """
+import posixpath
+import shutil
 import threading
-from typing import Any, Dict, List, Optional, Union
+import uuid
+from typing import Any, Dict, List, NamedTuple, Optional, Union
 
 import dask
 import fsspec.core
+from dask.delayed import Delayed
 from fsspec.utils import infer_compression
 
 from . import FileError, Validation, _check, _native
 
-__all__ = ["validate"]
+__all__ = ["validate", "convert", "upgrade", "format", "Written"]
 
 
 _buffers = threading.local()  # one reused buffer per worker thread: no fresh pages for every block
@@ -87,30 +99,41 @@ def _lines(f, offset, length, size):
         n += read
 
 
-def _check_block(fs, path, offset, length, size, compression, whole, schema):
-    """One task: the verdicts on the lines of one block of one file (see _native._validate_block)."""
+def _block_text(fs, path, offset, length, size, compression, run):
+    """run(text) on the lines of one block of one file (a whole file when length is None)."""
     with fsspec.core.OpenFile(fs, path, mode="rb", compression=compression) as f:
         if length is None:
-            return _native._validate_block(schema, f.read(), 1, whole)
+            return run(f.read())
         buffer, start, end = _lines(f, offset, length, size)
         with memoryview(buffer) as view:
-            return _native._validate_block(schema, view[start:end], 1, whole)
+            return run(view[start:end])
 
 
-def _combine(names, files, max_errors):
-    """The last step: counts summed, and the errors of each file's blocks numbered from its first line."""
-    valid = invalid = 0
+def _check_block(fs, path, offset, length, size, compression, whole, schema):
+    """One task: the verdicts on the lines of one block of one file (see _native._validate_block)."""
+    return _block_text(fs, path, offset, length, size, compression, lambda text: _native._validate_block(schema, text, 1, whole))
+
+
+def _numbered(names, files, max_errors):
+    """The counts of every block summed, and the errors of each file's blocks numbered from its first
+    line. Each block is (newlines, ok, failed, errors, ...)."""
+    ok = failed = 0
     errors = []
     for name, blocks in zip(names, files):
         first = 1  # the first line of the block at hand
-        for newlines, block_valid, block_invalid, block_errors in blocks:
-            valid += block_valid
-            invalid += block_invalid
+        for newlines, block_ok, block_failed, block_errors, *_ in blocks:
+            ok += block_ok
+            failed += block_failed
             for line, (id, pointer, message) in block_errors:
                 if max_errors is None or len(errors) < max_errors:
                     errors.append(FileError(name, first + line - 1, pointer, message, id))
             first += newlines
-    return Validation(valid, invalid, errors)
+    return ok, failed, errors
+
+
+def _combine(names, files, max_errors):
+    """The last step: counts summed, and the errors of each file's blocks numbered from its first line."""
+    return Validation(*_numbered(names, files, max_errors))
 
 
 def _offsets(size, blocksize):
@@ -124,9 +147,42 @@ def _offsets(size, blocksize):
     return [(cuts[i], cuts[i + 1] - cuts[i]) for i in range(count)]
 
 
+def _checked(blocksize, max_errors):
+    """blocksize in bytes (or None); ValueError for a blocksize or max_errors out of range."""
+    if blocksize is not None:
+        blocksize = dask.utils.parse_bytes(blocksize)
+        if blocksize < 1:
+            raise ValueError("blocksize is a positive number of bytes, or None")
+    if max_errors is not None and (not isinstance(max_errors, int) or max_errors < 0):
+        raise ValueError("max_errors is a non-negative int, or None for no limit")
+    return blocksize
+
+
+def _plan(paths, blocksize, storage_options, document):
+    """(file system, whether it is the local one, [(path, name, compression, whole, size, blocks)]) for the
+    files `paths` names, in order: a file's name in results, how it is read, and its blocks (offset, length),
+    or [(0, None)] for a file read whole."""
+    fs, _, resolved = fsspec.core.get_fs_token_paths(paths, mode="rb", storage_options=storage_options)
+    if not resolved:
+        raise FileNotFoundError(f"{paths!r} names no file")
+    local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
+    plan = []
+    for path in resolved:
+        compression = infer_compression(path)
+        whole = document or path.endswith(".json") or path.endswith(".json.gz")
+        size = None
+        if compression or whole or blocksize is None:
+            blocks = [(0, None)]
+        else:
+            size = fs.info(path)["size"]
+            blocks = _offsets(size, blocksize) if size else []
+        plan.append((path, path if local else fs.unstrip_protocol(path), compression, whole, size, blocks))
+    return fs, local, plan
+
+
 def validate(paths: Union[str, List[str]], schema: str = "nemo-gym-rollout", blocksize: Union[int, str, None] = "64 MiB",
              max_errors: Optional[int] = None, storage_options: Optional[Dict[str, Any]] = None, compute: bool = True,
-             document: bool = False, **compute_kwargs: Any) -> Union[Validation, "dask.delayed.Delayed"]:
+             document: bool = False, **compute_kwargs: Any) -> Union[Validation, Delayed]:
     """Validates every document of every file that ``paths`` names under ``schema``, as a Dask
     computation, and returns a sediment_rows.Validation: the counts ``valid`` and ``invalid`` and the
     ``errors`` (FileError: file, line, pointer, message, id), in the order of the files then of their
@@ -144,31 +200,161 @@ def validate(paths: Union[str, List[str]], schema: str = "nemo-gym-rollout", blo
     if isinstance(paths, str):
         _check(paths, schema)  # (schema, paths) swapped: TypeError
     _native._validate_block(schema, b"", 1, False)  # an unknown schema name raises ValueError now
-    if blocksize is not None:
-        blocksize = dask.utils.parse_bytes(blocksize)
-        if blocksize < 1:
-            raise ValueError("blocksize is a positive number of bytes, or None")
-    if max_errors is not None and (not isinstance(max_errors, int) or max_errors < 0):
-        raise ValueError("max_errors is a non-negative int, or None for no limit")
-    fs, _, resolved = fsspec.core.get_fs_token_paths(paths, mode="rb", storage_options=storage_options)
-    if not resolved:
-        raise FileNotFoundError(f"{paths!r} names no file")
-    local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
+    blocksize = _checked(blocksize, max_errors)
+    fs, _, plan = _plan(paths, blocksize, storage_options, document)
     # not pure: a file can change between two calls, and its path alone does not say so
     check = dask.delayed(_check_block, pure=False)
-    names, files = [], []
-    for path in resolved:
-        compression = infer_compression(path)
-        whole = document or path.endswith(".json") or path.endswith(".json.gz")
-        size = None
-        if compression or whole or blocksize is None:
-            blocks = [(0, None)]
-        else:
-            size = fs.info(path)["size"]
-            blocks = _offsets(size, blocksize) if size else []
-        names.append(path if local else fs.unstrip_protocol(path))
-        files.append([check(fs, path, offset, length, size, compression, whole, schema) for offset, length in blocks])
+    names = [name for _, name, _, _, _, _ in plan]
+    files = [[check(fs, path, offset, length, size, compression, whole, schema) for offset, length in blocks]
+             for path, _, compression, whole, size, blocks in plan]
     result = dask.delayed(_combine, pure=False)(names, files, max_errors)
     if not compute:
         return result
     return dask.compute(result, **compute_kwargs)[0]
+
+
+# ----- the jobs that write ------------------------------------------------------------------------
+
+
+class Written(NamedTuple):
+    """What a job that writes did: ``written`` documents written and ``failed`` documents not (each with
+    its errors: FileError, in the order of the files then of their lines, as the CLI reports them),
+    ``losses``: what --lossy dropped, {kind: count} ("ci_resolution", "timestamp", ...), and ``files``:
+    the output files, one for each input file, in the inputs' order."""
+
+    written: int
+    failed: int
+    errors: List[FileError]
+    losses: Dict[str, int]
+    files: List[str]
+
+
+def _output_names(paths, whole):
+    """Each input's output name, relative to the output folder: its path below the folder that holds
+    every input, without its compression's extension, and *.json as *.jsonl (a document becomes a line)."""
+    folders = [posixpath.dirname(p) for p in paths]
+    common = posixpath.commonpath(folders) if len(set(folders)) > 1 else folders[0]
+    names = []
+    for path, one in zip(paths, whole):
+        name = posixpath.relpath(path, common) if common else path
+        if infer_compression(name):
+            name = posixpath.splitext(name)[0]
+        names.append(name + "l" if one and name.endswith(".json") else name)
+    return names
+
+
+def _rewrite_block(fs, path, offset, length, size, compression, whole, job, out_fs, staging):
+    """One task: the block's documents rewritten (_native._rewrite_block) into a new part file of its own
+    under `staging`; (part, newlines, written, failed, errors, losses)."""
+    newlines, ok, failed, out, errors, losses = _block_text(
+        fs, path, offset, length, size, compression, lambda text: _native._rewrite_block(*job, text, 1, whole))
+    part = f"{staging}/{uuid.uuid4().hex}.part"  # a rerun writes another: a part is read only by the name its task returned
+    out_fs.makedirs(staging, exist_ok=True)
+    with out_fs.open(part, "wb") as f:
+        f.write(out)
+    return part, newlines, ok, failed, errors, losses
+
+
+def _commit(out_fs, staging, target, blocks):
+    """An input's last task: its blocks' parts joined, in order, into a file beside them, renamed to
+    `target` (replacing an earlier run's); the blocks' results without their parts."""
+    joined = f"{staging}/{uuid.uuid4().hex}.joined"
+    out_fs.makedirs(staging, exist_ok=True)
+    with out_fs.open(joined, "wb") as out:
+        for block in blocks:
+            with out_fs.open(block[0], "rb") as part:
+                shutil.copyfileobj(part, out, 1 << 20)
+    parent = posixpath.dirname(target)
+    if parent:
+        out_fs.makedirs(parent, exist_ok=True)
+    out_fs.mv(joined, target)
+    return [block[1:] for block in blocks]
+
+
+def _finish(out_fs, staging, names, outputs, files, max_errors):
+    """The job's last task: the staging folder removed, the counts summed, the errors numbered, the
+    losses counted."""
+    try:
+        out_fs.rm(staging, recursive=True)
+    except FileNotFoundError:  # (a rerun of this task)
+        pass
+    written, failed, errors = _numbered(names, files, max_errors)
+    losses: Dict[str, int] = {}
+    for blocks in files:
+        for *_, block_losses in blocks:
+            for kind, count in block_losses.items():
+                losses[kind] = losses.get(kind, 0) + count
+    return Written(written, failed, errors, dict(sorted(losses.items())), outputs)
+
+
+def _run_job(job, paths, output, blocksize, max_errors, storage_options, compute, document, compute_kwargs):
+    _native._rewrite_block(*job, b"", 1, False)  # unknown names, or a rewrite the CLI refuses: ValueError now
+    blocksize = _checked(blocksize, max_errors)
+    fs, local, plan = _plan(paths, blocksize, storage_options, document)
+    out_fs, root = fsspec.core.url_to_fs(output, **(storage_options or {}))
+    root = root.rstrip("/")
+    targets = [f"{root}/{name}" for name in _output_names([p[0] for p in plan], [p[3] for p in plan])]
+    if type(out_fs) is type(fs) and set(targets) & {p[0] for p in plan}:
+        raise ValueError(f"the output {output!r} would overwrite an input: write to another folder")
+    shown = [t if "file" in (out_fs.protocol if isinstance(out_fs.protocol, (tuple, list)) else (out_fs.protocol,))
+             else out_fs.unstrip_protocol(t) for t in targets]
+    staging = f"{root}/.sediment-rows-{uuid.uuid4().hex}"  # this call's: removed by its last task
+    rewrite = dask.delayed(_rewrite_block, pure=False)
+    commit = dask.delayed(_commit, pure=False)
+    files = [commit(out_fs, staging, target, [rewrite(fs, path, offset, length, size, compression, whole, job, out_fs, staging)
+                                              for offset, length in blocks])
+             for (path, _, compression, whole, size, blocks), target in zip(plan, targets)]
+    result = dask.delayed(_finish, pure=False)(out_fs, staging, [p[1] for p in plan], shown, files, max_errors)
+    if not compute:
+        return result
+    return dask.compute(result, **compute_kwargs)[0]
+
+
+_JOB_ARGUMENTS = """
+    ``paths``, ``blocksize``, ``max_errors``, ``storage_options``, ``document``, ``compute`` and
+    ``compute_kwargs`` are validate()'s. ``output`` is a folder (a path or any fsspec URL) that every
+    worker can write: each input file gets one output file there, named by its path below the folder
+    that holds every input (``a/rows-1.jsonl.gz`` -> ``a/rows-1.jsonl``; ``t.json`` -> ``t.jsonl``), which
+    holds a line for each document written, in the input's order, exactly what the CLI writes for that
+    file alone. An output file of the same name is replaced; other files are left alone. Returns a
+    Written (or, with ``compute=False``, a dask.delayed.Delayed of one)."""
+
+
+def convert(paths: Union[str, List[str]], source: str, target: str, output: str, style: str = "compact", lossy: bool = False,
+            blocksize: Union[int, str, None] = "64 MiB", max_errors: Optional[int] = None,
+            storage_options: Optional[Dict[str, Any]] = None, compute: bool = True, document: bool = False,
+            **compute_kwargs: Any) -> Union[Written, Delayed]:
+    """``sediment-rows convert --from SOURCE --to TARGET [--lossy] --style STYLE`` over a sharded corpus:
+    ATIF trajectories to rollout rows or their parts, rollout rows to ATIF (docs/convert.md). A document
+    that does not convert fails with its errors and writes nothing; with ``lossy``, what the target
+    cannot hold is dropped and counted in ``losses``."""
+    return _run_job(("convert", source, target, style, lossy), paths, output, blocksize, max_errors, storage_options, compute,
+                    document, compute_kwargs)
+
+
+def upgrade(paths: Union[str, List[str]], target: str, output: str, source: Optional[str] = None, style: str = "compact",
+            lossy: bool = False, blocksize: Union[int, str, None] = "64 MiB", max_errors: Optional[int] = None,
+            storage_options: Optional[Dict[str, Any]] = None, compute: bool = True, document: bool = False,
+            **compute_kwargs: Any) -> Union[Written, Delayed]:
+    """``sediment-rows upgrade --to TARGET [--from SOURCE] [--lossy] --style STYLE`` over a sharded corpus:
+    each document as version ``target`` of its schema (docs/upgrade.md). ``source`` defaults to
+    ``target``'s name without its version: rows name their own (a corpus of v2 and v3 rows upgrades in one
+    job); other documents need it ("nemo-gym-response.v1", or "atif" for Harbor's trajectories to
+    "atif-v1.7")."""
+    return _run_job(("upgrade", source or "", target, style, lossy), paths, output, blocksize, max_errors, storage_options, compute,
+                    document, compute_kwargs)
+
+
+def format(paths: Union[str, List[str]], schema: str, output: str, style: str = "sediment",
+           blocksize: Union[int, str, None] = "64 MiB", max_errors: Optional[int] = None,
+           storage_options: Optional[Dict[str, Any]] = None, compute: bool = True, document: bool = False,
+           **compute_kwargs: Any) -> Union[Written, Delayed]:
+    """``sediment-rows format --schema SCHEMA --style STYLE`` over a sharded corpus: every document decoded
+    strictly and written again in ``style`` ("sediment": the bytes Sediment's exporter writes; "compact").
+    An invalid document fails with its errors and writes nothing."""
+    return _run_job(("format", schema, "", style, False), paths, output, blocksize, max_errors, storage_options, compute,
+                    document, compute_kwargs)
+
+
+for _job in (convert, upgrade, format):
+    _job.__doc__ = (_job.__doc__ or "") + _JOB_ARGUMENTS

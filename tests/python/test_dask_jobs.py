@@ -1,0 +1,246 @@
+"""sediment_rows.dask's jobs that write (convert, upgrade, format) against the CLI run on each input file
+alone: the same output bytes, counts and (file, line, pointer, message) errors, whatever the block size;
+on a 2-worker LocalCluster, with a worker killed in the middle of a job; and over an earlier run's output."""
+import gzip
+import json
+import os
+import random
+import subprocess
+
+import pytest
+
+import sediment_rows
+import sediment_rows.dask
+
+from test_dask import cli, variants
+
+EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
+
+# (job, the CLI's arguments, the job's arguments): each job as the CLI and Dask spell it
+JOBS = {
+    "format": (["format", "--schema", "nemo-gym-rollout", "--style", "sediment"],
+               lambda paths, out, **kw: sediment_rows.dask.format(paths, "nemo-gym-rollout", out, style="sediment", **kw)),
+    "upgrade": (["upgrade", "--to", "nemo-gym-rollout.v4", "--lossy"],
+                lambda paths, out, **kw: sediment_rows.dask.upgrade(paths, "nemo-gym-rollout.v4", out, lossy=True, **kw)),
+    "convert": (["convert", "--from", "nemo-gym-rollout", "--to", "atif-v1.7"],
+                lambda paths, out, **kw: sediment_rows.dask.convert(paths, "nemo-gym-rollout", "atif-v1.7", out, **kw)),
+}
+
+
+def make_corpus(root):
+    """Rows of v2, v3 and v4, valid and not, blank lines; a gzip shard, a shard with no last newline, a
+    pretty-printed .json document, a shard in a subfolder."""
+    rng = random.Random(33)
+    good, bad, blank = variants()
+    with open(os.path.join(EXAMPLES, "mixed-versions.jsonl"), "rb") as f:
+        good += [l.rstrip(b"\n") for l in f if l.strip()]
+    (root / "sub").mkdir()
+    names = ["shard-0.jsonl", "shard-1.jsonl.gz", "shard-2.jsonl", "sub/shard-3.jsonl"]
+    paths = []
+    for k, name in enumerate(names):
+        lines = [rng.choice(good if rng.random() < 0.7 else (bad if rng.random() < 0.8 else blank)) for _ in range(30)]
+        data = b"\n".join(lines) + (b"" if k == 2 else b"\n")
+        path = root / name
+        path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+        paths.append(str(path))
+    whole = root / "shard-4.json"
+    whole.write_text(json.dumps(json.loads(good[-3]), indent=2))
+    return sorted(paths + [str(whole)])
+
+
+def cli_run(args, path):
+    """The CLI on one file: (its standard output, ok, failed, [(file, line, pointer, message)])."""
+    run = subprocess.run([cli(), *args, "--format", "jsonl", path], capture_output=True)
+    assert run.returncode in (0, 1), run.stderr
+    reports = [json.loads(l) for l in run.stderr.decode().splitlines() if l.startswith("{")]
+    ok = sum(1 for r in reports if r["valid"])
+    return run.stdout, ok, len(reports) - ok, [(r["file"], r["line"], e["pointer"], e["message"]) for r in reports for e in r["errors"]]
+
+
+def expected(job, paths):
+    """What the CLI writes and reports for each file alone: ({output name: bytes}, in the inputs' order, ok,
+    failed, errors)."""
+    args, _ = JOBS[job]
+    root = os.path.dirname(paths[0])
+    files, ok, failed, errors = {}, 0, 0, []
+    for path in paths:
+        out, o, f, e = cli_run(args, path)
+        name = os.path.relpath(path, root).removesuffix(".gz")
+        files[name + "l" if name.endswith(".json") else name] = out
+        ok, failed, errors = ok + o, failed + f, errors + e
+    return files, ok, failed, errors
+
+
+def written(folder):
+    """Every file under `folder`, hidden ones too: {relative path: bytes}."""
+    found = {}
+    for where, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(where, name)
+            with open(path, "rb") as f:
+                found[os.path.relpath(path, folder)] = f.read()
+    return found
+
+
+def outcome(result):
+    return result.written, result.failed, [(e.file, e.line, e.pointer, e.message) for e in result.errors]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    paths = make_corpus(tmp_path_factory.mktemp("corpus"))
+    return paths, {job: expected(job, paths) for job in JOBS}
+
+
+def test_the_corpus_fails_and_passes_every_job(corpus):
+    _, runs = corpus
+    for job, (files, ok, failed, errors) in runs.items():
+        assert ok > 40 and failed > 10 and len({e[0] for e in errors}) >= 4, job
+        assert all(files.values()), job
+
+
+@pytest.mark.parametrize("job", sorted(JOBS))
+@pytest.mark.parametrize("blocksize", [None, 600, 3000, "64 MiB"])
+def test_each_job_writes_what_the_cli_writes(corpus, tmp_path, job, blocksize):
+    paths, runs = corpus
+    files, ok, failed, errors = runs[job]
+    result = JOBS[job][1](paths, str(tmp_path / "out"), blocksize=blocksize, scheduler="threads")
+    assert isinstance(result, sediment_rows.dask.Written)
+    assert outcome(result) == (ok, failed, errors)
+    assert written(tmp_path / "out") == files  # nothing else: no part, no staging folder
+    assert result.files == [str(tmp_path / "out" / name) for name in files]  # in the inputs' order
+
+
+def test_upgrade_counts_what_lossy_drops(corpus, tmp_path):
+    """The losses by kind equal those of upgrade() on each row alone."""
+    paths, _ = corpus
+    result = JOBS["upgrade"][1](paths, str(tmp_path / "out"), blocksize=700, scheduler="sync")
+    want = {}
+    for path in paths:
+        data = gzip.decompress(open(path, "rb").read()) if path.endswith(".gz") else open(path, "rb").read()
+        for line in ([data] if path.endswith(".json") else data.split(b"\n")):
+            try:
+                for loss in sediment_rows.upgrade(line, "nemo-gym-rollout", "nemo-gym-rollout.v4", lossy=True).losses:
+                    want[sediment_rows._native._loss_kind(loss)] = want.get(sediment_rows._native._loss_kind(loss), 0) + 1
+            except (sediment_rows.DocumentError, ValueError):
+                pass
+    assert result.losses == want
+
+
+def test_a_rerun_over_an_earlier_output_gives_the_same_files(corpus, tmp_path):
+    paths, runs = corpus
+    out = tmp_path / "out"
+    JOBS["format"][1](paths, str(out), blocksize=500, scheduler="threads")
+    (out / "shard-0.jsonl").write_bytes(b"stale\n")  # an earlier run's file, changed since
+    (out / "other.txt").write_bytes(b"kept")         # not the job's: left alone
+    JOBS["format"][1](paths, str(out), blocksize=2000, scheduler="threads")
+    assert written(out) == dict(runs["format"][0], **{"other.txt": b"kept"})
+
+
+def test_arguments(corpus, tmp_path):
+    paths, _ = corpus
+    out = str(tmp_path / "out")
+    with pytest.raises(ValueError, match="unknown schema"):
+        sediment_rows.dask.format(paths, "nemo-gym-rollout.v9", out)
+    with pytest.raises(ValueError, match="newer version"):
+        sediment_rows.dask.upgrade(paths, "nemo-gym-rollout.v2", out, source="nemo-gym-rollout.v4")
+    with pytest.raises(ValueError, match="needs source"):
+        sediment_rows.dask.upgrade(paths, "nemo-gym-response.v3", out)
+    with pytest.raises(ValueError):
+        sediment_rows.dask.convert(paths, "nemo-gym-rollout", "sft-sample.v3", out)
+    with pytest.raises(ValueError, match="overwrite an input"):
+        sediment_rows.dask.format(paths[0], "nemo-gym-rollout", os.path.dirname(paths[0]))
+    with pytest.raises(ValueError, match="blocksize"):
+        sediment_rows.dask.format(paths, "nemo-gym-rollout", out, blocksize=0)
+    assert not os.path.exists(out)  # a refused call writes nothing
+
+
+def test_atif_trajectories_become_responses(tmp_path):
+    """A folder of trajectories (.json documents, and a JSONL of them) to NeMo Gym responses."""
+    trajectory = json.load(open(os.path.join(EXAMPLES, "trajectory.json")))
+    (tmp_path / "in").mkdir()
+    for k in range(3):
+        (tmp_path / "in" / f"t{k}.json").write_text(json.dumps(dict(trajectory, session_id=f"s{k}"), indent=2))
+    broken = dict(trajectory, steps=[])
+    (tmp_path / "in" / "many.jsonl").write_text("\n".join(json.dumps(t) for t in [trajectory, broken, trajectory]) + "\n")
+    paths = sorted(str(p) for p in (tmp_path / "in").iterdir())
+    args = ["convert", "--lossy", "--from", "atif-v1.7", "--to", "nemo-gym-response.v3"]
+    result = sediment_rows.dask.convert(str(tmp_path / "in" / "*"), "atif-v1.7", "nemo-gym-response.v3", str(tmp_path / "out"),
+                                        lossy=True, blocksize=100, scheduler="threads")
+    runs = [cli_run(args, p) for p in paths]
+    assert outcome(result) == (sum(r[1] for r in runs), sum(r[2] for r in runs), [e for r in runs for e in r[3]])
+    assert written(tmp_path / "out") == {os.path.basename(p) + ("l" if p.endswith(".json") else ""): r[0] for p, r in zip(paths, runs)}
+    assert (result.written, result.failed) == (5, 1)
+    losses = sediment_rows.convert(open(os.path.join(EXAMPLES, "trajectory.json"), "rb").read(), "atif-v1.7", "nemo-gym-response.v3",
+                                   lossy=True).losses
+    kinds = {sediment_rows._native._loss_kind(loss) for loss in losses}
+    assert set(result.losses) == kinds and sum(result.losses.values()) == 5 * len(losses)
+
+
+def _kill_once(marker, where, output):
+    """Installed in each worker: the first call of `where` in the whole cluster (the marker file is created
+    once) kills its worker process mid-task; a join is killed with its file half written, and the marker
+    then holds what a reader saw in `output` at that moment: {file: bytes}, hidden files left out."""
+    import sediment_rows.dask as jobs
+
+    def first():
+        try:
+            os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
+            return True
+        except FileExistsError:
+            return False
+
+    if where == "block":
+        native = jobs._native
+
+        class Dying:
+            def __getattr__(self, name):
+                return getattr(native, name)
+
+            @staticmethod
+            def _rewrite_block(*args):
+                result = native._rewrite_block(*args)
+                if len(result[3]) > 0 and first():
+                    os._exit(1)  # after the work, before its part is written
+                return result
+        jobs._native = Dying()
+    else:
+        import shutil
+
+        class DyingShutil:
+            joining = set()  # the files a join has written a part into
+
+            @classmethod
+            def copyfileobj(cls, source, target, length):
+                if id(target) in cls.joining and first():  # a second part: the first one is written
+                    target.flush()
+                    seen = {}
+                    for where, folders, names in os.walk(output):
+                        folders[:] = [f for f in folders if not f.startswith(".")]
+                        for name in names:
+                            with open(os.path.join(where, name), "rb") as f:
+                                seen[os.path.relpath(os.path.join(where, name), output)] = f.read().decode()
+                    with open(marker, "w") as f:
+                        json.dump(seen, f)
+                    os._exit(1)  # a joined file half written
+                cls.joining.add(id(target))
+                shutil.copyfileobj(source, target, length)
+        jobs.shutil = DyingShutil()
+
+
+@pytest.mark.parametrize("where", ["block", "commit"])
+def test_a_worker_killed_mid_job_leaves_the_undisturbed_output(corpus, tmp_path, where):
+    distributed = pytest.importorskip("distributed")
+    paths, runs = corpus
+    files, ok, failed, errors = runs["upgrade"]
+    marker = str(tmp_path / "killed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster, distributed.Client(cluster) as client:
+        client.run(_kill_once, marker, where, str(tmp_path / "out"))
+        result = JOBS["upgrade"][1](paths, str(tmp_path / "out"), blocksize=800)
+    assert os.path.exists(marker)  # a worker did die
+    assert outcome(result) == (ok, failed, errors)
+    assert written(tmp_path / "out") == files
+    if where == "commit":  # what a reader saw when the worker died: whole files only
+        seen = json.load(open(marker))
+        assert all(files[name] == data.encode() for name, data in seen.items())
