@@ -19,7 +19,9 @@
 
 #include <sediment/rows.hpp>
 
+#include "common.hpp"
 #include "run.hpp"
+#include "tasks.hpp"
 #include "values.hpp"
 
 namespace py = pybind11;
@@ -28,89 +30,6 @@ namespace cli = sediment_rows_cli;
 using namespace sediment_rows_python;
 
 namespace {
-
-/// TypeError when a call's arguments are swapped: `data` is a str naming a schema, and one of `names`
-/// (the schema arguments) is not a schema's name.
-void check_order(const py::handle& data, const py::args& names) {
-    const auto is_name = [](const py::handle& h) {
-        return py::isinstance<py::str>(h) && !rows::schemas_named(h.cast<std::string>()).empty();
-    };
-    if (!is_name(data)) return;
-    for (const py::handle& name : names)
-        if (!is_name(name))
-            throw py::type_error("the arguments are (data, schema): '" + data.cast<std::string>() + "' is a schema's name");
-}
-
-/// The names validate() accepts: every bundled schema, and each schema's name without a version; a
-/// call with its arguments swapped gets check_order()'s TypeError.
-void check_name(std::string_view schema, const py::handle& data = py::none()) {
-    if (!rows::schemas_named(schema).empty()) return;
-    check_order(data, py::make_tuple(py::str(std::string(schema))));
-    throw py::value_error(rows::unknown_schema_message(schema) + " (see schemas())");
-}
-
-/// An error as plain Python values, (id, pointer, message): what a Dask task returns, which pickles anywhere.
-py::tuple plain(const rows::Error& e) { return py::make_tuple(py_text(e.id), py_text(e.pointer), py_text(e.message)); }
-
-/// The bytes of a bytes-like object (bytes, or a view of a reused buffer): TypeError unless contiguous.
-std::string_view contiguous(const py::buffer& data) {
-    const py::buffer_info bytes = data.request();
-    if (bytes.ndim != 1 || bytes.strides[0] != 1) throw py::type_error("data must be contiguous bytes");
-    return {static_cast<const char*>(bytes.ptr), static_cast<std::size_t>(bytes.size)};
-}
-
-/// Each document of a block of whole lines of a JSONL file, or the block as one document (`whole`), to
-/// `take(document, line)`, the lines numbered from `first_line`; blank lines are skipped, as by the CLI.
-/// The number of newlines in the block, which numbers the next block's first line.
-template <class Take>
-std::size_t each_document(std::string_view text, std::size_t first_line, bool whole, Take&& take) {
-    if (whole) return take(text, first_line), 0;
-    std::size_t newlines = 0;
-    for (std::size_t start = 0; start < text.size();) {
-        const std::size_t end = std::min(text.find('\n', start), text.size());
-        const std::string_view line = text.substr(start, end - start);
-        if (!cli::blank_line(line)) take(line, first_line + newlines);
-        newlines += end < text.size();
-        start = end + 1;
-    }
-    return newlines;
-}
-
-/// A failed document's errors, kept with its line; the first gets the CLI's hint on a line that holds
-/// part of a pretty-printed document.
-void keep_errors(std::vector<rows::Error> found, std::string_view document, std::size_t line, bool whole,
-                 std::vector<std::pair<std::size_t, rows::Error>>& errors) {
-    if (!whole) found.front().message += cli::layout_hint(document, line);
-    for (rows::Error& e : found) errors.emplace_back(line, std::move(e));
-}
-
-py::list plain_errors(const std::vector<std::pair<std::size_t, rows::Error>>& errors) {
-    py::list out;  // plain values: a task's result pickles anywhere
-    for (const auto& [line, e] : errors) out.append(py::make_tuple(line, plain(e)));
-    return out;
-}
-
-/// ValueError unless `job` can run from `source` to `target` as the CLI's command of that name would;
-/// for upgrade, the schema it goes to, and an empty `source` becomes the one the CLI reads by default.
-rows::SchemaId check_rewrite(std::string_view job, std::string& source, const std::string& target) {
-    if (job == "format") return check_name(source), rows::SchemaId{};
-    if (job == "convert") {
-        try {
-            rows::check_conversion(source, target);
-        } catch (const std::invalid_argument& e) {
-            throw py::value_error(e.what());
-        }
-        return rows::SchemaId{};
-    }
-    if (job != "upgrade") throw py::value_error("job is 'format', 'upgrade' or 'convert'");
-    const rows::SchemaInfo* to = rows::find_schema(target);
-    if (!to) throw py::value_error("upgrade goes to a versioned schema: unknown schema '" + target + "' (see schemas())");
-    if (source.empty() && (source = cli::upgrade_source(*to)).empty())
-        throw py::value_error("upgrade needs source: " + std::string(to->base) + " documents do not name their version");
-    check_name(source);
-    if (const std::string refusal = cli::upgrade_refusal(source, *to); !refusal.empty()) throw py::value_error(refusal);
-    return to->id;
-}
 
 /// The documents of files read by the CLI's engine (plain or gzip, on `jobs` threads) on a thread of
 /// its own, handed to Python in input order, batch by batch: read(). Each document is decoded and
@@ -226,12 +145,6 @@ struct PyLinter {
     std::string schema;
     rows::Linter linter;
 };
-
-rows::Style style_of(std::string_view style) {
-    if (style == "compact") return rows::Style::compact;
-    if (style == "sediment") return rows::Style::sediment;
-    throw py::value_error("style is 'compact' or 'sediment'");
-}
 
 }  // namespace
 
@@ -432,65 +345,7 @@ PYBIND11_MODULE(_native, m) {
     }, py::arg("files"), py::arg("schema"), py::arg("jobs"), py::arg("max_errors"), py::arg("whole_files"),
        "validate_file()'s work: (valid, invalid, [(file, line, Error)]) over `files`, in their order.");
 
-    m.def("_validate_block", [](const std::string& schema, const py::buffer& data, std::size_t first_line, bool whole) {
-        check_name(schema);
-        const std::string_view text = contiguous(data);
-        std::size_t newlines = 0, valid = 0, invalid = 0;
-        std::vector<std::pair<std::size_t, rows::Error>> errors;
-        {
-            py::gil_scoped_release unlocked;
-            newlines = each_document(text, first_line, whole, [&](std::string_view document, std::size_t line) {
-                std::vector<rows::Error> found = rows::validate(schema, document).errors;
-                if (found.empty()) return void(++valid);
-                ++invalid;
-                keep_errors(std::move(found), document, line, whole, errors);
-            });
-        }
-        return py::make_tuple(newlines, valid, invalid, plain_errors(errors));
-    }, py::arg("schema"), py::arg("data"), py::arg("first_line"), py::arg("whole"),
-       "One block of whole lines of a JSONL file (or a whole .json document), any bytes-like object: (newlines, valid, invalid,\n"
-       "[(line, (id, pointer, message))]), the lines numbered from `first_line`: plain values only. The Dask validation's task.");
-
-    m.def("_rewrite_block", [](std::string_view job, std::string source, const std::string& target, std::string_view style,
-                               bool lossy, const py::buffer& data, std::size_t first_line, bool whole) {
-        const rows::Style s = style_of(style);
-        const rows::SchemaId upgrade_to = check_rewrite(job, source, target);
-        const std::string_view text = contiguous(data);
-        std::size_t newlines = 0, ok = 0, failed = 0;
-        std::string out;
-        std::vector<std::pair<std::size_t, rows::Error>> errors;
-        std::map<std::string, std::size_t> losses;
-        {
-            py::gil_scoped_release unlocked;
-            const rows::ConvertOptions options{lossy};
-            std::vector<rows::Error> found, dropped;
-            std::string document_out;
-            newlines = each_document(text, first_line, whole, [&](std::string_view document, std::size_t line) {
-                found.clear();
-                dropped.clear();
-                document_out.clear();
-                if (job == "format") {
-                    found = rows::format(source, document, s, document_out).errors;
-                } else if (job == "upgrade") {
-                    rows::Upgraded up;
-                    if (rows::upgrade(document, source, upgrade_to, up, found, s, options)) document_out = std::move(up.text), dropped = std::move(up.losses);
-                } else {
-                    rows::ConvertedText converted;
-                    if (rows::convert(document, source, target, converted, found, s, options)) document_out = std::move(converted.text), dropped = std::move(converted.losses);
-                }
-                for (const rows::Error& loss : dropped) ++losses[rows::loss_kind(loss)];
-                if (found.empty()) return void((++ok, out.append(document_out).push_back('\n')));
-                ++failed;
-                keep_errors(std::move(found), document, line, whole, errors);
-            });
-        }
-        return py::make_tuple(newlines, ok, failed, py::bytes(out), plain_errors(errors), losses);
-    }, py::arg("job"), py::arg("source"), py::arg("target"), py::arg("style"), py::arg("lossy"), py::arg("data"), py::arg("first_line"),
-       py::arg("whole"),
-       "One block of whole lines (or a whole document) rewritten as the CLI's `format`, `upgrade` or `convert` (`job`) writes it:\n"
-       "(newlines, written, failed, bytes: a line for each document written, [(line, (id, pointer, message))], {loss kind: count}),\n"
-       "plain values only. `format` reads under `source`; `upgrade` goes from `source` to `target`; `convert` likewise.\n"
-       "The Dask jobs' task; an empty block checks the arguments (ValueError).");
+    bind_tasks(m);
 
     m.def("_loss_kind", [](const rows::Error& loss) { return py_text(rows::loss_kind(loss)); }, py::arg("loss"),
           "The kind of value a loss is (rows::loss_kind): 'timestamp', 'metrics', ..., 'ci_resolution', 'reward'.");

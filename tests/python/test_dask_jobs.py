@@ -244,3 +244,74 @@ def test_a_worker_killed_mid_job_leaves_the_undisturbed_output(corpus, tmp_path,
     if where == "commit":  # what a reader saw when the worker died: whole files only
         seen = json.load(open(marker))
         assert all(files[name] == data.encode() for name, data in seen.items())
+
+
+# ----- lint across shards ------------------------------------------------------------------------
+
+
+def lint_corpus(root):
+    """Rows of a few sessions spread over three shards: segments of one session in two files that
+    disagree (split, a duplicate segment index), an instance_id two sessions share, invalid rows, a
+    gzip shard; lint findings within rows too."""
+    with open(os.path.join(EXAMPLES, "rows.jsonl"), "rb") as f:
+        base = [json.loads(l) for l in f if l.strip()]
+    _, bad, _ = variants()
+
+    def segment(row, index, **changes):
+        row = json.loads(json.dumps(row))
+        m = row["metadata"]
+        m["segment_index"] = index
+        m["instance_id"] = f"{m['org_id']}-{m['session_id']}-seg{index}"
+        m.update(changes)
+        return json.dumps(row).encode()
+
+    b, c, p = base
+    shards = [
+        [segment(b, 0), bad[0], segment(c, 0), segment(p, 0)],
+        [segment(b, 1, split="eval"), segment(c, 1), b"", segment(b, 0), bad[3]],
+        [segment(c, 2, instance_id="org_a-sess_p-seg0"), segment(b, 3), segment(p, 1)],
+    ]
+    paths = []
+    for k, lines in enumerate(shards):
+        data = b"\n".join(lines) + b"\n"
+        path = root / (f"lint-{k}.jsonl.gz" if k == 2 else f"lint-{k}.jsonl")
+        path.write_bytes(gzip.compress(data) if k == 2 else data)
+        paths.append(str(path))
+    return paths
+
+
+def cli_lint(paths, *options):
+    run = subprocess.run([cli(), "lint", "--schema", "nemo-gym-rollout", "--format", "jsonl", *options, *paths], capture_output=True)
+    assert run.returncode in (0, 1), run.stderr
+    reports = [json.loads(l) for l in run.stdout.decode().splitlines() if l.startswith("{")]
+    return [(r["file"], r["line"], e["pointer"], e["message"]) for r in reports for e in r["errors"]]
+
+
+@pytest.mark.parametrize("sessions_complete", [False, True])
+@pytest.mark.parametrize("blocksize", [None, 300, 5000])
+def test_lint_finds_what_the_cli_finds_across_shards(tmp_path, blocksize, sessions_complete):
+    paths = lint_corpus(tmp_path)
+    options = ["--sessions-complete"] if sessions_complete else []
+    expected = cli_lint(paths, *options)
+    result = sediment_rows.dask.lint(paths, "nemo-gym-rollout", sessions_complete=sessions_complete, blocksize=blocksize,
+                                     scheduler="threads")
+    assert isinstance(result, sediment_rows.dask.Linted)
+    assert [(f.file, f.line, f.pointer, f.message) for f in result.findings] == expected
+    assert (result.rows, result.invalid) == (11, 2)
+    ids = {f.id for f in result.findings}
+    # the rules across rows fired across files: a session's split, a duplicate segment, a shared instance_id
+    assert {"rows.lint.session.split", "rows.lint.session.segment_index", "rows.lint.session.instance_id"} <= ids
+    assert any(f.file == paths[1] and paths[0] + ":" in f.message for f in result.findings)
+    assert any(f.id.startswith("rows.lint.") and not f.id.startswith("rows.lint.session") for f in result.findings)
+    assert sessions_complete == any(f.id == "rows.lint.session.incomplete" for f in result.findings)
+
+
+def test_lint_on_two_worker_processes(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    paths = lint_corpus(tmp_path)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster, distributed.Client(cluster):
+        result = sediment_rows.dask.lint(paths, "nemo-gym-rollout", blocksize=200)
+    assert [(f.file, f.line, f.pointer, f.message) for f in result.findings] == cli_lint(paths)
+    with pytest.raises(ValueError):
+        sediment_rows.dask.lint(paths, "nemo-gym-rollout", eval_fraction=0.9)
