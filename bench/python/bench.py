@@ -1,12 +1,13 @@
 """The Python module's throughput beside Python's own JSON reader and jsonschema, on one core, and
-sediment_rows.dask on one and two worker processes; every figure from the same run on the same corpus.
+sediment_rows.dask's jobs on one and two worker processes; every figure from the same run on the same corpus.
 
     /usr/bin/python3 bench/python/bench.py CORPUS.jsonl [--repeat N] [--jsonschema-rows N] [--dask-copies K]
 
 with the module importable (PYTHONPATH=BUILD/python). bench/run.sh runs it on its corpus. Figures are
 MB/s of JSONL text, the best of N repetitions; jsonschema, too slow for the whole corpus, runs on its
-first rows. The Dask stage validates K copies of the corpus on a LocalCluster of 1 and then 2 workers
-(one thread each) and gives the ratio; the cluster's start is not timed.
+first rows. The Dask stage runs each job (validate, lint, upgrade, convert, format) over K copies of
+the corpus on a fresh LocalCluster of 1 and then 2 workers (one thread each), and gives the ratio and
+each worker's peak resident memory; the cluster's start is not timed.
 """
 import argparse
 import json
@@ -78,27 +79,46 @@ def file_stages(path, size, schema, repeat, cores):
         line(f"read (values), {jobs or 'default'} thread(s)", mb)
 
 
+def _peak_rss_mb():
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+
+
 def dask_stage(path, schema, copies, repeat):
+    """Every job of sediment_rows.dask on `copies` shards of the corpus, on a fresh LocalCluster of 1 and
+    then 2 worker processes each: MB/s of input, the ratio, and each worker's peak resident memory."""
     import distributed
-    import sediment_rows.dask
+    import sediment_rows.dask as jobs
 
     folder = tempfile.mkdtemp(prefix="sediment-rows-dask-")
+    out = os.path.join(folder, "out")
+    blocksize = "16 MiB"
+    runs = {
+        "validate": lambda shards: jobs.validate(shards, schema, blocksize=blocksize).invalid,
+        "lint": lambda shards: jobs.lint(shards, schema, blocksize=blocksize).invalid,
+        "upgrade to v4": lambda shards: jobs.upgrade(shards, "nemo-gym-rollout.v4", out, lossy=True, blocksize=blocksize).failed,
+        "convert to ATIF": lambda shards: jobs.convert(shards, schema, "atif-v1.7", out, blocksize=blocksize).failed,
+        "format (sediment)": lambda shards: jobs.format(shards, schema, out, style="sediment", blocksize=blocksize).failed,
+    }
     try:
         shards = []
         for k in range(copies):
             shards.append(os.path.join(folder, f"shard-{k}.jsonl"))
             shutil.copyfile(path, shards[-1])
         size = os.path.getsize(path) * copies
-        rates = {}
-        for workers in (1, 2):
-            with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                          dashboard_address=None, silence_logs=40) as cluster, \
-                    distributed.Client(cluster):
-                result = sediment_rows.dask.validate(shards, schema, blocksize="16 MiB")  # warm: imports, page cache
-                assert result.invalid == 0, result.errors[:3]
-                rates[workers] = size / best(repeat, lambda: sediment_rows.dask.validate(shards, schema, blocksize="16 MiB")) / 1e6
-            line(f"dask validate, {workers} worker process(es)", rates[workers],
-                 f"{rates[2] / rates[1]:.2f}x one worker" if workers == 2 else "")
+        for job, run in runs.items():
+            rates = {}
+            for workers in (1, 2):
+                with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                              dashboard_address=None, silence_logs=40) as cluster, \
+                        distributed.Client(cluster) as client:
+                    failed = run(shards)  # warm: imports, page cache
+                    assert failed == 0, (job, failed)
+                    rates[workers] = size / best(repeat, lambda: run(shards)) / 1e6
+                    peaks = sorted(client.run(_peak_rss_mb).values())
+                line(f"dask {job}, {workers} worker(s)", rates[workers],
+                     (f"{rates[2] / rates[1]:.2f}x one worker; " if workers == 2 else "") +
+                     f"peak RSS per worker {', '.join(f'{p:.0f}' for p in peaks)} MB (blocks of {blocksize})")
     finally:
         shutil.rmtree(folder)
 
