@@ -2,6 +2,7 @@
 sediment_rows.dask's jobs on one and two worker processes; every figure from the same run on the same corpus.
 
     /usr/bin/python3 bench/python/bench.py CORPUS.jsonl [--repeat N] [--jsonschema-rows N] [--dask-copies K]
+                                           [--dask-lint-shards FILE...]
 
 with the module importable (PYTHONPATH=BUILD/python). bench/run.sh runs it on its corpus. Figures are
 MB/s of JSONL text, the best of N repetitions; jsonschema, too slow for the whole corpus, runs on its
@@ -84,9 +85,11 @@ def _peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
 
 
-def dask_stage(path, schema, copies, repeat):
+def dask_stage(path, schema, copies, repeat, lint_shards=None):
     """Every job of sediment_rows.dask on `copies` shards of the corpus, on a fresh LocalCluster of 1 and
-    then 2 worker processes each: MB/s of input, the ratio, and each worker's peak resident memory."""
+    then 2 worker processes each: MB/s of input, the ratio, and each worker's peak resident memory. lint
+    runs on `lint_shards` when given (faithful rows of distinct sessions: copies of one corpus repeat
+    every session, and each copied row is a finding)."""
     import distributed
     import sediment_rows.dask as jobs
 
@@ -95,7 +98,7 @@ def dask_stage(path, schema, copies, repeat):
     blocksize = "16 MiB"
     runs = {
         "validate": lambda shards: jobs.validate(shards, schema, blocksize=blocksize).invalid,
-        "lint": lambda shards: jobs.lint(shards, schema, blocksize=blocksize).invalid,
+        "lint": lambda shards: jobs.lint(lint_shards or shards, "nemo-gym-rollout", blocksize=blocksize).invalid,
         "upgrade to v4": lambda shards: jobs.upgrade(shards, "nemo-gym-rollout.v4", out, lossy=True, blocksize=blocksize).failed,
         "convert to ATIF": lambda shards: jobs.convert(shards, schema, "atif-v1.7", out, blocksize=blocksize).failed,
         "format (sediment)": lambda shards: jobs.format(shards, schema, out, style="sediment", blocksize=blocksize).failed,
@@ -105,8 +108,8 @@ def dask_stage(path, schema, copies, repeat):
         for k in range(copies):
             shards.append(os.path.join(folder, f"shard-{k}.jsonl"))
             shutil.copyfile(path, shards[-1])
-        size = os.path.getsize(path) * copies
         for job, run in runs.items():
+            size = sum(os.path.getsize(p) for p in (lint_shards if job == "lint" and lint_shards else shards))
             rates = {}
             for workers in (1, 2):
                 with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
@@ -130,6 +133,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--jsonschema-rows", type=int, default=100)
     parser.add_argument("--dask-copies", type=int, default=16)
+    parser.add_argument("--dask-lint-shards", nargs="*", help="faithful rollout rows, of distinct sessions, for the Dask lint")
     args = parser.parse_args()
     with open(args.corpus, "rb") as f:
         lines = [l for l in f.read().splitlines() if l.strip()]
@@ -137,7 +141,7 @@ def main():
     cores = len(os.sched_getaffinity(0))
     print(f"python {sys.version.split()[0]}, sediment_rows {sediment_rows.__version__}, {len(lines)} rows, {size / 1e6:.1f} MB")
     # the Dask stage and the threads first, while every core is this process's; then one core
-    dask_stage(args.corpus, args.schema, args.dask_copies, max(1, args.repeat // 2))
+    dask_stage(args.corpus, args.schema, args.dask_copies, max(1, args.repeat // 2), args.dask_lint_shards)
     file_stages(args.corpus, size, args.schema, args.repeat, cores)
     one_core_stages(lines, size, args.schema, args.repeat, args.jsonschema_rows)
 
