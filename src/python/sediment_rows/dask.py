@@ -114,20 +114,27 @@ def _check_block(fs, path, offset, length, size, compression, whole, schema):
     return _block_text(fs, path, offset, length, size, compression, lambda text: _native._validate_block(schema, text, 1, whole))
 
 
+def _numbered_blocks(files):
+    """(file index, the block's first line in its file, block) for every block of every file, in order.
+    Each block is (newlines, ...): the lines of a file are numbered from its first block on."""
+    for index, blocks in enumerate(files):
+        first = 1
+        for block in blocks:
+            yield index, first, block
+            first += block[0]
+
+
 def _numbered(names, files, max_errors):
     """The counts of every block summed, and the errors of each file's blocks numbered from its first
     line. Each block is (newlines, ok, failed, errors, ...)."""
     ok = failed = 0
     errors = []
-    for name, blocks in zip(names, files):
-        first = 1  # the first line of the block at hand
-        for newlines, block_ok, block_failed, block_errors, *_ in blocks:
-            ok += block_ok
-            failed += block_failed
-            for line, (id, pointer, message) in block_errors:
-                if max_errors is None or len(errors) < max_errors:
-                    errors.append(FileError(name, first + line - 1, pointer, message, id))
-            first += newlines
+    for index, first, (_, block_ok, block_failed, block_errors, *_) in _numbered_blocks(files):
+        ok += block_ok
+        failed += block_failed
+        for line, (id, pointer, message) in block_errors:
+            if max_errors is None or len(errors) < max_errors:
+                errors.append(FileError(names[index], first + line - 1, pointer, message, id))
     return ok, failed, errors
 
 
@@ -158,14 +165,19 @@ def _checked(blocksize, max_errors):
     return blocksize
 
 
+def _shown(fs, path):
+    """How results name a file: a local one by its path, any other by its URL as fsspec writes it."""
+    local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
+    return path if local else fs.unstrip_protocol(path)
+
+
 def _plan(paths, blocksize, storage_options, document):
-    """(file system, whether it is the local one, [(path, name, compression, whole, size, blocks)]) for the
+    """(file system, [(path, name, compression, whole, size, blocks)]) for the
     files `paths` names, in order: a file's name in results, how it is read, and its blocks (offset, length),
     or [(0, None)] for a file read whole."""
     fs, _, resolved = fsspec.core.get_fs_token_paths(paths, mode="rb", storage_options=storage_options)
     if not resolved:
         raise FileNotFoundError(f"{paths!r} names no file")
-    local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
     plan = []
     for path in resolved:
         compression = infer_compression(path)
@@ -176,8 +188,8 @@ def _plan(paths, blocksize, storage_options, document):
         else:
             size = fs.info(path)["size"]
             blocks = _offsets(size, blocksize) if size else []
-        plan.append((path, path if local else fs.unstrip_protocol(path), compression, whole, size, blocks))
-    return fs, local, plan
+        plan.append((path, _shown(fs, path), compression, whole, size, blocks))
+    return fs, plan
 
 
 def validate(paths: Union[str, List[str]], schema: str = "nemo-gym-rollout", blocksize: Union[int, str, None] = "64 MiB",
@@ -201,7 +213,7 @@ def validate(paths: Union[str, List[str]], schema: str = "nemo-gym-rollout", blo
         _check(paths, schema)  # (schema, paths) swapped: TypeError
     _native._validate_block(schema, b"", 1, False)  # an unknown schema name raises ValueError now
     blocksize = _checked(blocksize, max_errors)
-    fs, _, plan = _plan(paths, blocksize, storage_options, document)
+    fs, plan = _plan(paths, blocksize, storage_options, document)
     # not pure: a file can change between two calls, and its path alone does not say so
     check = dask.delayed(_check_block, pure=False)
     names = [name for _, name, _, _, _, _ in plan]
@@ -242,17 +254,13 @@ def _lint_combine(names, files, eval_fraction, sessions_complete):
     numbered and ordered as the CLI reports it."""
     rows = invalid = 0
     ordered = []  # (file, line, 0 for a row's own finding or 1 for one across rows, order, FileError)
-    facts = []
-    for index, (name, blocks) in enumerate(zip(names, files)):
-        first, file_facts = 1, []
-        for newlines, valid, block_invalid, findings, block_facts in blocks:
-            rows += valid + block_invalid
-            invalid += block_invalid
-            for line, (id, pointer, message) in findings:
-                ordered.append((index, first + line - 1, 0, len(ordered), FileError(name, first + line - 1, pointer, message, id)))
-            file_facts.append((first, block_facts))
-            first += newlines
-        facts.append((name, file_facts))
+    facts = [(name, []) for name in names]  # each file's blocks: (first line, facts)
+    for index, first, (_, valid, block_invalid, findings, block_facts) in _numbered_blocks(files):
+        rows += valid + block_invalid
+        invalid += block_invalid
+        for line, (id, pointer, message) in findings:
+            ordered.append((index, first + line - 1, 0, len(ordered), FileError(names[index], first + line - 1, pointer, message, id)))
+        facts[index][1].append((first, block_facts))
     across, sessions = _native._lint_across(eval_fraction, sessions_complete, facts)
     for index, line, (id, pointer, message) in across:
         ordered.append((index, line, 1, len(ordered), FileError(names[index], line, pointer, message, id)))
@@ -281,7 +289,7 @@ def lint(paths: Union[str, List[str]], schema: str = "nemo-gym-rollout", eval_fr
         _check(paths, schema)
     _native._lint_block(schema, eval_fraction, b"", 1, False)  # an unknown schema or a bad eval_fraction: ValueError now
     blocksize = _checked(blocksize, None)
-    fs, _, plan = _plan(paths, blocksize, storage_options, document)
+    fs, plan = _plan(paths, blocksize, storage_options, document)
     task = dask.delayed(_lint_block, pure=False)
     files = [[task(fs, path, offset, length, size, compression, whole, schema, eval_fraction) for offset, length in blocks]
              for path, _, compression, whole, size, blocks in plan]
@@ -368,21 +376,20 @@ def _finish(out_fs, staging, names, outputs, files, max_errors):
 def _run_job(job, paths, output, blocksize, max_errors, storage_options, compute, document, compute_kwargs):
     _native._rewrite_block(*job, b"", 1, False)  # unknown names, or a rewrite the CLI refuses: ValueError now
     blocksize = _checked(blocksize, max_errors)
-    fs, local, plan = _plan(paths, blocksize, storage_options, document)
+    fs, plan = _plan(paths, blocksize, storage_options, document)
     out_fs, root = fsspec.core.url_to_fs(output, **(storage_options or {}))
     root = root.rstrip("/")
     targets = [f"{root}/{name}" for name in _output_names([p[0] for p in plan], [p[3] for p in plan])]
     if type(out_fs) is type(fs) and set(targets) & {p[0] for p in plan}:
         raise ValueError(f"the output {output!r} would overwrite an input: write to another folder")
-    shown = [t if "file" in (out_fs.protocol if isinstance(out_fs.protocol, (tuple, list)) else (out_fs.protocol,))
-             else out_fs.unstrip_protocol(t) for t in targets]
     staging = f"{root}/.sediment-rows-{uuid.uuid4().hex}"  # this call's: removed by its last task
     rewrite = dask.delayed(_rewrite_block, pure=False)
     commit = dask.delayed(_commit, pure=False)
     files = [commit(out_fs, staging, target, [rewrite(fs, path, offset, length, size, compression, whole, job, out_fs, staging)
                                               for offset, length in blocks])
              for (path, _, compression, whole, size, blocks), target in zip(plan, targets)]
-    result = dask.delayed(_finish, pure=False)(out_fs, staging, [p[1] for p in plan], shown, files, max_errors)
+    result = dask.delayed(_finish, pure=False)(out_fs, staging, [p[1] for p in plan], [_shown(out_fs, t) for t in targets], files,
+                                              max_errors)
     if not compute:
         return result
     return dask.compute(result, **compute_kwargs)[0]
