@@ -138,44 +138,60 @@ void bind_tasks(py::module_& m) {
        "[(line, (id, pointer, message))]), the lines numbered from `first_line`: plain values only. The Dask validation's task.");
 
     m.def("_rewrite_block", [](std::string_view job, std::string source, const std::string& target, std::string_view style,
-                               bool lossy, const py::buffer& data, std::size_t first_line, bool whole) {
+                               bool lossy, const py::buffer& data, std::size_t first_line, bool whole, const py::object& into) {
         const rows::Style s = style_of(style);
         const rows::SchemaId upgrade_to = check_rewrite(job, source, target);
+        if (!into.is_none() && !PyByteArray_Check(into.ptr())) throw py::type_error("into is a bytearray, or None");
         const std::string_view text = contiguous(data);
         std::size_t newlines = 0, ok = 0, failed = 0;
-        std::string out;
+        // A worker thread's blocks write into the same memory: a new buffer for each block costs fresh pages
+        // and copies as it grows, three times the work itself under distributed's MALLOC_TRIM_THRESHOLD_.
+        static thread_local std::string out;
+        out.clear();
         std::vector<std::pair<std::size_t, rows::Error>> errors;
         std::map<std::string, std::size_t> losses;
         {
             py::gil_scoped_release unlocked;
             const rows::ConvertOptions options{lossy};
-            std::vector<rows::Error> found, dropped;
-            std::string document_out;
+            std::vector<rows::Error> found;
+            rows::Upgraded upgraded;
+            rows::ConvertedText converted;
             newlines = each_document(text, first_line, whole, [&](std::string_view document, std::size_t line) {
                 found.clear();
-                dropped.clear();
-                document_out.clear();
+                const std::vector<rows::Error>* dropped = nullptr;
                 if (job == "format") {
-                    found = rows::format(source, document, s, document_out).errors;
+                    found = rows::format(source, document, s, out).errors;  // appends only a valid document
                 } else if (job == "upgrade") {
-                    rows::Upgraded up;
-                    if (rows::upgrade(document, source, upgrade_to, up, found, s, options)) document_out = std::move(up.text), dropped = std::move(up.losses);
+                    upgraded.losses.clear();
+                    if (rows::upgrade(document, source, upgrade_to, upgraded, found, s, options)) out += upgraded.text;
+                    dropped = &upgraded.losses;
                 } else {
-                    rows::ConvertedText converted;
-                    if (rows::convert(document, source, target, converted, found, s, options)) document_out = std::move(converted.text), dropped = std::move(converted.losses);
+                    if (rows::convert(document, source, target, converted, found, s, options)) out += converted.text;
+                    dropped = &converted.losses;
                 }
-                for (const rows::Error& loss : dropped) ++losses[rows::loss_kind(loss)];
-                if (found.empty()) return void((++ok, out.append(document_out).push_back('\n')));
+                if (found.empty()) {
+                    if (dropped)
+                        for (const rows::Error& loss : *dropped) ++losses[rows::loss_kind(loss)];
+                    return void((++ok, out.push_back('\n')));
+                }
                 ++failed;
                 keep_errors(std::move(found), document, line, whole, errors);
             });
         }
-        return py::make_tuple(newlines, ok, failed, py::bytes(out), plain_errors(errors), losses);
+        py::object written = into;
+        if (into.is_none()) {
+            written = py::bytes(out);
+        } else {  // the caller's reused bytearray (resizing one that a memoryview holds raises BufferError)
+            if (PyByteArray_Resize(into.ptr(), static_cast<Py_ssize_t>(out.size())) != 0) throw py::error_already_set();
+            std::memcpy(PyByteArray_AS_STRING(into.ptr()), out.data(), out.size());
+        }
+        return py::make_tuple(newlines, ok, failed, written, plain_errors(errors), losses);
     }, py::arg("job"), py::arg("source"), py::arg("target"), py::arg("style"), py::arg("lossy"), py::arg("data"), py::arg("first_line"),
-       py::arg("whole"),
+       py::arg("whole"), py::arg("into") = py::none(),
        "One block of whole lines (or a whole document) rewritten as the CLI's `format`, `upgrade` or `convert` (`job`) writes it:\n"
-       "(newlines, written, failed, bytes: a line for each document written, [(line, (id, pointer, message))], {loss kind: count}),\n"
-       "plain values only. `format` reads under `source`; `upgrade` goes from `source` to `target`; `convert` likewise.\n"
+       "(newlines, written, failed, a line for each document written, [(line, (id, pointer, message))], {loss kind: count}),\n"
+       "plain values only. The lines are new bytes, or `into` (a bytearray, reused across blocks) resized to hold them.\n"
+       "`format` reads under `source`; `upgrade` goes from `source` to `target`; `convert` likewise.\n"
        "The Dask jobs' task; an empty block checks the arguments (ValueError).");
 
     m.def("_lint_block", [](const std::string& schema, double eval_fraction, const py::buffer& data, std::size_t first_line, bool whole) {

@@ -155,6 +155,27 @@ def test_arguments(corpus, tmp_path):
     assert not os.path.exists(out)  # a refused call writes nothing
 
 
+def test_a_block_task_writes_into_a_reused_bytearray():
+    """A worker thread's blocks reuse one output buffer: each call leaves exactly its own lines in it,
+    a longer block's tail gone, and a buffer that a memoryview holds is refused, not overwritten."""
+    rows = [l for l in open(os.path.join(EXAMPLES, "mixed-versions.jsonl"), "rb") if l.strip()]
+    job = ("format", "nemo-gym-rollout", "", "sediment", False)
+    native = sediment_rows._native
+    into = bytearray()
+    for block in (b"".join(rows * 3), rows[0], b"".join(rows[1:])):
+        fresh = native._rewrite_block(*job, block, 1, False)
+        reused = native._rewrite_block(*job, block, 1, False, into)
+        assert reused[3] is into and bytes(into) == fresh[3] and fresh[3].count(b"\n") == fresh[1] > 0
+        assert reused[:3] == fresh[:3] and reused[4:] == fresh[4:]
+    with pytest.raises(TypeError, match="bytearray"):
+        native._rewrite_block(*job, rows[0], 1, False, b"")
+    with memoryview(into) as held:
+        before = bytes(held)
+        with pytest.raises(BufferError):
+            native._rewrite_block(*job, b"".join(rows * 2), 1, False, into)
+        assert bytes(held) == before
+
+
 def test_atif_trajectories_become_responses(tmp_path):
     """A folder of trajectories (.json documents, and a JSONL of them) to NeMo Gym responses."""
     trajectory = json.load(open(os.path.join(EXAMPLES, "trajectory.json")))
@@ -205,27 +226,24 @@ def _kill_once(marker, where, output):
                 return result
         jobs._native = Dying()
     else:
-        import shutil
+        append = jobs._append
+        joining = set()  # the files a join has written a part into
 
-        class DyingShutil:
-            joining = set()  # the files a join has written a part into
-
-            @classmethod
-            def copyfileobj(cls, source, target, length):
-                if id(target) in cls.joining and first():  # a second part: the first one is written
-                    target.flush()
-                    seen = {}
-                    for where, folders, names in os.walk(output):
-                        folders[:] = [f for f in folders if not f.startswith(".")]
-                        for name in names:
-                            with open(os.path.join(where, name), "rb") as f:
-                                seen[os.path.relpath(os.path.join(where, name), output)] = f.read().decode()
-                    with open(marker, "w") as f:
-                        json.dump(seen, f)
-                    os._exit(1)  # a joined file half written
-                cls.joining.add(id(target))
-                shutil.copyfileobj(source, target, length)
-        jobs.shutil = DyingShutil()
+        def dying_append(part, out):
+            if id(out) in joining and first():  # a second part: the first one is written
+                out.flush()
+                seen = {}
+                for where, folders, names in os.walk(output):
+                    folders[:] = [f for f in folders if not f.startswith(".")]
+                    for name in names:
+                        with open(os.path.join(where, name), "rb") as f:
+                            seen[os.path.relpath(os.path.join(where, name), output)] = f.read().decode()
+                with open(marker, "w") as f:
+                    json.dump(seen, f)
+                os._exit(1)  # a joined file half written
+            joining.add(id(out))
+            append(part, out)
+        jobs._append = dying_append
 
 
 @pytest.mark.parametrize("where", ["block", "commit"])

@@ -27,7 +27,6 @@ Dask and writes new parts; a reader never sees a half-written output, and a run 
 byte for byte whatever the block size, worker count or order of tasks.
 """
 import posixpath
-import shutil
 import threading
 import uuid
 from typing import Any, Dict, List, NamedTuple, Optional, Union
@@ -42,7 +41,7 @@ from . import FileError, Validation, _check, _native
 __all__ = ["validate", "lint", "Linted", "convert", "upgrade", "format", "Written"]
 
 
-_buffers = threading.local()  # one reused buffer per worker thread: no fresh pages for every block
+_buffers = threading.local()  # reused buffers per worker thread, in and out: no fresh pages for every block
 
 
 def _buffer(size):
@@ -84,19 +83,21 @@ def _lines(f, offset, length, size):
     if offset + length >= size:
         return buffer, start, n
     searched = want - 1  # the block's last byte: a line that starts after it is the next block's
+    chunk = 1 << 16  # the block's last line goes on past it: read on in chunks that double, no further
     while True:
         newline = buffer.find(b"\n", searched, n)
         if newline >= 0:
             return buffer, start, newline + 1
         searched = n
-        if len(buffer) < n + (1 << 20):
-            grown = bytearray(2 * len(buffer) + (1 << 20))
+        if len(buffer) < n + chunk:
+            grown = bytearray(max(2 * len(buffer), n + chunk))
             grown[:n] = buffer[:n]
             buffer = _buffers.buffer = grown
-        read = _read_into(f, buffer, n, len(buffer) - n)
+        read = _read_into(f, buffer, n, chunk)
         if not read:
             return buffer, start, n
         n += read
+        chunk *= 2
 
 
 def _block_text(fs, path, offset, length, size, compression, run):
@@ -332,13 +333,29 @@ def _output_names(paths, whole):
 def _rewrite_block(fs, path, offset, length, size, compression, whole, job, out_fs, staging):
     """One task: the block's documents rewritten (_native._rewrite_block) into a new part file of its own
     under `staging`; (part, newlines, written, failed, errors, losses)."""
+    out = getattr(_buffers, "out", None)
+    if out is None:
+        out = _buffers.out = bytearray()  # the worker thread's: reused, as its input buffer is
     newlines, ok, failed, out, errors, losses = _block_text(
-        fs, path, offset, length, size, compression, lambda text: _native._rewrite_block(*job, text, 1, whole))
+        fs, path, offset, length, size, compression, lambda text: _native._rewrite_block(*job, text, 1, whole, out))
     part = f"{staging}/{uuid.uuid4().hex}.part"  # a rerun writes another: a part is read only by the name its task returned
     out_fs.makedirs(staging, exist_ok=True)
     with out_fs.open(part, "wb") as f:
         f.write(out)
     return part, newlines, ok, failed, errors, losses
+
+
+def _append(part, out):
+    """Copies the file `part` to the end of `out` through the worker thread's reused buffer: shutil's
+    copy reads into a new object for each chunk, fresh pages every time under the nanny's
+    MALLOC_TRIM_THRESHOLD_ (10x slower: 240 against 3000 MB/s)."""
+    buffer = _buffer(1 << 20)
+    with memoryview(buffer) as view:
+        while True:
+            n = _read_into(part, buffer, 0, 1 << 20)
+            if not n:
+                return
+            out.write(view[:n])
 
 
 def _commit(out_fs, staging, target, blocks):
@@ -349,7 +366,7 @@ def _commit(out_fs, staging, target, blocks):
     with out_fs.open(joined, "wb") as out:
         for block in blocks:
             with out_fs.open(block[0], "rb") as part:
-                shutil.copyfileobj(part, out, 1 << 20)
+                _append(part, out)
     parent = posixpath.dirname(target)
     if parent:
         out_fs.makedirs(parent, exist_ok=True)
