@@ -333,3 +333,65 @@ def test_lint_on_two_worker_processes(tmp_path):
     assert [(f.file, f.line, f.pointer, f.message) for f in result.findings] == cli_lint(paths)
     with pytest.raises(ValueError):
         sediment_rows.dask.lint(paths, "nemo-gym-rollout", eval_fraction=0.9)
+
+
+# ----- memory ------------------------------------------------------------------------------------
+
+
+def _memory_mb(reset=False):
+    """This process's (resident, peak resident) memory in MB; with `reset`, the peak restarts from the
+    resident size first (Linux's /proc/PID/clear_refs), so that a peak is the peak of what follows."""
+    if reset:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    with open("/proc/self/status") as f:
+        status = dict(line.split(":", 1) for line in f)
+    return tuple(int(status[key].split()[0]) / 1024 for key in ("VmRSS", "VmHWM"))
+
+
+def test_a_workers_peak_follows_its_block_size(tmp_path):
+    """On a worker process, every job over a 40 MB shard in blocks of 1 MiB raises the worker's peak by
+    a few blocks, not by the shard; the same shard read whole raises it by more than the shard (which
+    shows that the peak is measured where the blocks are held)."""
+    distributed = pytest.importorskip("distributed")
+    try:
+        _memory_mb(reset=True)
+    except OSError as e:
+        pytest.skip(f"this system cannot restart a process's peak memory: {e}")
+    with open(os.path.join(EXAMPLES, "rows.jsonl"), "rb") as f:
+        rows = [l.rstrip(b"\n") for l in f if l.strip()]
+
+    def session(k):  # a row of a session of its own: the shard is clean for lint too
+        row = json.loads(rows[k % len(rows)])
+        m = row["metadata"]
+        m["session_id"] = f"{m['session_id']}-{k}"
+        m["instance_id"] = f"{m['org_id']}-{m['session_id']}-seg{m['segment_index']}"
+        m["split"] = "train"  # as every session is with eval_fraction=0
+        return json.dumps(row).encode()
+
+    shard = tmp_path / "in" / "shard.jsonl"
+    shard.parent.mkdir()
+    shard.write_bytes(b"\n".join(session(k) for k in range(40_000_000 // (sum(len(r) + 1 for r in rows) // len(rows)))) + b"\n")
+    size_mb = shard.stat().st_size / 1e6
+    out = str(tmp_path / "out")
+    jobs = sediment_rows.dask
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster, distributed.Client(cluster) as client:
+        def growth(run):
+            """How far above its resident size the worker's memory peaks while `run` runs."""
+            rss, _ = list(client.run(_memory_mb, True).values())[0]
+            run()
+            return list(client.run(_memory_mb).values())[0][1] - rss
+
+        small = tmp_path / "small" / "rows.jsonl"
+        small.parent.mkdir()
+        small.write_bytes(b"\n".join(rows) + b"\n")
+        jobs.format(str(small), "nemo-gym-rollout", out)  # imports the module on the worker
+        assert jobs.lint(str(shard), eval_fraction=0.0).ok
+        for run in (lambda: jobs.validate(str(shard), blocksize="1 MiB"),
+                    lambda: jobs.lint(str(shard), eval_fraction=0.0, blocksize="1 MiB"),
+                    lambda: jobs.format(str(shard), "nemo-gym-rollout", out, blocksize="1 MiB"),
+                    lambda: jobs.upgrade(str(shard), "nemo-gym-rollout.v4", out, blocksize="1 MiB"),
+                    lambda: jobs.convert(str(shard), "nemo-gym-rollout", "atif-v1.7", out, blocksize="1 MiB")):
+            assert growth(run) < 16, size_mb
+        assert growth(lambda: jobs.format(str(shard), "nemo-gym-rollout", out, blocksize=None)) > size_mb
