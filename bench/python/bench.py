@@ -2,13 +2,14 @@
 sediment_rows.dask's jobs on one and two worker processes; every figure from the same run on the same corpus.
 
     /usr/bin/python3 bench/python/bench.py CORPUS.jsonl [--repeat N] [--jsonschema-rows N] [--dask-copies K]
-                                           [--dask-lint-shards FILE...]
+                                           [--dask-shards FILE...] [--dask-jobs JOB...]
 
 with the module importable (PYTHONPATH=BUILD/python). bench/run.sh runs it on its corpus. Figures are
 MB/s of JSONL text, the best of N repetitions; jsonschema, too slow for the whole corpus, runs on its
 first rows. The Dask stage runs each job (validate, lint, upgrade, convert, format) over K copies of
-the corpus on a fresh LocalCluster of 1 and then 2 workers (one thread each), and gives the ratio and
-each worker's peak resident memory; the cluster's start is not timed.
+the corpus (validate and lint over the --dask-shards, when given) on a fresh LocalCluster of 1 and then
+2 workers (one thread each), three rounds in turn, the best of (N + 1) / 2 runs in each, and gives the
+ratio and each worker's peak resident memory; the cluster's start is not timed.
 """
 import argparse
 import json
@@ -85,11 +86,12 @@ def _peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
 
 
-def dask_stage(path, schema, copies, repeat, lint_shards=None):
-    """Every job of sediment_rows.dask on `copies` shards of the corpus, on a fresh LocalCluster of 1 and
-    then 2 worker processes each: MB/s of input, the ratio, and each worker's peak resident memory. lint
-    runs on `lint_shards` when given (faithful rows of distinct sessions: copies of one corpus repeat
-    every session, and each copied row is a finding)."""
+def dask_stage(path, schema, copies, repeat, read_shards=None, only=None, rounds=3):
+    """Every job of sediment_rows.dask (or those `only` names) on `copies` shards of the corpus, on a
+    fresh LocalCluster of 1 and then 2 worker processes, `rounds` times in turn: MB/s of input (the best
+    of every round's best of `repeat` runs), the ratio, and each worker's peak resident memory. The jobs that only read (validate, lint) run on `read_shards` when given:
+    faithful rollout rows of distinct sessions (copies of one corpus repeat every session, and each
+    copied row is a lint finding), and a corpus large enough that a run lasts seconds at their speed."""
     import distributed
     import sediment_rows.dask as jobs
 
@@ -97,8 +99,9 @@ def dask_stage(path, schema, copies, repeat, lint_shards=None):
     out = os.path.join(folder, "out")
     blocksize = "16 MiB"
     runs = {
-        "validate": lambda shards: jobs.validate(shards, schema, blocksize=blocksize).invalid,
-        "lint": lambda shards: jobs.lint(lint_shards or shards, "nemo-gym-rollout", blocksize=blocksize).invalid,
+        "validate": lambda shards: jobs.validate(read_shards or shards, "nemo-gym-rollout" if read_shards else schema,
+                                                 blocksize=blocksize).invalid,
+        "lint": lambda shards: jobs.lint(read_shards or shards, "nemo-gym-rollout", blocksize=blocksize).invalid,
         "upgrade to v4": lambda shards: jobs.upgrade(shards, "nemo-gym-rollout.v4", out, lossy=True, blocksize=blocksize).failed,
         "convert to ATIF": lambda shards: jobs.convert(shards, schema, "atif-v1.7", out, blocksize=blocksize).failed,
         "format (sediment)": lambda shards: jobs.format(shards, schema, out, style="sediment", blocksize=blocksize).failed,
@@ -109,19 +112,23 @@ def dask_stage(path, schema, copies, repeat, lint_shards=None):
             shards.append(os.path.join(folder, f"shard-{k}.jsonl"))
             shutil.copyfile(path, shards[-1])
         for job, run in runs.items():
-            size = sum(os.path.getsize(p) for p in (lint_shards if job == "lint" and lint_shards else shards))
-            rates = {}
+            if only and not any(job.startswith(name) for name in only):
+                continue
+            size = sum(os.path.getsize(p) for p in (read_shards if job in ("validate", "lint") and read_shards else shards))
+            rates, peaks = {1: 0.0, 2: 0.0}, {1: [], 2: []}
+            for _ in range(rounds):  # 1 and 2 workers in turn: a slow spell of a shared machine hits both
+                for workers in (1, 2):
+                    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                  dashboard_address=None, silence_logs=40) as cluster, \
+                            distributed.Client(cluster) as client:
+                        failed = run(shards)  # warm: imports, page cache
+                        assert failed == 0, (job, failed)
+                        rates[workers] = max(rates[workers], size / best(repeat, lambda: run(shards)) / 1e6)
+                        peaks[workers] += client.run(_peak_rss_mb).values()
             for workers in (1, 2):
-                with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                              dashboard_address=None, silence_logs=40) as cluster, \
-                        distributed.Client(cluster) as client:
-                    failed = run(shards)  # warm: imports, page cache
-                    assert failed == 0, (job, failed)
-                    rates[workers] = size / best(repeat, lambda: run(shards)) / 1e6
-                    peaks = sorted(client.run(_peak_rss_mb).values())
                 line(f"dask {job}, {workers} worker(s)", rates[workers],
                      (f"{rates[2] / rates[1]:.2f}x one worker; " if workers == 2 else "") +
-                     f"peak RSS per worker {', '.join(f'{p:.0f}' for p in peaks)} MB (blocks of {blocksize})")
+                     f"peak RSS per worker {min(peaks[workers]):.0f}-{max(peaks[workers]):.0f} MB (blocks of {blocksize})")
     finally:
         shutil.rmtree(folder)
 
@@ -132,8 +139,9 @@ def main():
     parser.add_argument("--schema", default="nemo-gym-rollout.v2")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--jsonschema-rows", type=int, default=100)
-    parser.add_argument("--dask-copies", type=int, default=16)
-    parser.add_argument("--dask-lint-shards", nargs="*", help="faithful rollout rows, of distinct sessions, for the Dask lint")
+    parser.add_argument("--dask-copies", type=int, default=8)
+    parser.add_argument("--dask-shards", nargs="*", help="faithful rollout rows of distinct sessions, for the Dask validate and lint")
+    parser.add_argument("--dask-jobs", nargs="*", help="only these Dask jobs (validate, lint, upgrade, convert, format)")
     args = parser.parse_args()
     with open(args.corpus, "rb") as f:
         lines = [l for l in f.read().splitlines() if l.strip()]
@@ -141,7 +149,7 @@ def main():
     cores = len(os.sched_getaffinity(0))
     print(f"python {sys.version.split()[0]}, sediment_rows {sediment_rows.__version__}, {len(lines)} rows, {size / 1e6:.1f} MB")
     # the Dask stage and the threads first, while every core is this process's; then one core
-    dask_stage(args.corpus, args.schema, args.dask_copies, max(1, args.repeat // 2), args.dask_lint_shards)
+    dask_stage(args.corpus, args.schema, args.dask_copies, max(1, (args.repeat + 1) // 2), args.dask_shards, args.dask_jobs)
     file_stages(args.corpus, size, args.schema, args.repeat, cores)
     one_core_stages(lines, size, args.schema, args.repeat, args.jsonschema_rows)
 
