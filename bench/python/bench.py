@@ -89,41 +89,42 @@ def _peak_rss_mb():
 def dask_stage(path, schema, copies, repeat, read_shards=None, only=None, rounds=3):
     """Every job of sediment_rows.dask (or those `only` names) on `copies` shards of the corpus, on a
     fresh LocalCluster of 1 and then 2 worker processes, `rounds` times in turn: MB/s of input (the best
-    of every round's best of `repeat` runs), the ratio, and each worker's peak resident memory. The jobs that only read (validate, lint) run on `read_shards` when given:
-    faithful rollout rows of distinct sessions (copies of one corpus repeat every session, and each
-    copied row is a lint finding), and a corpus large enough that a run lasts seconds at their speed."""
+    of every round's best of `repeat` runs), the ratio, and each worker's peak resident memory. The
+    jobs that only read (validate, lint) run on `read_shards` when given: faithful rollout rows of
+    distinct sessions (copies of one corpus repeat every session, and each copied row is a lint
+    finding), and a corpus large enough that a run lasts seconds at their speed."""
     import distributed
     import sediment_rows.dask as jobs
 
     folder = tempfile.mkdtemp(prefix="sediment-rows-dask-")
     out = os.path.join(folder, "out")
     blocksize = "16 MiB"
-    runs = {
-        "validate": lambda shards: jobs.validate(read_shards or shards, "nemo-gym-rollout" if read_shards else schema,
-                                                 blocksize=blocksize).invalid,
-        "lint": lambda shards: jobs.lint(read_shards or shards, "nemo-gym-rollout", blocksize=blocksize).invalid,
-        "upgrade to v4": lambda shards: jobs.upgrade(shards, "nemo-gym-rollout.v4", out, lossy=True, blocksize=blocksize).failed,
-        "convert to ATIF": lambda shards: jobs.convert(shards, schema, "atif-v1.7", out, blocksize=blocksize).failed,
-        "format (sediment)": lambda shards: jobs.format(shards, schema, out, style="sediment", blocksize=blocksize).failed,
-    }
     try:
         shards = []
         for k in range(copies):
             shards.append(os.path.join(folder, f"shard-{k}.jsonl"))
             shutil.copyfile(path, shards[-1])
-        for job, run in runs.items():
+        reads, read_schema = (read_shards, "nemo-gym-rollout") if read_shards else (shards, schema)
+        runs = {  # job: (its input files, a run that returns how many documents failed)
+            "validate": (reads, lambda: jobs.validate(reads, read_schema, blocksize=blocksize).invalid),
+            "lint": (reads, lambda: jobs.lint(reads, "nemo-gym-rollout", blocksize=blocksize).invalid),
+            "upgrade to v4": (shards, lambda: jobs.upgrade(shards, "nemo-gym-rollout.v4", out, lossy=True, blocksize=blocksize).failed),
+            "convert to ATIF": (shards, lambda: jobs.convert(shards, schema, "atif-v1.7", out, blocksize=blocksize).failed),
+            "format (sediment)": (shards, lambda: jobs.format(shards, schema, out, style="sediment", blocksize=blocksize).failed),
+        }
+        for job, (inputs, run) in runs.items():
             if only and not any(job.startswith(name) for name in only):
                 continue
-            size = sum(os.path.getsize(p) for p in (read_shards if job in ("validate", "lint") and read_shards else shards))
+            size = sum(os.path.getsize(p) for p in inputs)
             rates, peaks = {1: 0.0, 2: 0.0}, {1: [], 2: []}
             for _ in range(rounds):  # 1 and 2 workers in turn: a slow spell of a shared machine hits both
                 for workers in (1, 2):
                     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                   dashboard_address=None, silence_logs=40) as cluster, \
                             distributed.Client(cluster) as client:
-                        failed = run(shards)  # warm: imports, page cache
+                        failed = run()  # warm: imports, page cache
                         assert failed == 0, (job, failed)
-                        rates[workers] = max(rates[workers], size / best(repeat, lambda: run(shards)) / 1e6)
+                        rates[workers] = max(rates[workers], size / best(repeat, run) / 1e6)
                         peaks[workers] += client.run(_peak_rss_mb).values()
             for workers in (1, 2):
                 line(f"dask {job}, {workers} worker(s)", rates[workers],
