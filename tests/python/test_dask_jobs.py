@@ -111,6 +111,21 @@ def test_each_job_writes_what_the_cli_writes(corpus, tmp_path, job, blocksize):
     assert result.files == [str(tmp_path / "out" / name) for name in files]  # in the inputs' order
 
 
+def test_each_job_on_two_worker_processes(corpus, tmp_path):
+    """Every job on worker processes (tasks pickled, files written by other processes, the staging
+    folder removed by a worker): the CLI's bytes and verdicts."""
+    distributed = pytest.importorskip("distributed")
+    paths, runs = corpus
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster, distributed.Client(cluster):
+        for job in sorted(JOBS):
+            files, ok, failed, errors = runs[job]
+            out = tmp_path / job
+            result = JOBS[job][1](paths, str(out), blocksize=700)
+            assert outcome(result) == (ok, failed, errors), job
+            assert written(out) == files, job
+
+
 def test_upgrade_counts_what_lossy_drops(corpus, tmp_path):
     """The losses by kind equal those of upgrade() on each row alone."""
     paths, _ = corpus
