@@ -92,6 +92,30 @@ TEST_CASE("upgrade: lossy drops the resolution, its reward and reward source, an
     CHECK(upgrade(plain, "nemo-gym-rollout", rollout(3), Style::compact, ConvertOptions{true}).losses.empty());
 }
 
+TEST_CASE("upgrade: into a reused Upgraded, each call leaves only its own document, and keeps the memory") {
+    const ConvertOptions lossy{true};
+    const std::string dropping = row(2);  // lossy drops its resolution
+    const std::string plain = row(2, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    const std::string v1 = row(1, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    Upgraded out;
+    std::vector<Error> errors;
+    REQUIRE(upgrade(dropping, "nemo-gym-rollout", rollout(4), out, errors, Style::compact, lossy));
+    CHECK(out.losses.size() == 3);
+    const std::size_t capacity = out.text.capacity();
+    // a row of another version, with nothing to drop: the first one's text, losses and version are gone
+    REQUIRE(upgrade(v1, "nemo-gym-rollout", rollout(4), out, errors, Style::compact, lossy));
+    CHECK(out.text == upgrade(v1, "nemo-gym-rollout", rollout(4), Style::compact, lossy).text);
+    CHECK(out.losses.empty());
+    CHECK(out.from == rollout(1));
+    // a failure leaves it empty, its memory kept
+    CHECK_FALSE(upgrade(plain.substr(1), "nemo-gym-rollout", rollout(4), out, errors, Style::compact, lossy));
+    CHECK(out.text.empty());
+    CHECK(out.losses.empty());
+    CHECK_FALSE(out.from);
+    CHECK_FALSE(errors.empty());
+    CHECK(out.text.capacity() >= capacity);
+}
+
 TEST_CASE("upgrade: v3 -> v4 gives version-1 CI outcomes no identity, and so their resolution") {
     const Upgraded up = upgrade(row(3), "nemo-gym-rollout", rollout(4), Style::sediment);
     CHECK(up.losses.empty());

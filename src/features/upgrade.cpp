@@ -351,14 +351,14 @@ bool upgrade(std::string_view text, std::string_view from_name, SchemaId to, Upg
              Style style, const ConvertOptions& options, const Limits& limits) {
     const SchemaInfo& target = schema_info(to);
     if (from_name == "atif" && to == SchemaId::atif_v1_7) {
-        out = Upgraded{};
+        out.clear();
         return upgrade_atif(text, out, errors, style, options, limits);
     }
     const std::vector<SchemaId> named = schemas_named(from_name);
     if (named.empty() || schema_info(named.front()).base != target.base || target.version == 0)
         throw std::invalid_argument("upgrade goes between versions of one schema: " + std::string(from_name) + " to " +
                                     std::string(target.name) + " is not");
-    out = Upgraded{};
+    out.clear();
     // The document, valid under its own version.
     Json document;
     if (!parse(text, document, errors, limits, Decimals::nearest)) return false;

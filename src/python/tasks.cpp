@@ -162,7 +162,6 @@ void bind_tasks(py::module_& m) {
                 if (job == "format") {
                     found = rows::format(source, document, s, out).errors;  // appends only a valid document
                 } else if (job == "upgrade") {
-                    upgraded.losses.clear();
                     if (rows::upgrade(document, source, upgrade_to, upgraded, found, s, options)) out += upgraded.text;
                     dropped = &upgraded.losses;
                 } else {

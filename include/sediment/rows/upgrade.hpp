@@ -21,6 +21,13 @@ struct Upgraded {
     std::string text;              ///< the new document, in the style asked for
     std::optional<SchemaId> from;  ///< the version it was read as, once known
     std::vector<Error> losses;     ///< lossy mode: the source values dropped (their pointers in the source)
+
+    /// Empties it and keeps its memory: upgrade() into one Upgraded per thread reuses it.
+    void clear() {
+        text.clear();
+        from.reset();
+        losses.clear();
+    }
 };
 
 /// Rewrites a document of `from` (a versioned name, or "nemo-gym-rollout" for the version each row
@@ -34,7 +41,8 @@ struct Upgraded {
 /// the document cannot give (`rows.upgrade.underivable`, at the field's place in the new document); or
 /// a value `to` does not accept (its decoder's error). With ConvertOptions::lossy, a CI resolution whose
 /// new fields cannot be derived is dropped with its reward instead, and listed in `out.losses`. Throws
-/// std::invalid_argument for names that are not two versions of one schema.
+/// std::invalid_argument for names that are not two versions of one schema. `out` is cleared first
+/// and keeps its memory (one per thread serves a stream).
 bool upgrade(std::string_view text, std::string_view from, SchemaId to, Upgraded& out, std::vector<Error>& errors,
              Style style = Style::compact, const ConvertOptions& options = {}, const Limits& limits = {});
 
