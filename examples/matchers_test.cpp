@@ -1,6 +1,6 @@
 // A unit test of the kind users write, with the Catch2 matchers (<sediment/rows/testing/catch2.hpp>):
 // the rows a pipeline writes must be valid, and a broken one must fail where expected.
-#define CATCH_CONFIG_MAIN
+// Linked with Catch2::Catch2WithMain (Catch2's own main), so it defines no main of its own.
 #include <sediment/rows/testing/catch2.hpp>
 
 #include <sediment/rows.hpp>

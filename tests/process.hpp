@@ -13,6 +13,11 @@
 
 namespace test {
 
+#ifdef SEDIMENT_ROWS_SOURCE_DIR
+/// The project's source folder (tests/CMakeLists.txt).
+inline const std::string kSourceDir = SEDIMENT_ROWS_SOURCE_DIR;
+#endif
+
 struct Run {
     int status = -1;
     std::string out;

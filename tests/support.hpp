@@ -252,6 +252,14 @@ inline std::string mutate(Json doc, const Change& change) {
 
 inline std::string mutate(SchemaId schema, const Change& change) { return mutate(base(schema), change); }
 
+/// row_of_version(v) (a faithful row of one segment) with the members of `edits` set (JSON text) or
+/// removed (""), by pointer.
+inline std::string edited_row(int version, const std::vector<Change>& edits = {}) {
+    Json doc = row_of_version(version);
+    for (const Change& e : edits) doc = sediment::rows::parse(mutate(doc, e));
+    return sediment::rows::encode(doc);
+}
+
 // valijson reports an unknown key at the key and an anyOf failure at the part; the typed decoder at
 // the object and at the failing member. valijson also repeats each failure on every enclosing
 // object, so only its deepest errors count: one of them must contain, or lie inside, the typed one.

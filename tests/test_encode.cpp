@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "detail/encode.hpp"  // encode() of what is not a model: a bool, a vector of parts
+#include "detail/encode_impl.hpp"  // encode() of what is not a model: a bool, a vector of parts
 #include "support.hpp"
 
 using namespace sediment::rows;

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "sediment/rows/json.hpp"
-#include "sediment/rows/generated/read.hpp"
+#include "sediment/rows/generated/read_impl.hpp"
 #include "sediment/rows/generated/write.hpp"
 
 using namespace sediment::rows;

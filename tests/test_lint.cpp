@@ -15,14 +15,6 @@ using namespace sediment::rows;
 
 namespace {
 
-// test::row_of_version(v) (a faithful row of one segment) with the members of `edits` set (JSON text)
-// or removed (""), by pointer.
-std::string row(int version, const std::vector<test::Change>& edits = {}) {
-    Json doc = test::row_of_version(version);
-    for (const test::Change& e : edits) doc = parse(test::mutate(doc, e));
-    return encode(doc);
-}
-
 std::string ids(const std::vector<Error>& errors) {
     std::string out;
     for (const Error& e : errors) out += to_string(e) + "\n";
@@ -211,16 +203,16 @@ const std::vector<Rule>& rules() {
 TEST_CASE("lint: the base row of every version is faithful") {
     for (int version = 1; version <= 4; ++version) {
         INFO("version " << version);
-        CHECK(ids(findings(row(version))) == "");
+        CHECK(ids(findings(test::edited_row(version))) == "");
     }
 }
 
 TEST_CASE("lint: each rule broken gives exactly its finding at its pointer, and kept gives none") {
     for (const Rule& r : rules()) {
         INFO(r.id << " (v" << r.version << ") at " << r.pointer);
-        const std::vector<Error> intact = findings(row(r.version, r.intact));
+        const std::vector<Error> intact = findings(test::edited_row(r.version, r.intact));
         CHECK(ids(intact) == "");
-        const std::vector<Error> broken = findings(row(r.version, r.broken));
+        const std::vector<Error> broken = findings(test::edited_row(r.version, r.broken));
         INFO(ids(broken));
         REQUIRE(broken.size() == 1);
         CHECK(broken[0].id == r.id);
@@ -232,15 +224,15 @@ TEST_CASE("lint: each rule broken gives exactly its finding at its pointer, and 
 TEST_CASE("lint: a view compares free-form values as the model does: members in order, numbers by value") {
     const std::string echo = "/response/turns/1/new_messages/0/parts/2/arguments", call = "/response/turns/0/tool_calls/0/arguments";
     // the echo's arguments with their members in another order are other arguments
-    const std::vector<Error> reordered = findings(row(2, {{echo, R"({"timeout": 30, "command": "ls src"})"}}));
+    const std::vector<Error> reordered = findings(test::edited_row(2, {{echo, R"({"timeout": 30, "command": "ls src"})"}}));
     REQUIRE(reordered.size() == 1);
     CHECK(reordered[0].id == "rows.lint.turns.tool_calls");
     CHECK(reordered[0].pointer == "/response/turns/0/tool_calls/0");
     // 30 and 30.0, and an integer read as signed or unsigned, are the same number
-    CHECK(ids(findings(row(2, {{echo, R"({"command": "ls src", "timeout": 30.0})"}}))) == "");
-    CHECK(ids(findings(row(2, {{echo, R"({"command": "ls src", "timeout": 30, "n": [-1, 18446744073709551615]})"},
+    CHECK(ids(findings(test::edited_row(2, {{echo, R"({"command": "ls src", "timeout": 30.0})"}}))) == "");
+    CHECK(ids(findings(test::edited_row(2, {{echo, R"({"command": "ls src", "timeout": 30, "n": [-1, 18446744073709551615]})"},
                                {call, R"({"command": "ls src", "timeout": 30, "n": [-1.0, 18446744073709551615]})"}}))) == "");
-    const std::vector<Error> other = findings(row(2, {{echo, R"({"command": "ls src", "timeout": 31})"}}));
+    const std::vector<Error> other = findings(test::edited_row(2, {{echo, R"({"command": "ls src", "timeout": 31})"}}));
     REQUIRE(other.size() == 1);
     CHECK(other[0].id == "rows.lint.turns.tool_calls");
 }
@@ -283,12 +275,12 @@ TEST_CASE("lint: a completion is compared with the scoring text whole: no piece 
     for (const char* text : {"\"Let me look.\\nls src\\n\"", "\"Let me look.\\nls sr\"", "\"Let me look.ls src\"", "\"Let me look.\\n\\nls src\"",
                              "\"Let me look.\\nls src.\"", "\"\"", "\"ls src\""}) {
         INFO(text);
-        const std::vector<Error> f = findings(row(2, {{completion, text}}));
+        const std::vector<Error> f = findings(test::edited_row(2, {{completion, text}}));
         REQUIRE(f.size() == 1);
         CHECK(f[0].id == "rows.lint.turns.completion");
         CHECK(f[0].message.find(R"(expected "Let me look.\nls src")") == 0);
     }
-    CHECK(ids(findings(row(2, {{completion, "\"Let me look.\\nls src\""}}))) == "");
+    CHECK(ids(findings(test::edited_row(2, {{completion, "\"Let me look.\\nls src\""}}))) == "");
 }
 
 TEST_CASE("lint: every rule id of docs/lint.md has a test here, and every id tested is documented") {
@@ -342,7 +334,7 @@ TEST_CASE("lint: eval fractions outside 0.0-0.5 are refused") {
     CHECK_NOTHROW(Linter(LintOptions{0.0}));
     CHECK_NOTHROW(Linter(LintOptions{0.5}));
     // sess_b scores 0.529...: train under every allowed fraction
-    CHECK(ids(findings(row(2), LintOptions{0.5})) == "");
+    CHECK(ids(findings(test::edited_row(2), LintOptions{0.5})) == "");
 }
 
 // ----- the resolution algorithm against cases computed by hand -----------------------------------
@@ -361,7 +353,7 @@ std::string segment(int version, int k, const std::vector<test::Change>& edits =
     std::vector<test::Change> all = {{"/metadata/segment_index", std::to_string(k)},
                                      {"/metadata/instance_id", "\"org_a-sess_b-seg" + std::to_string(k) + "\""}};
     all.insert(all.end(), edits.begin(), edits.end());
-    return row(version, all);
+    return test::edited_row(version, all);
 }
 
 }  // namespace
@@ -542,7 +534,7 @@ TEST_CASE("lint CLI: findings with their rule, schema errors without lint, exit 
         test::write_file(dir / name, text);
         return (dir / name).string();
     };
-    const std::string rows_file = write("rows.jsonl", row(4) + "\n" + segment(4, 1, {{"/reward", "0.0"}}) + "\n" +
+    const std::string rows_file = write("rows.jsonl", test::edited_row(4) + "\n" + segment(4, 1, {{"/reward", "0.0"}}) + "\n" +
                                                               segment(2, 2, {{"/metadata/bogus", "1"}}) + "\n");
     auto r = test::cli("lint --schema nemo-gym-rollout " + rows_file);
     CHECK(r.status == 1);
@@ -557,7 +549,7 @@ TEST_CASE("lint CLI: findings with their rule, schema errors without lint, exit 
     r = test::cli("lint --schema nemo-gym-rollout --fail-fast -q " + rows_file);
     CHECK(r.out == rows_file + ":2: /reward: expected 1.0 for verdict \"passed\", got 0.0 [rows.lint.reward]\n" + rows_file +
                        ":2: /reward: expected the reward and reward_source of the session's first row (line 1): every segment of a session repeats it, got other values [rows.lint.session.reward]\n");
-    const std::string clean = write("clean.jsonl", row(3) + "\n" + segment(3, 1) + "\n");
+    const std::string clean = write("clean.jsonl", test::edited_row(3) + "\n" + segment(3, 1) + "\n");
     r = test::cli("lint --schema nemo-gym-rollout --sessions-complete " + clean);
     CHECK(r.status == 0);
     CHECK(r.out == "");

@@ -6,7 +6,6 @@
 
 namespace {
 
-const std::string kRoot = SEDIMENT_ROWS_SOURCE_DIR;
 
 /// The body of the first fenced block of `language` after `after` in `text`.
 std::string fenced_block(const std::string& text, const std::string& after, const std::string& language) {
@@ -23,14 +22,14 @@ std::string fenced_block(const std::string& text, const std::string& after, cons
 }  // namespace
 
 TEST_CASE("readme: the code example is examples/readme.cpp") {
-    const std::string readme = test::read_file(kRoot + "/README.md");
-    CHECK(fenced_block(readme, "## Example", "cpp") == test::read_file(kRoot + "/examples/readme.cpp"));
+    const std::string readme = test::read_file(test::kSourceDir + "/README.md");
+    CHECK(fenced_block(readme, "## Example", "cpp") == test::read_file(test::kSourceDir + "/examples/readme.cpp"));
 }
 
 TEST_CASE("readme: the Quick start is two commands, and CI runs them as written") {
-    const std::string readme = test::read_file(kRoot + "/README.md");
+    const std::string readme = test::read_file(test::kSourceDir + "/README.md");
     const std::string block = fenced_block(readme, "## Quick start", "sh");
-    const std::string ci = test::read_file(kRoot + "/.ci/run");
+    const std::string ci = test::read_file(test::kSourceDir + "/.ci/run");
     std::size_t commands = 0;
     for (std::size_t at = 0; at < block.size();) {
         const std::size_t end = block.find('\n', at);
@@ -43,8 +42,8 @@ TEST_CASE("readme: the Quick start is two commands, and CI runs them as written"
 }
 
 TEST_CASE("docs/convert.md: its example output is what the CLI writes, and its metadata example makes a lint-clean row") {
-    const std::string doc = test::read_file(kRoot + "/docs/convert.md");
-    const std::string cli = std::string("cd ") + "'" + kRoot + "' && '" + SEDIMENT_ROWS_CLI + "'";
+    const std::string doc = test::read_file(test::kSourceDir + "/docs/convert.md");
+    const std::string cli = std::string("cd ") + "'" + test::kSourceDir + "' && '" + SEDIMENT_ROWS_CLI + "'";
     // a strict conversion, as shown: the command on the block's first line, then what it writes
     const std::string block = fenced_block(doc, "would convert it\n(`examples/trajectory.json`):", "");
     const std::string command = block.substr(0, block.find('\n'));

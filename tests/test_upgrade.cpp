@@ -12,13 +12,6 @@ namespace {
 
 const char* const kIdentity = R"({"provider": "github", "host": "github.com", "repository_id": "101"})";
 
-// test::row_of_version(v) with the members of `edits` set (JSON text) or removed (""), by pointer.
-std::string row(int version, const std::vector<test::Change>& edits = {}) {
-    Json doc = test::row_of_version(version);
-    for (const test::Change& e : edits) doc = parse(test::mutate(doc, e));
-    return encode(doc);
-}
-
 SchemaId rollout(int version) { return versions_of("nemo-gym-rollout").at(static_cast<std::size_t>(version - 1)); }
 
 // The errors of an upgrade that must fail.
@@ -39,7 +32,7 @@ std::vector<std::string> pointers(const std::vector<Error>& errors) {
 }  // namespace
 
 TEST_CASE("upgrade: v1 -> v2 changes the version and nothing else") {
-    const std::string v1 = row(1, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    const std::string v1 = test::edited_row(1, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
     const Upgraded up = upgrade(v1, "nemo-gym-rollout", rollout(2));
     CHECK(up.from == rollout(1));
     CHECK(up.losses.empty());
@@ -48,31 +41,31 @@ TEST_CASE("upgrade: v1 -> v2 changes the version and nothing else") {
     expected["metadata"]["schema_version"] = 2;
     CHECK(up.text == encode(expected));
     // a resolution is no obstacle before version 3
-    CHECK(parse(upgrade(row(1), "nemo-gym-rollout.v1", rollout(2)).text) == parse(row(2)));
+    CHECK(parse(upgrade(test::edited_row(1), "nemo-gym-rollout.v1", rollout(2)).text) == parse(test::edited_row(2)));
 }
 
 TEST_CASE("upgrade: v2 -> v3 derives [] observation ids without a CI resolution, and cannot beside one") {
-    const std::string plain = row(2, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    const std::string plain = test::edited_row(2, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
     const Json v3 = parse(upgrade(plain, "nemo-gym-rollout", rollout(3)).text);
     CHECK(v3["metadata"]["session_commit_observation_ids"] == Json::array());
     CHECK(v3["metadata"]["schema_version"] == 3);
     CHECK(validate(rollout(3), encode(v3)).errors.empty());
 
-    const auto errors = failure(row(2), "nemo-gym-rollout", rollout(3));
+    const auto errors = failure(test::edited_row(2), "nemo-gym-rollout", rollout(3));
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].id == "rows.upgrade.underivable");
     CHECK(errors[0].pointer == "/metadata/session_commit_observation_ids");
     CHECK(errors[0].message.find("ci_resolution") != std::string::npos);
     CHECK(lossy_would_drop(errors[0]));  // --lossy drops the resolution instead
-    CHECK_FALSE(lossy_would_drop(failure(row(2, {{"/reward", "\"high\""}}), "nemo-gym-rollout", rollout(3)).at(0)));  // not a row
+    CHECK_FALSE(lossy_would_drop(failure(test::edited_row(2, {{"/reward", "\"high\""}}), "nemo-gym-rollout", rollout(3)).at(0)));  // not a row
     // through to v4 too, and from v1
-    CHECK(pointers(failure(row(2), "nemo-gym-rollout", rollout(4))) == std::vector<std::string>{"/metadata/session_commit_observation_ids"});
-    CHECK(pointers(failure(row(1), "nemo-gym-rollout.v1", rollout(3))) == std::vector<std::string>{"/metadata/session_commit_observation_ids"});
-    CHECK_THROWS_AS(upgrade(row(2), "nemo-gym-rollout", rollout(3)), ConvertError);
+    CHECK(pointers(failure(test::edited_row(2), "nemo-gym-rollout", rollout(4))) == std::vector<std::string>{"/metadata/session_commit_observation_ids"});
+    CHECK(pointers(failure(test::edited_row(1), "nemo-gym-rollout.v1", rollout(3))) == std::vector<std::string>{"/metadata/session_commit_observation_ids"});
+    CHECK_THROWS_AS(upgrade(test::edited_row(2), "nemo-gym-rollout", rollout(3)), ConvertError);
 }
 
 TEST_CASE("upgrade: lossy drops the resolution, its reward and reward source, and lists them in document order") {
-    const Upgraded up = upgrade(row(2), "nemo-gym-rollout", rollout(4), Style::compact, ConvertOptions{true});
+    const Upgraded up = upgrade(test::edited_row(2), "nemo-gym-rollout", rollout(4), Style::compact, ConvertOptions{true});
     CHECK(pointers(up.losses) == std::vector<std::string>{"/reward", "/metadata/reward_source", "/metadata/ci_resolution"});
     for (const Error& e : up.losses) CHECK(e.id == "rows.upgrade.loss");
     const Json v4 = parse(up.text);
@@ -83,20 +76,20 @@ TEST_CASE("upgrade: lossy drops the resolution, its reward and reward source, an
     CHECK(v4["metadata"]["session_commit_observation_ids"] == Json::array());
     CHECK(v4["metadata"]["repository_identity"].is_null());
     // everything else is kept
-    Json rest = parse(row(2));
+    Json rest = parse(test::edited_row(2));
     rest.erase("reward");
     CHECK(v4["response"] == rest["response"]);
     CHECK(v4["metadata"]["verifier_results"].size() == rest["metadata"]["verifier_results"].size());
     // lossy with nothing to drop drops nothing
-    const std::string plain = row(2, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    const std::string plain = test::edited_row(2, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
     CHECK(upgrade(plain, "nemo-gym-rollout", rollout(3), Style::compact, ConvertOptions{true}).losses.empty());
 }
 
 TEST_CASE("upgrade: into a reused Upgraded, each call leaves only its own document, and keeps the memory") {
     const ConvertOptions lossy{true};
-    const std::string dropping = row(2);  // lossy drops its resolution
-    const std::string plain = row(2, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
-    const std::string v1 = row(1, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    const std::string dropping = test::edited_row(2);  // lossy drops its resolution
+    const std::string plain = test::edited_row(2, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    const std::string v1 = test::edited_row(1, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
     Upgraded out;
     std::vector<Error> errors;
     REQUIRE(upgrade(dropping, "nemo-gym-rollout", rollout(4), out, errors, Style::compact, lossy));
@@ -117,7 +110,7 @@ TEST_CASE("upgrade: into a reused Upgraded, each call leaves only its own docume
 }
 
 TEST_CASE("upgrade: v3 -> v4 gives version-1 CI outcomes no identity, and so their resolution") {
-    const Upgraded up = upgrade(row(3), "nemo-gym-rollout", rollout(4), Style::sediment);
+    const Upgraded up = upgrade(test::edited_row(3), "nemo-gym-rollout", rollout(4), Style::sediment);
     CHECK(up.losses.empty());
     const Json v4 = parse(up.text);
     const Json& outcome = v4["metadata"]["verifier_results"][0];
@@ -127,17 +120,17 @@ TEST_CASE("upgrade: v3 -> v4 gives version-1 CI outcomes no identity, and so the
     CHECK(outcome["repository_id"].is_null());
     CHECK(v4["metadata"]["ci_resolution"]["repository_identity"].is_null());
     CHECK(v4["metadata"]["repository_identity"].is_null());
-    CHECK(v4["metadata"]["session_commit_observation_ids"] == parse(row(3))["metadata"]["session_commit_observation_ids"]);
+    CHECK(v4["metadata"]["session_commit_observation_ids"] == parse(test::edited_row(3))["metadata"]["session_commit_observation_ids"]);
     CHECK(up.text == encode(v4, Style::sediment));  // in the style asked for, keys in v4's order
     CHECK(encode(v4).find("\"schema_version\":1,\"repository_provider\":null,\"repository_host\":null,\"repository_id\":null,\"outcome_id\"") != std::string::npos);
 
     // without a resolution
-    const Json plain = parse(upgrade(row(3, {{"/metadata/ci_resolution", ""}}), "nemo-gym-rollout", rollout(4)).text);
+    const Json plain = parse(upgrade(test::edited_row(3, {{"/metadata/ci_resolution", ""}}), "nemo-gym-rollout", rollout(4)).text);
     CHECK(plain["metadata"]["repository_identity"].is_null());
 }
 
 TEST_CASE("upgrade: v3 -> v4 cannot say a resolution's identity when a source outcome is not in the row") {
-    const std::string text = row(3, {{"/metadata/ci_resolution/source_outcome_ids/0", "\"out_elsewhere\""}});
+    const std::string text = test::edited_row(3, {{"/metadata/ci_resolution/source_outcome_ids/0", "\"out_elsewhere\""}});
     const auto errors = failure(text, "nemo-gym-rollout", rollout(4));
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].id == "rows.upgrade.underivable");
@@ -152,7 +145,7 @@ TEST_CASE("upgrade: v3 -> v4 cannot say a resolution's identity when a source ou
 }
 
 TEST_CASE("upgrade: what the newer version refuses fails at its place, lossy or not") {
-    const std::string nul = row(2, {{"/metadata/session_id", R"("s\u0000")"}, {"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    const std::string nul = test::edited_row(2, {{"/metadata/session_id", R"("s\u0000")"}, {"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
     CHECK(validate(rollout(2), nul).errors.empty());
     for (const bool lossy : {false, true}) {
         const auto errors = failure(nul, "nemo-gym-rollout", rollout(3), lossy);
@@ -163,22 +156,22 @@ TEST_CASE("upgrade: what the newer version refuses fails at its place, lossy or 
 }
 
 TEST_CASE("upgrade: the same version, newer documents, invalid documents and wrong names") {
-    CHECK(upgrade(row(4), "nemo-gym-rollout", rollout(4)).text == row(4));
-    auto errors = failure(row(4), "nemo-gym-rollout", rollout(3));
+    CHECK(upgrade(test::edited_row(4), "nemo-gym-rollout", rollout(4)).text == test::edited_row(4));
+    auto errors = failure(test::edited_row(4), "nemo-gym-rollout", rollout(3));
     REQUIRE(errors.size() == 1);
     CHECK(errors[0].id == "rows.upgrade.version");
     CHECK(errors[0].pointer == "/metadata/schema_id");
     // a document is checked under its own version first
-    errors = failure(row(2, {{"/metadata/split", "\"test\""}}), "nemo-gym-rollout", rollout(4));
+    errors = failure(test::edited_row(2, {{"/metadata/split", "\"test\""}}), "nemo-gym-rollout", rollout(4));
     CHECK(pointers(errors) == std::vector<std::string>{"/metadata/split"});
-    errors = failure(row(2), "nemo-gym-rollout.v1", rollout(4));  // a v2 row read as v1
+    errors = failure(test::edited_row(2), "nemo-gym-rollout.v1", rollout(4));  // a v2 row read as v1
     CHECK(errors.at(0).pointer == "/metadata/schema_id");
-    errors = failure(row(2, {{"/metadata/schema_id", "\"x\""}}), "nemo-gym-rollout", rollout(4));
+    errors = failure(test::edited_row(2, {{"/metadata/schema_id", "\"x\""}}), "nemo-gym-rollout", rollout(4));
     CHECK(errors.at(0).id == "rows.decode.version");
     CHECK(failure("{", "nemo-gym-rollout", rollout(4)).at(0).id == "rows.parse.syntax");
-    CHECK_THROWS_AS(upgrade(row(2), "nemo-gym-response.v1", rollout(4)), std::invalid_argument);
-    CHECK_THROWS_AS(upgrade(row(2), "nemo-gym-rollout", SchemaId::atif_v1_7), std::invalid_argument);
-    CHECK_THROWS_AS(upgrade(row(2), "nope", rollout(4)), std::invalid_argument);
+    CHECK_THROWS_AS(upgrade(test::edited_row(2), "nemo-gym-response.v1", rollout(4)), std::invalid_argument);
+    CHECK_THROWS_AS(upgrade(test::edited_row(2), "nemo-gym-rollout", SchemaId::atif_v1_7), std::invalid_argument);
+    CHECK_THROWS_AS(upgrade(test::edited_row(2), "nope", rollout(4)), std::invalid_argument);
 }
 
 TEST_CASE("upgrade: parts, from the version named") {
@@ -203,27 +196,27 @@ TEST_CASE("upgrade: parts, from the version named") {
 }
 
 TEST_CASE("upgrade: a decoded row of any version") {
-    const Converted<AnyRolloutRow> up = upgrade(decode<AnyRolloutRow>(row(3)), rollout(4));
+    const Converted<AnyRolloutRow> up = upgrade(decode<AnyRolloutRow>(test::edited_row(3)), rollout(4));
     REQUIRE(std::holds_alternative<NemoGymRolloutRowV4>(up.value));
     const NemoGymRolloutRowV4& v4 = std::get<NemoGymRolloutRowV4>(up.value);
     CHECK(v4.metadata.repository_identity.is_null());
     CHECK(v4.metadata.ci_resolution->repository_identity.is_null());
     CHECK(v4.metadata.verifier_results.at(0).schema_version == 1);
-    CHECK_THROWS_AS(upgrade(decode<AnyRolloutRow>(row(2)), rollout(3)), ConvertError);
-    CHECK(upgrade(decode<AnyRolloutRow>(row(2)), rollout(3), ConvertOptions{true}).losses.size() == 3);
+    CHECK_THROWS_AS(upgrade(decode<AnyRolloutRow>(test::edited_row(2)), rollout(3)), ConvertError);
+    CHECK(upgrade(decode<AnyRolloutRow>(test::edited_row(2)), rollout(3), ConvertOptions{true}).losses.size() == 3);
 }
 
 TEST_CASE("cli: upgrade") {
     test::TempDir dir;
-    const std::string plain2 = row(2, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
-    test::write_file(dir / "rows.jsonl", row(1) + "\n" + row(3) + "\n" + row(2) + "\n" + plain2 + "\n");
+    const std::string plain2 = test::edited_row(2, {{"/metadata/ci_resolution", ""}, {"/reward", ""}, {"/metadata/reward_source", ""}});
+    test::write_file(dir / "rows.jsonl", test::edited_row(1) + "\n" + test::edited_row(3) + "\n" + test::edited_row(2) + "\n" + plain2 + "\n");
     const std::string file = test::quote((dir / "rows.jsonl").string());
     const std::string name = Json((dir / "rows.jsonl").string()).dump();
     const std::string cli = std::string(SEDIMENT_ROWS_CLI) + " upgrade ";
     auto r = test::run(cli + "--to nemo-gym-rollout.v4 --style sediment " + file);
     CHECK(r.status == 1);
     // rows 1 and 3 have a resolution they cannot carry to v3; rows 2 and 4 become v4
-    CHECK(r.out == upgrade(row(3), "nemo-gym-rollout", rollout(4), Style::sediment).text + "\n" +
+    CHECK(r.out == upgrade(test::edited_row(3), "nemo-gym-rollout", rollout(4), Style::sediment).text + "\n" +
                        upgrade(plain2, "nemo-gym-rollout", rollout(4), Style::sediment).text + "\n");
     CHECK(r.err.find("rows.jsonl:1: /metadata/session_commit_observation_ids: a version 2 row does not hold") != std::string::npos);
     CHECK(r.err.find("2 upgraded, 2 failed (read as nemo-gym-rollout.v1: 1, nemo-gym-rollout.v2: 2, nemo-gym-rollout.v3: 1); 2 would "

@@ -73,6 +73,18 @@ std::vector<Error> validate_text(std::string_view text, bool padded, SchemaId sc
     return errors;
 }
 
+// Instantiated once, in src/models/decode.cpp and decode_document.cpp, for every model: no other
+// translation unit compiles the readers again.
+#define SEDIMENT_ROWS_DECODE_EXTERN(Model)                                                                               \
+    extern template bool exact_decode<Model>(std::string_view, Model&, std::vector<Error>&, const Limits&, SchemaId);    \
+    extern template bool decode_text<Model>(std::string_view, Model&, std::vector<Error>&, SchemaId, const Limits&);     \
+    extern template std::vector<Error> validate_text<Model>(std::string_view, bool, SchemaId, const Limits&);            \
+    extern template bool decode_document<Model, Json>(const Json&, Model&, std::vector<Error>&, SchemaId, const Limits&); \
+    extern template bool decode_document<Model, nlohmann::json>(const nlohmann::json&, Model&, std::vector<Error>&,      \
+                                                                 SchemaId, const Limits&);
+SEDIMENT_ROWS_MODELS(SEDIMENT_ROWS_DECODE_EXTERN)
+#undef SEDIMENT_ROWS_DECODE_EXTERN
+
 /// The typed verdict on a document of the bundled `schema`, whatever its root type: validate(SchemaId,
 /// ...) and validate(name, ...) of a versioned name. `padded`: kTextPadding readable bytes follow
 /// `text`. (src/models/decode.cpp)

@@ -102,6 +102,7 @@ KeyChain key_chain(const Model& m, const std::string& branch, Read read) {
 std::string emit_schemas(const Module& module);                                  ///< emit_models.cpp
 std::string emit_models(const Module& module, std::vector<Problem>& problems);    ///< emit_models.cpp
 std::string emit_readers(const Module& module);                                  ///< emit_read_write.cpp
+std::string emit_reader_definitions(const Module& module);                       ///< emit_read_write.cpp
 std::string emit_writers(const Module& module);                                  ///< emit_read_write.cpp
 std::string emit_fast_readers(const Module& module);                             ///< emit_fast.cpp
 std::string emit_views(const Module& module);                                    ///< emit_fast.cpp

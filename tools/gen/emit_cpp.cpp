@@ -16,6 +16,7 @@ std::map<std::string, std::string> emit_headers(const Module& module, std::vecto
         {"schemas.hpp", emit_schemas(module)},
         {"models.hpp", emit_models(module, problems)},
         {"read.hpp", emit_readers(module)},
+        {"read_impl.hpp", emit_reader_definitions(module)},
         {"write.hpp", emit_writers(module)},
         {"fast_read.hpp", emit_fast_readers(module)},
         {"views.hpp", emit_views(module)},

@@ -57,9 +57,13 @@ $Branches$    return d.expect(j, false, $Expected$);
                 {{"Name", v.name}, {"Branches", branches}, {"Expected", string_literal(join(names, " or "))}});
 }
 
-// A union selected by keys: its branches' tables (detail::KeyedBranch, shared with the fast path), and
-// a reader of the branch select_branch() chooses.
-std::string emit_keyed_reader(const Module& module, const Variant& v) {
+// A union selected by keys: its branches' tables (detail::KeyedBranch, shared with the fast path:
+// read.hpp), and a reader of the branch select_branch() chooses (read_impl.hpp).
+struct KeyedReader {
+    std::string tables, reader;
+};
+
+KeyedReader emit_keyed_reader(const Module& module, const Variant& v) {
     std::string tables, branches, cases;
     for (std::size_t i = 0; i < v.models.size(); ++i) {
         const Model& m = *module.find_model(v.models[i]);
@@ -87,11 +91,15 @@ std::string emit_keyed_reader(const Module& module, const Variant& v) {
                          vars);
         cases += fill("        case $I$: return read(d, j, out.template emplace<$Model$>());\n", vars);
     }
-    return fill(R"(/// The branches of $Name$, for select_branch() and the fast path.
+    const Vars vars = {{"Name", v.name}, {"Tables", tables}, {"Branches", branches}, {"Cases", cases},
+                       {"Selector", v.selector.empty() ? "nullptr" : string_literal(v.selector)}};
+    return {fill(R"(/// The branches of $Name$, for select_branch() and the fast path.
 $Tables$inline constexpr KeyedBranch k$Name$Branches[] = {
 $Branches$};
 
-/// Reads the branch that the object's keys select (choose_branch), so that a bad $Name$ reports the
+)",
+                 vars),
+            fill(R"(/// Reads the branch that the object's keys select (choose_branch), so that a bad $Name$ reports the
 /// errors of the branch closest to it.
 template <class J>
 bool read(Decoder& d, const J& j, $Name$& out) {
@@ -101,12 +109,11 @@ $Cases$        default: return false;
 }
 
 )",
-                {{"Name", v.name}, {"Tables", tables}, {"Branches", branches}, {"Cases", cases},
-                 {"Selector", v.selector.empty() ? "nullptr" : string_literal(v.selector)}});
+                 vars)};
 }
 
 std::string emit_variant_reader(const Module& module, const Variant& v) {
-    if (v.by_keys) return emit_keyed_reader(module, v);
+    if (v.by_keys) return emit_keyed_reader(module, v).reader;
     if (v.tag.empty()) return emit_untagged_reader(v);
     std::vector<std::string> tags;
     std::string cases;
@@ -135,7 +142,6 @@ $Cases$        default: return false;
 }  // namespace
 
 std::string emit_readers(const Module& module) {
-    std::string body;
     // Untagged unions read their branches by overload, so every reader is declared first; so are
     // the hand-written rules (defined in the library's sources).
     std::string declarations;
@@ -147,7 +153,7 @@ std::string emit_readers(const Module& module) {
         declarations += fill("template <class J>\nbool read(Decoder& d, const J& j, $Name$& out);\n", {{"Name", m.name}});
     for (const Variant& v : module.variants)
         declarations += fill("template <class J>\nbool read(Decoder& d, const J& j, $Name$& out);\n", {{"Name", v.name}});
-    body += declarations + "\n";
+    std::string body = declarations + "\n";
     for (const std::string& root : fast_roots(module))
         body += fill(R"(/// The fast path of decode() for $Root$ documents (src/fast.cpp, over simdjson): true when `text` is a
 /// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
@@ -158,10 +164,11 @@ bool fast_check(std::string_view text, type_tag<$Root$>, const Limits& limits, S
 )",
                      {{"Root", root}});
     body += "\n";
-    in_emission_order(
-        module, [&](const Model& m) { body += emit_model_reader(m); },
-        [&](const Variant& v) { body += emit_variant_reader(module, v); });
-    return fill(R"($Banner$#pragma once
+    for (const Variant& v : module.variants)
+        if (v.by_keys) body += emit_keyed_reader(module, v).tables;
+    return fill(R"($Banner$// The exact readers, declared: read_impl.hpp defines them, and the library instantiates them once
+// for each DOM it reads (src/models/read_*.cpp).
+#pragma once
 
 #include <cstdint>
 #include <string>
@@ -169,6 +176,24 @@ bool fast_check(std::string_view text, type_tag<$Root$>, const Limits& limits, S
 
 #include "detail/decoder.hpp"
 #include "sediment/rows/generated/models.hpp"
+
+namespace sediment::rows::detail {
+
+$Body$}  // namespace sediment::rows::detail
+)",
+                {{"Banner", banner(module)}, {"Body", body}});
+}
+
+std::string emit_reader_definitions(const Module& module) {
+    std::string body;
+    in_emission_order(
+        module, [&](const Model& m) { body += emit_model_reader(m); },
+        [&](const Variant& v) { body += emit_variant_reader(module, v); });
+    return fill(R"($Banner$// The exact readers (read.hpp declares them). Only the sources that instantiate them include this
+// header (src/models/read_*.cpp): every other translation unit calls those instances.
+#pragma once
+
+#include "read.hpp"
 
 namespace sediment::rows::detail {
 
