@@ -254,3 +254,27 @@ TEST_CASE("bad bytes: usage and I/O errors on standard error are valid UTF-8 too
         CHECK(r.err.rfind(said, 0) == 0);
     }
 }
+
+TEST_CASE("bad bytes: a byte-order mark on any line is an error at that line, in every command") {
+    test::TempDir dir;
+    const std::string row = test::row_of_version(4).dump(), bom = "\xEF\xBB\xBF";
+    const std::string message = "(root): a byte-order mark (bytes EF BB BF) at byte 0: JSON text never holds one outside a "
+                                "string; save the file as UTF-8 without a BOM";
+    test::write_file(dir / "rows.jsonl", bom + row + "\n" + row + "\n" + bom + row + "\n");
+    const std::string file = (dir / "rows.jsonl").string();
+    const auto validate = cli("validate --schema nemo-gym-rollout " + quote(file));
+    CHECK(validate.status == 1);
+    CHECK(validate.out == file + ":1: " + message + "\n" + file + ":3: " + message + "\n");
+    CHECK(validate.err == "1 valid, 2 invalid (read as nemo-gym-rollout.v4: 1, no version: 2)\n");
+    const auto lint = cli("lint --schema nemo-gym-rollout " + quote(file));
+    CHECK(lint.status == 1);
+    CHECK(lint.out.rfind(file + ":1: " + message + " [rows.parse.bom]\n", 0) == 0);
+    const auto format = cli("format --check --schema nemo-gym-rollout " + quote(file));
+    CHECK(format.status == 1);
+    CHECK(format.err.rfind(file + ":1: " + message + "\n" + file + ":3: " + message + "\n", 0) == 0);
+    // a whole .json document, and standard input
+    test::write_file(dir / "row.json", bom + row);
+    CHECK(cli("validate --schema nemo-gym-rollout " + quote((dir / "row.json").string())).out ==
+          (dir / "row.json").string() + ":1: " + message + "\n");
+    CHECK(cli("validate --schema nemo-gym-rollout - < " + quote((dir / "row.json").string())).out == "<stdin>:1: " + message + "\n");
+}

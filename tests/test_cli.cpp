@@ -23,7 +23,7 @@ TEST_CASE("cli: validate reports each document and the summary") {
         CHECK(r.status == 1);
         CHECK(r.out == file.string() + ":3: /metadata/split: 'test' is not one of 'train', 'eval'\n" + file.string() +
                            ":4: /truncated: invalid JSON at byte 14: unexpected end of input; expected '[', '{', or a "
-                           "literal\n");
+                           "literal: the text ends inside the document (a truncated line?)\n");
         CHECK(r.err == "2 valid, 2 invalid\n");
     }
     SECTION("jsonl: one line per document") {
@@ -36,7 +36,8 @@ TEST_CASE("cli: validate reports each document and the summary") {
                            "\"message\": \"'test' is not one of 'train', 'eval'\"}]}\n" +
                            "{\"file\": " + f +
                            ", \"line\": 4, \"valid\": false, \"errors\": [{\"pointer\": \"/truncated\", \"message\": "
-                           "\"invalid JSON at byte 14: unexpected end of input; expected '[', '{', or a literal\"}]}\n" +
+                           "\"invalid JSON at byte 14: unexpected end of input; expected '[', '{', or a literal: the text ends inside "
+                           "the document (a truncated line?)\"}]}\n" +
                            "{\"file\": " + f + ", \"line\": 5, \"valid\": true, \"errors\": []}\n");
     }
     SECTION("the schema engine gives the same verdicts") {

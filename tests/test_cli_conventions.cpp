@@ -179,34 +179,85 @@ TEST_CASE("cli: format --check writes nothing and reports each file that would c
     CHECK(clean.err == "2 formatted, 0 invalid; 0 of 1 files would be reformatted\n");
     CHECK(format_check("clean-sediment.jsonl", sediment + "\n", "--style sediment").status == 0);
 
+    // each file that would change at its first line that would, and why
+    const std::string spacing = "spacing at byte 27: ' ' before '{' where format writes nothing";
+    REQUIRE(sediment.substr(0, 29) == "{\"responses_create_params\": {");
     const auto styled = format_check("styled.jsonl", compact + "\n" + sediment + "\n" + sediment + "\n");
     CHECK(styled.status == 1);
-    CHECK(styled.err == (dir / "styled.jsonl").string() + ":2: would be reformatted from this line on\n"
+    CHECK(styled.err == (dir / "styled.jsonl").string() + ":2: would be reformatted from this line on: " + spacing + "\n"
                         "3 formatted, 0 invalid; 1 of 1 files would be reformatted\n");
 
     // what format drops or adds changes the file too
-    const auto blank = format_check("blank.jsonl", compact + "\n\n" + compact + "\n");
-    CHECK(blank.status == 1);
-    CHECK(blank.err.rfind((dir / "blank.jsonl").string() + ":2: would be reformatted", 0) == 0);
-    const auto unterminated = format_check("unterminated.jsonl", compact + "\n" + compact);
-    CHECK(unterminated.status == 1);
-    CHECK(unterminated.err.rfind((dir / "unterminated.jsonl").string() + ":2: would be reformatted", 0) == 0);
-    const auto crlf = format_check("crlf.jsonl", compact + "\r\n" + compact + "\n");
-    CHECK(crlf.status == 1);
-    CHECK(crlf.err.rfind((dir / "crlf.jsonl").string() + ":1: would be reformatted", 0) == 0);
-    const auto pretty = format_check("pretty.json", Json::parse(row).dump(2) + "\n");
-    CHECK(pretty.status == 1);
+    const auto first_line = [&](const std::string& name, const std::string& text, const std::string& options = "") {
+        const auto r = format_check(name, text, options);
+        CHECK(r.status == 1);
+        return r.err.substr(0, r.err.find('\n'));
+    };
+    const std::string at = dir.path().string() + "/";
+    CHECK(first_line("blank.jsonl", compact + "\n\n" + compact + "\n") ==
+          at + "blank.jsonl:2: would be reformatted from this line on: a blank line, which format drops");
+    CHECK(first_line("unterminated.jsonl", compact + "\n" + compact) ==
+          at + "unterminated.jsonl:2: would be reformatted from this line on: the file's last line, which no newline ends");
+    CHECK(first_line("crlf.jsonl", compact + "\n" + compact + "\r\n") ==
+          at + "crlf.jsonl:2: would be reformatted from this line on: the line ends in CR LF, and format writes LF");
+    CHECK(first_line("pretty.json", Json::parse(row).dump(2) + "\n") ==
+          at + "pretty.json:1: would be reformatted from this line on: spacing at byte 1: '\\n  ' before "
+               "'\"responses_create_params\"' where format writes nothing");
     CHECK(format_check("one.json", compact + "\n").status == 0);
+    // escaping, key order and numbers, each where it first differs
+    std::string raw = formatted(test::mutate(test::kRollout, {"/metadata/org_id", "\"caf\u00e9\""}), Style::sediment);
+    const std::size_t escape = raw.find("caf\\u00e9");  // as Sediment writes it; then the line as UTF-8
+    REQUIRE(escape != std::string::npos);
+    raw.replace(escape, 9, "caf\u00e9");
+    CHECK(first_line("escaped.jsonl", raw + "\n", "--style sediment") ==
+          at + "escaped.jsonl:1: would be reformatted from this line on: a string escaped otherwise at byte " +
+               std::to_string(escape - 1) + ": '\"caf\u00e9\"' where format writes '\"caf\\u00e9\"'");
+    Json reordered = Json::parse(row);
+    const Json org = reordered["metadata"]["org_id"];
+    reordered["metadata"].erase("org_id");
+    reordered["metadata"]["org_id"] = org;  // now the metadata's last key
+    REQUIRE(reordered["metadata"].begin().key() == "instance_id");
+    CHECK(first_line("reordered.jsonl", reordered.dump() + "\n") ==
+          at + "reordered.jsonl:1: would be reformatted from this line on: keys in another order: /metadata has "
+               "'session_id' where format writes 'org_id'");
+    const std::string number = test::mutate(test::kRollout, {"/reward", "1.50"});
+    CHECK(first_line("number.jsonl", number + "\n") ==
+          at + "number.jsonl:1: would be reformatted from this line on: a number written otherwise at byte " +
+               std::to_string(number.find("1.50")) + ": '1.50' where format writes '1.5'");
 
-    // an invalid document: its errors, not a verdict on the file's layout
+    // an invalid document: its errors, and its file counts as not formatted
     const auto invalid = format_check("invalid.jsonl", sediment + "\n" + kBadSplit + "\n");
     CHECK(invalid.status == 1);
-    CHECK(invalid.err == (dir / "invalid.jsonl").string() + ":2: " + kSplitError + "\n" +
-                         "1 formatted, 1 invalid; 0 of 1 files would be reformatted\n");
+    CHECK(invalid.err == at + "invalid.jsonl:2: " + kSplitError + "\n" +
+                         "1 formatted, 1 invalid; 1 of 1 files not formatted: 1 holds invalid documents\n");
+    const auto both = format_check("crlf-invalid.jsonl", compact + "\r\n" + compact + "\r\n" + compact + "\r\n" + kBadSplit + "\r\n");
+    CHECK(both.status == 1);
+    CHECK(both.err == at + "crlf-invalid.jsonl:4: " + kSplitError + "\n" +
+                      "3 formatted, 1 invalid; 1 of 1 files not formatted: 1 holds invalid documents\n");
+    test::write_file(dir / "styled2.jsonl", compact + "\n" + sediment + "\n");
+    const auto two = cli("format --check --schema nemo-gym-rollout.v2 " + quote((dir / "styled2.jsonl").string()) + " " +
+                         quote((dir / "crlf-invalid.jsonl").string()) + " " + quote((dir / "one.json").string()));
+    CHECK(two.status == 1);
+    CHECK(two.err.substr(two.err.rfind("; ")) == "; 2 of 3 files not formatted: 1 would be reformatted, 1 holds invalid documents\n");
+
+    // --format jsonl: one record for each line, in order, each saying whether it is formatted and why not
+    const auto jsonl = format_check("mixed.jsonl", compact + "\r\n\n" + kBadSplit + "\n" + compact + "\n" + sediment, "--format jsonl");
+    CHECK(jsonl.status == 1);
+    const std::string f = Json((dir / "mixed.jsonl").string()).dump();
+    CHECK(jsonl.err == "{\"file\": " + f + ", \"line\": 1, \"valid\": true, \"formatted\": false, \"reason\": \"the line ends in CR LF, "
+                       "and format writes LF\", \"errors\": []}\n"
+                       "{\"file\": " + f + ", \"line\": 2, \"valid\": true, \"formatted\": false, \"reason\": \"a blank line, which "
+                       "format drops\", \"errors\": []}\n"
+                       "{\"file\": " + f + ", \"line\": 3, \"valid\": false, \"formatted\": false, \"errors\": [{\"pointer\": "
+                       "\"/metadata/split\", \"message\": \"'test' is not one of 'train', 'eval'\"}]}\n"
+                       "{\"file\": " + f + ", \"line\": 4, \"valid\": true, \"formatted\": true, \"errors\": []}\n"
+                       "{\"file\": " + f + ", \"line\": 5, \"valid\": true, \"formatted\": false, \"reason\": \"" + spacing + "\", "
+                       "\"errors\": []}\n"
+                       "3 formatted, 1 invalid; 1 of 1 files not formatted: 1 holds invalid documents\n");
 
     // github annotations
     const auto github = format_check("styled.jsonl", compact + "\n" + sediment + "\n", "--format github");
-    CHECK(github.err == "::error file=" + (dir / "styled.jsonl").string() + ",line=2::would be reformatted from this line on\n"
+    CHECK(github.err == "::error file=" + (dir / "styled.jsonl").string() + ",line=2::would be reformatted from this line on: " + spacing + "\n"
                         "2 formatted, 0 invalid; 1 of 1 files would be reformatted\n");
 }
 

@@ -17,16 +17,54 @@ Error parse_error(std::string_view text, const Limits& limits = {}) {
 
 TEST_CASE("hostile: truncated lines") {
     const std::string row = Json::parse(test::kRow).dump();
+    const std::string kCut = ": the text ends inside the document (a truncated line?)";
     for (std::size_t cut = 0; cut < row.size(); cut += 7) {
+        INFO(row.substr(0, cut));
         const auto errors = validate(SchemaId::nemo_gym_rollout_v2, row.substr(0, cut)).errors;
         REQUIRE(errors.size() == 1);
         CHECK(errors[0].id == "rows.parse.syntax");
+        CHECK(errors[0].message.find(kCut) == errors[0].message.size() - kCut.size());
+        // a line of a CR LF file, cut: the same error, not one about the CR
+        const auto crlf = validate(SchemaId::nemo_gym_rollout_v2, row.substr(0, cut) + "\r").errors;
+        REQUIRE(crlf.size() == 1);
+        CHECK(crlf[0] == errors[0]);
     }
     CHECK(to_string(parse_error(R"({"a": [1, 2)")) ==
-          "[rows.parse.syntax] (/a/2) invalid JSON at byte 11: unexpected end of input; expected ']'");
+          "[rows.parse.syntax] (/a/2) invalid JSON at byte 11: unexpected end of input; expected ']'" + kCut);
+    CHECK(to_string(parse_error(R"({"a": "b)" "\r")) ==
+          "[rows.parse.syntax] (/a) invalid JSON at byte 8: invalid string: missing closing quote; last read: '\"b'" + kCut);
+    CHECK(validate(SchemaId::nemo_gym_rollout_v2, row + "\r").errors.empty());  // a whole line of a CR LF file
+    // a CR inside a string that goes on is still a raw control character
+    CHECK(parse_error("{\"a\": \"b\rc\"}").message.find("control character U+000D (CR) must be escaped") != std::string::npos);
     CHECK(to_string(parse_error("[1] x")) ==
           "[rows.parse.syntax] () invalid JSON at byte 4: invalid literal; last read: '1] x'; expected end of input");
     CHECK(parse_error("").id == "rows.parse.syntax");
+}
+
+TEST_CASE("hostile: a byte-order mark, at the start or anywhere between tokens") {
+    const std::string row = Json::parse(test::kRow).dump();
+    const std::string bom = "\xEF\xBB\xBF";
+    const std::string hint = ": JSON text never holds one outside a string; save the file as UTF-8 without a BOM";
+    const auto only_error = [](const std::string& text) {
+        const auto errors = validate(SchemaId::nemo_gym_rollout_v2, text).errors;
+        REQUIRE(errors.size() == 1);
+        return to_string(errors[0]);
+    };
+    // both engines, the fast path included, refuse it where nlohmann's lexer would skip it
+    CHECK(only_error(bom + row) == "[rows.parse.bom] () a byte-order mark (bytes EF BB BF) at byte 0" + hint);
+    CHECK(validate(SchemaId::nemo_gym_rollout_v2, bom + row, Engine::schema).errors.at(0).id == "rows.parse.bom");
+    std::vector<Error> errors;
+    NemoGymRolloutRowV2 decoded;
+    CHECK_FALSE(decode(bom + row, decoded, errors));
+    CHECK(to_string(errors.at(0)) == only_error(bom + row));
+    CHECK(only_error(" " + bom + row) == "[rows.parse.bom] () a byte-order mark (bytes EF BB BF) at byte 1" + hint);
+    CHECK(only_error(row + bom) == "[rows.parse.bom] () a byte-order mark (bytes EF BB BF) at byte " + std::to_string(row.size()) + hint);
+    const std::size_t value = row.find("\"metadata\":") + 11;
+    CHECK(only_error(row.substr(0, value) + bom + row.substr(value)) ==
+          "[rows.parse.bom] (/metadata) a byte-order mark (bytes EF BB BF) at byte " + std::to_string(value) + hint);
+    // U+FEFF inside a string is text like any other
+    CHECK(parse_error("{\"a\": \"" + bom + "\"}").id == "(parsed)");
+    CHECK(validate(SchemaId::nemo_gym_rollout_v2, test::mutate(test::kRollout, {"/metadata/org_id", "\"" + bom + "org\""})).errors.empty());
 }
 
 TEST_CASE("hostile: trailing garbage") {

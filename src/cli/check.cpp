@@ -208,9 +208,10 @@ private:
 int run_format(const Options& o) {
     Reporter reporter(std::cerr, o.reporting());
     Tally tally(o);
-    std::size_t files = 0, changed_files = 0;
-    // the file being read: its first line that changes, whether it holds an invalid document
+    std::size_t files = 0, changed_files = 0, invalid_files = 0;
+    // the file being read: its first line that changes and why, whether it holds an invalid document
     std::size_t first_change = 0;
+    std::string first_reason;
     bool invalid = false, unreadable = false;
     std::optional<Replacement> replacement;  // --in-place: the new content of the file being read
     const auto replacement_of = [&](const std::string& path) -> Replacement& {
@@ -218,12 +219,17 @@ int run_format(const Options& o) {
         return *replacement;
     };
     const bool rewriting = o.check || o.in_place;
+    const auto changes_at = [&](std::size_t line, const std::string& reason) {
+        if (first_change && first_change < line) return;
+        first_change = line;
+        first_reason = reason;
+    };
+    const char* const kBlank = "a blank line, which format drops";
 
     const auto end_of_file = [&](const Outcome& out) {
         tally.other(out);
         ++files;
         const std::string name = display_name(*out.finding.path);
-        if (out.layout_line && (!first_change || out.layout_line < first_change)) first_change = out.layout_line;
         const char* verdict = "already formatted";
         if (o.in_place && out.compressed) {
             tally.io_failure(name + " is compressed: --in-place rewrites plain files only");
@@ -231,11 +237,13 @@ int run_format(const Options& o) {
         } else if (unreadable) {
             verdict = "left as it was (it could not be read, or its new content written)";
         } else if (invalid) {
-            verdict = "left as it was (it holds an invalid document)";
+            ++invalid_files;
+            verdict = o.check ? "not formatted (it holds an invalid document)" : "left as it was (it holds an invalid document)";
         } else if (first_change && o.check) {
             ++changed_files;
             verdict = "would be reformatted";
-            reporter.report(Finding{out.finding.path, first_change, {}, {}, "would be reformatted from this line on", {}});
+            if (o.format != Format::jsonl)  // (jsonl: each line's record says it)
+                reporter.report(Finding{out.finding.path, first_change, {}, {}, "would be reformatted from this line on: " + first_reason, {}});
         } else if (first_change && o.in_place) {  // (plain `format` writes to standard output and leaves files alone)
             if (replacement_of(*out.finding.path).commit()) {  // (a file of blank lines gets no document)
                 ++changed_files;
@@ -251,7 +259,9 @@ int run_format(const Options& o) {
         invalid = unreadable = false;
     };
 
-    const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
+    RunOptions run = o.run();
+    run.blank_lines = rewriting;
+    const RunTotals t = run_documents(o.files, run, [&](const Document& d, Outcome& out) {
         rows::Validated c = rows::format(o.schema_name, d.text, o.style, out.out, o.limits);
         out.finding.errors = std::move(c.errors);
         if (c.schema && !o.schema) out.finding.read_as = rows::schema_info(*c.schema).name;
@@ -260,20 +270,33 @@ int run_format(const Options& o) {
         if (!rewriting) return;
         // a line's text has no '\n'; a .json file's whole text should end with one
         const std::string_view line(out.out.data(), out.out.size() - 1);
-        out.changed = d.whole_file ? d.text != out.out : d.text != line;
+        out.changed = d.unterminated || (d.whole_file ? d.text != out.out : d.text != line);
+        if (!o.check || !out.changed) return;
+        out.message = d.whole_file || d.text != line ? reformat_reason(d.text, d.whole_file ? std::string_view(out.out) : line)
+                                                     : "the file's last line, which no newline ends";
     }, [&](Outcome& out) {
         if (out.kind == Document::end_of_file) return end_of_file(out), !reporter.stopped();
+        if (out.kind == Document::blank_line) {
+            changes_at(out.finding.line, kBlank);
+            if (o.check && o.format == Format::jsonl)  // the line's record: it holds no document
+                reporter.report(out.finding, "\"formatted\": false, \"reason\": " + json_string(kBlank) + ", ");
+            return !reporter.stopped();
+        }
         if (out.kind == Document::io_error) {
             tally.other(out);
             unreadable = true;
             return true;
         }
         tally.count(out.finding);
-        reporter.report(out.finding);
+        std::string fields;
+        if (o.check)
+            fields = out.changed ? "\"formatted\": false, \"reason\": " + json_string(out.message) + ", "
+                                 : std::string("\"formatted\": ") + (out.finding.ok() ? "true, " : "false, ");
+        reporter.report(out.finding, fields);
         if (!out.finding.ok()) {
             invalid = true;
         } else {
-            if (out.changed && !first_change) first_change = out.finding.line;
+            if (out.changed) changes_at(out.finding.line, out.message);
             if (o.in_place && !invalid && !unreadable) {
                 if (!replacement_of(*out.finding.path).write(out.out)) {
                     unreadable = true;
@@ -286,7 +309,11 @@ int run_format(const Options& o) {
         return std::cout.good() && !reporter.stopped();
     });
     std::string counts = std::to_string(tally.ok) + " formatted, " + std::to_string(tally.failed) + " invalid";
-    if (rewriting)
+    if (o.check && invalid_files)  // a file with an invalid document is not formatted either
+        counts += "; " + std::to_string(changed_files + invalid_files) + " of " + std::to_string(files) + " files not formatted: " +
+                  (changed_files ? std::to_string(changed_files) + " would be reformatted, " : "") + std::to_string(invalid_files) +
+                  (invalid_files == 1 ? " holds" : " hold") + " invalid documents";
+    else if (rewriting)
         counts += "; " + std::to_string(changed_files) + " of " + std::to_string(files) + " files " +
                   (o.check ? "would be reformatted" : "reformatted");
     summary(o, counts, t, reporter);

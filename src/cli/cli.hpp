@@ -145,6 +145,10 @@ struct Versions {
 /// --verbose, why the run stopped early. (check.cpp)
 void summary(const Options& o, const std::string& counts, const RunTotals& t, Reporter& reporter);
 
+/// Why `formatted` (what format writes for a valid document) differs from `text`, the document's bytes
+/// (a line, which may end in CR; or a whole .json file): the first difference, in words. (difference.cpp)
+std::string reformat_reason(std::string_view text, std::string_view formatted);
+
 int run_validate(const Options& o);  ///< check.cpp
 int run_lint(const Options& o);      ///< check.cpp
 int run_format(const Options& o);    ///< check.cpp

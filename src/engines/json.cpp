@@ -18,6 +18,15 @@ constexpr std::size_t kLinearKeyScan = 32;
 // A token or key of the input in a message: at most 40 bytes, always valid UTF-8.
 std::string quote_limited(std::string_view s) { return detail::quoted(s, 40); }
 
+// U+FEFF in UTF-8. JSON text never starts with one (RFC 8259, section 8.1), and Sediment never writes
+// one; nlohmann's lexer would skip it at the start of the text.
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
+std::string bom_message(std::size_t offset) {
+    return "a byte-order mark (bytes EF BB BF) at byte " + std::to_string(offset) +
+           ": JSON text never holds one outside a string; save the file as UTF-8 without a BOM";
+}
+
 class DomBuilder {
 public:
     using number_integer_t = Json::number_integer_t;
@@ -26,8 +35,8 @@ public:
     using string_t = Json::string_t;
     using binary_t = Json::binary_t;
 
-    DomBuilder(Json& root, std::vector<Error>& errors, const Limits& limits, Decimals decimals, std::size_t size)
-        : root_(root), errors_(errors), limits_(limits), decimals_(decimals), size_(size) {}
+    DomBuilder(Json& root, std::vector<Error>& errors, const Limits& limits, Decimals decimals, std::string_view text)
+        : root_(root), errors_(errors), limits_(limits), decimals_(decimals), text_(text) {}
 
     bool null() { return add(Json(nullptr)); }
     bool boolean(bool v) { return add(Json(v)); }
@@ -92,7 +101,10 @@ public:
         const std::size_t at = reason.find(full_token);
         if (at != std::string::npos) reason.replace(at, full_token.size(), "last read: " + quote_limited(last_token));
         // nlohmann counts the bytes it has read; the offending byte is the last of them (0-based offset).
-        const std::size_t offset = std::min(position == 0 ? 0 : position - 1, size_);
+        // One past the last byte: the text ended inside the document.
+        const std::size_t offset = std::min(position == 0 ? 0 : position - 1, text_.size());
+        if (text_.compare(offset, kByteOrderMark.size(), kByteOrderMark) == 0) return fail("rows.parse.bom", bom_message(offset), true);
+        if (offset == text_.size()) reason += ": the text ends inside the document (a truncated line?)";
         return fail("rows.parse.syntax", "invalid JSON at byte " + std::to_string(offset) + ": " + reason, true);
     }
 
@@ -175,7 +187,7 @@ private:
     std::vector<Error>& errors_;
     Limits limits_;
     Decimals decimals_;
-    std::size_t size_;
+    std::string_view text_;
     std::vector<Frame> frames_;
     bool failed_ = false;
 };
@@ -193,11 +205,18 @@ bool parse(std::string_view text, Json& out, std::vector<Error>& errors, const L
         errors.push_back(document_size_error(text.size(), limits));
         return false;
     }
+    if (text.substr(0, kByteOrderMark.size()) == kByteOrderMark) {
+        errors.push_back(Error{"rows.parse.bom", "", bom_message(0)});
+        return false;
+    }
+    // A line of a CR LF file ends in CR: whitespace after a document, but not part of a document that
+    // ends early (a string cut short would be said to hold a raw CR).
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     // nlohmann's lexer takes a NUL byte for the end of input. JSON text never holds one (strings
     // escape it), so read up to it and report it where it stands.
     const std::size_t nul = text.find('\0');
     const std::size_t before = errors.size();
-    DomBuilder builder(out, errors, limits, decimals, text.size());
+    DomBuilder builder(out, errors, limits, decimals, text);
     const std::string_view readable = text.substr(0, nul);
     const bool ok = Json::sax_parse(readable.begin(), readable.end(), &builder, nlohmann::detail::input_format_t::json, true);
     if (ok && !builder.failed() && nul == std::string_view::npos) return true;

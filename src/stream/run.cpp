@@ -94,7 +94,6 @@ Results process_batch(Batch& batch, const Process& process) {
         o.finding.path = d.path;
         o.finding.line = d.line;
         o.message = std::move(d.message);
-        o.layout_line = d.layout_line;
         o.compressed = d.compressed;
         o.documents = d.documents;
         if (d.kind != Document::document) continue;
@@ -348,13 +347,19 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
             ++number;
             const std::string_view line(text, size);
             if (blank_line(line) && size <= keep) {
-                if (!end.layout_line) end.layout_line = number;  // a blank line: format drops it
+                if (options.blank_lines) {
+                    Document d;
+                    d.kind = Document::blank_line;
+                    d.path = &path;
+                    d.line = number;
+                    push(std::move(d));
+                }
                 return;
             }
-            if (!terminated && !end.layout_line) end.layout_line = number;
             Document d;
             d.path = &path;
             d.line = number;
+            d.unterminated = !terminated;
             d.text = line.substr(0, keep);
             d.padded = !padded_before || text + d.text.size() <= padded_before;
             d.size = size;
@@ -406,10 +411,10 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
                     }
                     ++number;
                     if (!newline && !in.error().empty()) return;  // a read error: the line is not whole
-                    if (!newline && !end.layout_line) end.layout_line = number;
                     Document d;
                     d.path = &path;
                     d.line = number;
+                    d.unterminated = !newline;
                     d.text = *own;
                     d.own = std::move(own);
                     d.size = size;

@@ -17,9 +17,10 @@
 
 namespace sediment_rows_cli {
 
-/// One item read from the input: a document, the end of a file, or a file that could not be read.
+/// One item read from the input: a document, the end of a file, a file that could not be read, or (when
+/// asked for) a blank line.
 struct Document {
-    enum Kind { document, end_of_file, io_error };
+    enum Kind { document, end_of_file, io_error, blank_line };
     Kind kind = document;
     const std::string* path = nullptr;
     std::size_t line = 0;
@@ -30,8 +31,8 @@ struct Document {
     bool whole_file = false;      ///< a .json file: `text` is the whole file, not one line
     std::string metadata;         ///< convert --metadata: the line that goes with this document
     std::size_t metadata_line = 0;
+    bool unterminated = false;    ///< a JSONL file's last line, which no '\n' ends
     std::string message;          ///< io_error: why
-    std::size_t layout_line = 0;  ///< end_of_file: the first blank or unterminated line, or 0
     bool compressed = false;      ///< end_of_file: the file was gzip-compressed
     std::size_t documents = 0;    ///< end_of_file: the documents the file held
 
@@ -46,7 +47,6 @@ struct Outcome {
     std::string out;              ///< the document's output line, with its '\n'
     bool changed = false;         ///< format: the output differs from the document's bytes
     std::string message;          ///< io_error: why
-    std::size_t layout_line = 0;  ///< end_of_file: as in Document
     bool compressed = false;      ///< end_of_file: as in Document
     std::size_t documents = 0;    ///< end_of_file: as in Document
     std::optional<sediment::rows::SessionFacts> facts;  ///< lint: what the rules across rows need
@@ -63,6 +63,7 @@ struct RunOptions {
     bool progress = true;         ///< a progress line on standard error when it is a terminal
     Input* metadata = nullptr;    ///< an open file whose i-th non-blank line goes with the i-th document
     bool whole_files = false;     ///< each file is one document, whatever its name (--document)
+    bool blank_lines = false;     ///< hand over each blank line of a JSONL file too, in its place (format)
 };
 
 struct RunTotals {

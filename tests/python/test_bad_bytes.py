@@ -198,3 +198,21 @@ def test_a_dask_task_that_fails_fails_the_job_at_once(tmp_path, cluster):
     finally:
         cluster.run(repair_the_library)
     assert time.monotonic() - start < 60
+
+
+BOM_MESSAGE = ("a byte-order mark (bytes EF BB BF) at byte 0: JSON text never holds one outside a string; "
+               "save the file as UTF-8 without a BOM")
+
+
+def test_a_byte_order_mark_is_an_error_in_every_call(tmp_path):
+    row = good_rows()[0]
+    for document in (b"\xef\xbb\xbf" + row, "\ufeff" + row.decode()):  # the bytes, and a str that starts with U+FEFF
+        assert [(e.id, e.pointer, e.message) for e in sediment_rows.validate(document)] == [("rows.parse.bom", "", BOM_MESSAGE)]
+        with pytest.raises(sediment_rows.DecodeError) as raised:
+            sediment_rows.loads(document)
+        assert raised.value.errors[0].id == "rows.parse.bom"
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(row + b"\n\xef\xbb\xbf" + row + b"\n")
+    docs = list(sediment_rows.read(path))
+    assert [(d.line, [e.id for e in d.errors]) for d in docs] == [(1, []), (2, ["rows.parse.bom"])]
+    assert sediment_rows.validate_file(path).errors == [sediment_rows.FileError(str(path), 2, "", BOM_MESSAGE, "rows.parse.bom")]
