@@ -32,7 +32,7 @@ inline std::vector<std::string> lines_of(const std::string& text) {
 
 /// rowgen.py's output, generated now (never committed).
 inline std::vector<std::string> rowgen(const std::string& args) {
-    const auto r = test::run("python3 " + test::quote(kShared + "/tools/rowgen.py") + " " + args);
+    const auto r = test::run(test::kPython + " " + test::quote(kShared + "/tools/rowgen.py") + " " + args);
     REQUIRE(r.status == 0);
     return lines_of(r.out);
 }

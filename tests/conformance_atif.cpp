@@ -169,7 +169,7 @@ std::size_t check_conversions(const std::vector<std::pair<std::string, std::stri
     // and nothing else is dropped: an independent reading (Python) of the original minus the list
     test::TempDir tmp;
     test::write_file(tmp / "requests.jsonl", requests);
-    const auto r = test::run("python3 " + test::quote(kSource + "/tests/reference/atif_losses.py") + " < " +
+    const auto r = test::run(test::kPython + " " + test::quote(kSource + "/tests/reference/atif_losses.py") + " < " +
                              test::quote((tmp / "requests.jsonl").string()));
     INFO(r.err);
     REQUIRE(r.status == 0);

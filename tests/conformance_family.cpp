@@ -16,7 +16,7 @@ bool has_big_integer(const Json& j) {
 
 /// schemagen.py's documents of the schema `name`, generated now (never committed).
 std::vector<std::string> schemagen(const std::string& name, const std::string& args) {
-    const auto r = test::run("python3 " + test::quote(kShared + "/tools/schemagen.py") + " " + name + " " + args);
+    const auto r = test::run(test::kPython + " " + test::quote(kShared + "/tools/schemagen.py") + " " + name + " " + args);
     REQUIRE(r.status == 0);
     return lines_of(r.out);
 }
@@ -24,7 +24,7 @@ std::vector<std::string> schemagen(const std::string& name, const std::string& a
 /// Every schema schemagen.py writes that is not a rollout row's (rowgen.py covers those).
 std::vector<SchemaId> family_schemas() {
     std::vector<SchemaId> out;
-    for (const std::string& name : lines_of(test::run("python3 " + test::quote(kShared + "/tools/schemagen.py") + " --list").out)) {
+    for (const std::string& name : lines_of(test::run(test::kPython + " " + test::quote(kShared + "/tools/schemagen.py") + " --list").out)) {
         const SchemaInfo* s = find_schema(name);
         REQUIRE(s);  // every schema Sediment publishes is bundled
         if (s->base != "nemo-gym-rollout") out.push_back(s->id);

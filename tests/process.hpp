@@ -17,6 +17,10 @@ namespace test {
 /// The project's source folder (tests/CMakeLists.txt).
 inline const std::string kSourceDir = SEDIMENT_ROWS_SOURCE_DIR;
 #endif
+#ifdef SEDIMENT_ROWS_PYTHON
+/// The Python interpreter the tests run, by its path, quoted for a shell (tests/CMakeLists.txt).
+inline const std::string kPython = "'" + std::string(SEDIMENT_ROWS_PYTHON) + "'";
+#endif
 
 struct Run {
     int status = -1;

@@ -20,7 +20,7 @@ std::vector<bool> python_verdicts(const std::vector<std::string>& texts) {
     std::string lines;
     for (const std::string& t : texts) lines += Json(t).dump() + "\n";
     test::write_file(dir / "in.jsonl", lines);
-    const auto r = test::run("python3 " + test::quote(test::kSourceDir + "/tests/reference/fromisoformat_verdicts.py") + " < " +
+    const auto r = test::run(test::kPython + " " + test::quote(test::kSourceDir + "/tests/reference/fromisoformat_verdicts.py") + " < " +
                              test::quote((dir / "in.jsonl").string()));
     REQUIRE(r.status == 0);
     std::vector<bool> out;

@@ -13,7 +13,7 @@ using namespace sediment::rows;
 TEST_CASE("reference: python-jsonschema agrees with the typed decoder on every rule case") {
     const std::string root = SEDIMENT_ROWS_SOURCE_DIR;
     // cmake/install-deps.sh installs it with the other dependencies
-    REQUIRE(test::run("python3 -c 'import jsonschema'").status == 0);
+    REQUIRE(test::run(test::kPython + " -c 'import jsonschema'").status == 0);
     // Where the typed models are stricter than the reference, and why.
     const std::map<std::string, std::string> stricter = {
         {"integer: beyond 64 bits", "the typed models hold 64-bit integers"},
@@ -41,7 +41,7 @@ TEST_CASE("reference: python-jsonschema agrees with the typed decoder on every r
         requests += Json{{"schema", file}, {"document", test::mutate(c.schema, c.change)}}.dump() + "\n";
     }
     test::write_file(dir / "requests.jsonl", requests);
-    const auto r = test::run("python3 " + test::quote(root + "/tests/reference/jsonschema_verdicts.py") + " < " +
+    const auto r = test::run(test::kPython + " " + test::quote(root + "/tests/reference/jsonschema_verdicts.py") + " < " +
                              test::quote((dir / "requests.jsonl").string()));
     REQUIRE(r.status == 0);
     std::istringstream verdicts(r.out);

@@ -15,9 +15,16 @@ cmake -S "$root/tests/consumer" -B "$work/installed" -DCMAKE_PREFIX_PATH="$work/
 cmake --build "$work/installed" -j"$(nproc)" >/dev/null
 "$work/installed/consumer"
 
+# no optimisation and no debug information: this build shows that the project builds as a subdirectory,
+# with clang where it is installed (CI's sanitizer build installs it): the other compiler, and the faster
 echo "consumer: add_subdirectory()"
-# no optimisation and no debug information: this build shows that the project builds as a subdirectory
-cmake -S "$root/tests/consumer" -B "$work/subdirectory" -DSEDIMENT_ROWS_SOURCE_DIR="$root" -DCMAKE_BUILD_TYPE= >/dev/null
+compiler=""
+if command -v clang++ >/dev/null && command -v clang >/dev/null; then
+  echo "consumer: (with clang++)"
+  compiler="-DCMAKE_CXX_COMPILER=clang++"
+fi
+# shellcheck disable=SC2086
+cmake -S "$root/tests/consumer" -B "$work/subdirectory" -DSEDIMENT_ROWS_SOURCE_DIR="$root" -DCMAKE_BUILD_TYPE= $compiler >/dev/null
 cmake --build "$work/subdirectory" -j"$(nproc)" >/dev/null
 "$work/subdirectory/consumer"
 
