@@ -126,22 +126,27 @@ TEST_CASE("cli: format without --in-place leaves a file with blank or unterminat
 TEST_CASE("cli: schema list and schema show") {
     const auto list = cli("schema list");
     CHECK(list.status == 0);
-    // first each name without a version and what it stands for; then every version, by name and version
+    // by name, "any" first; each name without a version, and what it stands for, just before its versions
     const std::string any = "\tany version, each document read as the version it names: ";
-    CHECK(list.out.rfind("diff-sft-sample" + any + "diff-sft-sample.v1 diff-sft-sample.v2 diff-sft-sample.v3\n"
-                         "dpo-pair" + any + "dpo-pair.v1 dpo-pair.v2 dpo-pair.v3 dpo-pair.v4\n"
-                         "nemo-gym-rollout" + any + "nemo-gym-rollout.v1 nemo-gym-rollout.v2 nemo-gym-rollout.v3 nemo-gym-rollout.v4\n"
-                         "recovery-row" + any + "recovery-row.v1 recovery-row.v2 recovery-row.v3\n"
-                         "sediment-rlvr-rollout" + any +
-                         "sediment-rlvr-rollout.v1 sediment-rlvr-rollout.v2 sediment-rlvr-rollout.v3 sediment-rlvr-rollout.v4\n"
-                         "sediment-rlvr-task" + any + "sediment-rlvr-task.v1 sediment-rlvr-task.v2 sediment-rlvr-task.v3\n"
-                         "sft-sample" + any + "sft-sample.v1 sft-sample.v2 sft-sample.v3\n"
-                         "swe-bench-task" + any + "swe-bench-task.v1 swe-bench-task.v2 swe-bench-task.v3\n"
-                         "any\tany of the names above: each document read as the family and version its schema_id names\n"
+    CHECK(list.out.rfind("any\ta row of any family and version: each document read as the family and version its schema_id names\n"
                          "atif\turn:sediment-rows:schemas:atif\n"
                          "atif-v1.7\turn:sediment-rows:schemas:atif-v1.7-subset\n"
                          "ci-outcome.v1\thttps://sediment.so/schemas/facts/ci-outcome/v1.json\n",
                          0) == 0);
+    for (const std::string lines : {"diff-sft-metadata.v3\thttps://sediment.so/schemas/training-rows/diff-sft-metadata/v3.json\n"
+                                    "diff-sft-sample" + any + "diff-sft-sample.v1 diff-sft-sample.v2 diff-sft-sample.v3\n"
+                                    "diff-sft-sample.v1\thttps://sediment.so/schemas/training-rows/diff-sft-sample/v1.json\n",
+                                    "sft-metadata.v3\thttps://sediment.so/schemas/training-rows/sft-metadata/v3.json\n"
+                                    "sft-sample" + any + "sft-sample.v1 sft-sample.v2 sft-sample.v3\n"
+                                    "sft-sample.v1\thttps://sediment.so/schemas/training-rows/sft-sample/v1.json\n",
+                                    "nemo-gym-rollout" + any + "nemo-gym-rollout.v1 nemo-gym-rollout.v2 nemo-gym-rollout.v3 nemo-gym-rollout.v4\n",
+                                    "dpo-pair" + any + "dpo-pair.v1 dpo-pair.v2 dpo-pair.v3 dpo-pair.v4\n",
+                                    "recovery-row" + any + "recovery-row.v1 recovery-row.v2 recovery-row.v3\n",
+                                    "sediment-rlvr-rollout" + any +
+                                        "sediment-rlvr-rollout.v1 sediment-rlvr-rollout.v2 sediment-rlvr-rollout.v3 sediment-rlvr-rollout.v4\n",
+                                    "sediment-rlvr-task" + any + "sediment-rlvr-task.v1 sediment-rlvr-task.v2 sediment-rlvr-task.v3\n",
+                                    "swe-bench-task" + any + "swe-bench-task.v1 swe-bench-task.v2 swe-bench-task.v3\n"})
+        CHECK(list.out.find("\n" + lines) != std::string::npos);
     for (const char* line : {"nemo-gym-rollout.v4\thttps://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json\n",
                              "sft-sample.v3\thttps://sediment.so/schemas/training-rows/sft-sample/v3.json\n",
                              "trainer-messages.tool-call.v1\thttps://sediment.so/schemas/trainer-messages/tool-call/v1.json\n"})
@@ -152,10 +157,33 @@ TEST_CASE("cli: schema list and schema show") {
         CHECK(show.status == 0);
         CHECK(show.out == test::read_file(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/schemas/" + std::string(s.name) + ".schema.json"));
     }
-    CHECK(cli("schema show nope").status == 2);
-    const auto unversioned = cli("schema show nemo-gym-rollout");  // a name without a version is no one file
-    CHECK(unversioned.status == 2);
-    CHECK(unversioned.err.find("nemo-gym-rollout.v1, nemo-gym-rollout.v2, nemo-gym-rollout.v3, nemo-gym-rollout.v4") != std::string::npos);
+    const auto typo = cli("schema show sft-sampel");
+    CHECK(typo.status == 2);
+    CHECK(typo.err.rfind("sediment-rows: unknown schema 'sft-sampel'; did you mean 'sft-sample'?", 0) == 0);
+    // a name without a version, and any: a schema whose anyOf takes each version, each embedded as bundled
+    for (const std::string name : {"nemo-gym-rollout", "sft-sample", "any"}) {
+        INFO(name);
+        const auto shown = cli("schema show " + name);
+        REQUIRE(shown.status == 0);
+        const Json doc = Json::parse(shown.out);
+        CHECK(doc["$schema"] == "https://json-schema.org/draft/2020-12/schema");
+        CHECK(doc["$id"] == "urn:sediment-rows:schemas:" + name);
+        const std::vector<SchemaId> ids = schemas_named(name);
+        REQUIRE(doc["anyOf"].size() == ids.size());
+        REQUIRE(doc["$defs"].size() == ids.size());
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            const SchemaInfo& s = schema_info(ids[i]);
+            CHECK(doc["anyOf"][i] == Json{{"$ref", std::string(s.uri)}});
+            std::string bytes = test::read_file(std::string(SEDIMENT_ROWS_SOURCE_DIR) + "/schemas/" + std::string(s.name) + ".schema.json");
+            while (!bytes.empty() && (bytes.back() == '\n' || bytes.back() == ' ')) bytes.pop_back();
+            CHECK(shown.out.find("\"" + std::string(s.name) + "\": " + bytes) != std::string::npos);  // byte for byte
+        }
+        CHECK(shown.out == schema_document(name));
+    }
+    CHECK(schemas_named("any").size() == 27);
+    const auto parts = cli("schema show nemo-gym-response");  // its documents do not name their version
+    CHECK(parts.status == 2);
+    CHECK(parts.err.find("name one of nemo-gym-response.v1, nemo-gym-response.v2 or nemo-gym-response.v3") != std::string::npos);
     CHECK(cli("--help").status == 0);
 }
 
@@ -200,7 +228,11 @@ TEST_CASE("cli: convert ATIF to rows: losses fail the document unless --lossy, w
         CHECK(r.out.empty());
         CHECK(r.err.find(file + ":1: /steps/0/timestamp: a row has no timestamps\n") != std::string::npos);
         CHECK(r.err.find(file + ":1: /steps/2/observation/results/1: a result without source_call_id answers no tool call\n") != std::string::npos);
-        CHECK(r.err.substr(r.err.rfind("0 converted")) == "0 converted, 1 failed; 1 would convert with --lossy, which drops the values listed\n");
+        std::map<std::string, int> kinds;  // what the lossy conversion drops, by kind
+        for (const Error& e : to_row_parts(decode<NemoGymAtifTrajectory>(test::kTrajectory), ConvertOptions{true}).losses) ++kinds[loss_kind(e)];
+        std::string counts;
+        for (const auto& [kind, n] : kinds) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + kind;
+        CHECK(r.err.substr(r.err.rfind("0 converted")) == "0 converted, 1 failed; 1 would convert with --lossy, which drops from 1 document: " + counts + "\n");
     }
     SECTION("lossy: the part is written and the dropped values listed") {
         const auto r = cli("convert --lossy --from atif-v1.7 --to nemo-gym-response.v2 " + test::quote(file));

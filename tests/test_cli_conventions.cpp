@@ -325,6 +325,85 @@ TEST_CASE("cli: format --in-place replaces each file that changes, atomically, a
     }
 }
 
+/// Every file below `dir`, by its path relative to it.
+std::vector<std::string> files_below(const std::filesystem::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+        if (!e.is_directory()) names.push_back(e.path().lexically_relative(dir).generic_string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+TEST_CASE("cli: --out FOLDER writes a file for each input, named by its path below the inputs' folder") {
+    test::TempDir dir;
+    const auto in = dir / "in", out = dir / "out";
+    std::filesystem::create_directories(in / "sub");
+    const std::string row = row_line();
+    test::write_file(in / "a.jsonl", formatted(row, Style::sediment) + "\n" + row + "\n");
+    write_gz(in / "sub" / "b.jsonl.gz", row + "\n" + kBadSplit + "\n");
+    const std::string inputs = quote((in / "a.jsonl").string()) + " " + quote((in / "sub" / "b.jsonl.gz").string());
+
+    SECTION("format: each file formatted, an invalid document left out, the subfolder kept, .gz dropped") {
+        const auto r = cli("format -v --schema nemo-gym-rollout.v2 --out " + quote(out.string()) + " " + inputs);
+        CHECK(r.status == 1);  // b's invalid document
+        CHECK(r.out.empty());
+        CHECK(files_below(out) == std::vector<std::string>{"a.jsonl", "sub/b.jsonl"});  // no temporary left
+        CHECK(test::read_file(out / "a.jsonl") == formatted(row) + "\n" + formatted(row) + "\n");
+        CHECK(test::read_file(out / "sub" / "b.jsonl") == formatted(row) + "\n");
+        CHECK(r.err.find((in / "sub" / "b.jsonl.gz").string() + ":2: " + kSplitError + "\n") != std::string::npos);
+        CHECK(r.err.find((in / "a.jsonl").string() + " -> " + (out / "a.jsonl").string() + "\n") != std::string::npos);
+        // a second run replaces the files it wrote
+        test::write_file(out / "a.jsonl", "old\n");
+        CHECK(cli("format --schema nemo-gym-rollout.v2 --out " + quote(out.string()) + " " + inputs).status == 1);
+        CHECK(test::read_file(out / "a.jsonl") == formatted(row) + "\n" + formatted(row) + "\n");
+    }
+    SECTION("upgrade writes what it writes to standard output, a file per input") {
+        const auto r = cli("upgrade --lossy --to nemo-gym-rollout.v4 --out " + quote(out.string()) + " " + quote((in / "a.jsonl").string()));
+        CHECK(r.status == 0);
+        CHECK(r.out.empty());
+        const auto piped = cli("upgrade --lossy --to nemo-gym-rollout.v4 " + quote((in / "a.jsonl").string()));
+        REQUIRE(piped.status == 0);
+        CHECK(test::read_file(out / "a.jsonl") == piped.out);
+    }
+    SECTION("convert: a whole *.json document becomes a line of *.jsonl") {
+        test::write_file(in / "t.json", test::kTrajectory);
+        const auto r = cli("convert --lossy --from atif-v1.7 --to nemo-gym-response.v3 --out " + quote(out.string()) + " " +
+                           quote((in / "t.json").string()));
+        CHECK(r.status == 0);
+        const auto piped = cli("convert --lossy --from atif-v1.7 --to nemo-gym-response.v3 " + quote((in / "t.json").string()));
+        CHECK(files_below(out) == std::vector<std::string>{"t.jsonl"});
+        CHECK(test::read_file(out / "t.jsonl") == piped.out);
+    }
+    SECTION("an input that cannot be read whole gets no output file; the others do") {
+        test::write_file(in / "broken.jsonl.gz", test::read_file(in / "sub" / "b.jsonl.gz").substr(0, 30));  // cut short
+        const auto r = cli("format --schema nemo-gym-rollout.v2 --out " + quote(out.string()) + " " + quote((in / "a.jsonl").string()) +
+                           " " + quote((in / "broken.jsonl.gz").string()) + " " + quote((in / "missing.jsonl").string()));
+        CHECK(r.status == 2);
+        CHECK(files_below(out) == std::vector<std::string>{"a.jsonl"});
+    }
+    SECTION("refused: overwriting an input, two inputs to one file, standard input, with --check or -i") {
+        const auto over = cli("format --schema nemo-gym-rollout.v2 --out " + quote(in.string()) + " " + quote((in / "sub" / "b.jsonl.gz").string()) +
+                              " " + quote((in / "b.jsonl").string()));
+        CHECK(over.status == 2);
+        const auto same_name = cli("format --schema nemo-gym-rollout.v2 --out " + quote(out.string()) + " " +
+                                   quote((in / "sub" / "b.jsonl.gz").string()) + " " + quote((in / "sub" / "b.jsonl").string()));
+        CHECK(same_name.status == 2);
+        CHECK(same_name.err.find((in / "sub" / "b.jsonl.gz").string() + " and " + (in / "sub" / "b.jsonl").string() +
+                                 " would both write " + (out / "b.jsonl").string()) != std::string::npos);  // below in/sub, their folder
+        const auto own = cli("format --schema nemo-gym-rollout.v2 --out " + quote(in.string()) + " " + quote((in / "a.jsonl").string()));
+        CHECK(own.status == 2);
+        CHECK(own.err.find("would overwrite the input " + (in / "a.jsonl").string()) != std::string::npos);
+        const auto piped = cli("format --schema nemo-gym-rollout.v2 --out " + quote(out.string()) + " -");
+        CHECK(piped.status == 2);
+        CHECK(piped.err.find("standard input has no name") != std::string::npos);
+        CHECK(cli("format --check --schema nemo-gym-rollout.v2 --out " + quote(out.string()) + " " + inputs).status == 2);
+        CHECK(cli("format -i --schema nemo-gym-rollout.v2 --out " + quote(out.string()) + " " + inputs).status == 2);
+        CHECK(cli("validate --schema nemo-gym-rollout.v2 --out " + quote(out.string()) + " " + inputs).status == 2);
+        CHECK_FALSE(std::filesystem::exists(out));
+        CHECK(test::read_file(in / "a.jsonl") == formatted(row, Style::sediment) + "\n" + row + "\n");
+    }
+}
+
 TEST_CASE("cli: gzip-compressed input is read like plain input") {
     test::TempDir dir;
     const std::string text = row_line() + "\n" + kBadSplit + "\n" + row_line() + "\n";

@@ -79,12 +79,17 @@ TEST_CASE("guidance: lossy upgrades and conversions count what they dropped, by 
     CHECK(cli("upgrade -q --lossy --to nemo-gym-rollout.v4 " + quote(file)).err.empty());
     // nothing dropped, nothing said
     CHECK(cli("upgrade --lossy --to nemo-gym-rollout.v2 " + quote(file)).err == "3 upgraded, 0 failed (read as nemo-gym-rollout.v2: 3)\n");
-    // strict: what --lossy would do instead
+    // strict: the reason, what --lossy would drop, each at its place, and the lossy run's counts
     const auto strict = cli("upgrade --to nemo-gym-rollout.v4 " + quote(file));
     CHECK(strict.status == 1);
     CHECK(strict.err.substr(strict.err.rfind("1 upgraded")) ==
-          "1 upgraded, 2 failed (read as nemo-gym-rollout.v2: 3); 2 would upgrade with --lossy, which drops each CI resolution it "
-          "cannot derive, with its reward\n");
+          "1 upgraded, 2 failed (read as nemo-gym-rollout.v2: 3); 2 would upgrade with --lossy, which drops from 2 documents: "
+          "2 ci_resolution, 2 reward, 2 reward_source\n");
+    CHECK(strict.err.find(file + ":1: /metadata/session_commit_observation_ids: a nemo-gym-rollout.v2 row has no path to "
+                                 "nemo-gym-rollout.v4: nemo-gym-rollout.v3 adds the ids of the session's commit observations that "
+                                 "match its ci_resolution, which it does not hold ([] would say none matches)\n") != std::string::npos);
+    for (const char* at : {"/reward", "/metadata/reward_source", "/metadata/ci_resolution"})
+        CHECK(strict.err.find(file + ":3: " + at + ": --lossy would drop: ") != std::string::npos);
 
     // a conversion's kinds: a trajectory's timestamps, metrics, ...
     const std::string trajectory = (dir / "t.json").string();
@@ -100,11 +105,70 @@ TEST_CASE("guidance: lossy upgrades and conversions count what they dropped, by 
     CHECK(c.err.substr(c.err.rfind("1 converted")) == "1 converted, 0 failed; dropped from 1 document: " + counts + "\n");
     const auto strict_convert = cli("convert --from atif-v1.7 --to nemo-gym-response.v3 " + quote(trajectory) + " " + quote(trajectory));
     CHECK(strict_convert.status == 1);
+    std::string twice;
+    for (const auto& [kind, n] : kinds) twice += (twice.empty() ? "" : ", ") + std::to_string(2 * n) + " " + kind;
     CHECK(strict_convert.err.substr(strict_convert.err.rfind("0 converted")) ==
-          "0 converted, 2 failed; 2 would convert with --lossy, which drops the values listed\n");
+          "0 converted, 2 failed; 2 would convert with --lossy, which drops from 2 documents: " + twice + "\n");
+    CHECK(strict_convert.err.find("would drop") == std::string::npos);  // the errors are the values it would drop
     // a failure --lossy does not mend is not counted: a row needs metadata
     const auto no_metadata = cli("convert --lossy --from atif-v1.7 --to nemo-gym-rollout.v4 " + quote(trajectory));
     CHECK(no_metadata.err.substr(no_metadata.err.rfind("0 converted")) == "0 converted, 1 failed\n");
+}
+
+TEST_CASE("guidance: a strict conversion of an ATIF-v1.8 trajectory lists all --lossy would drop, past its audio") {
+    test::TempDir dir;
+    Json t = Json::parse(test::read_file(test::kSourceDir + "/examples/trajectory.json"));  // valid under both models
+    t["schema_version"] = "ATIF-v1.8";
+    REQUIRE(t["steps"][1]["source"] == "user");
+    t["steps"][1]["message"] = Json::parse(R"([{"type": "text", "text": "Fix it."},
+        {"type": "audio", "source": {"media_type": "audio/wav", "path": "a.wav"}}])");
+    const std::string file = (dir / "t18.json").string();
+    test::write_file(file, t.dump());
+    const auto lossy = cli("convert --lossy --from atif --to nemo-gym-response.v3 " + quote(file));
+    REQUIRE(lossy.status == 0);
+    const std::string dropped = lossy.err.substr(lossy.err.rfind("; dropped from 1 document: ") + 27);
+    CHECK(dropped.find(", 1 audio, ") != std::string::npos);
+    const auto strict = cli("convert --from atif --to nemo-gym-response.v3 " + quote(file));
+    CHECK(strict.status == 1);
+    // the audio part fails the upgrade to the subset, the conversion's losses after it are listed too
+    CHECK(strict.err.find(file + ":1: /steps/1/message/1: an audio part: ATIF-v1.7 has no audio\n") != std::string::npos);
+    CHECK(strict.err.find(file + ":1: /agent/name: --lossy would drop: a row does not name its agent\n") != std::string::npos);
+    CHECK(strict.err.substr(strict.err.rfind("0 converted")) == "0 converted, 1 failed; 1 would convert with --lossy, which drops from 1 document: " + dropped);
+    // the same in Python's terms: every value, in the lossy run's order
+    std::vector<Error> errors;
+    ConvertedText out;
+    CHECK_FALSE(convert(t.dump(), "atif", "nemo-gym-response.v3", out, errors));
+    ConvertedText lossy_out;
+    REQUIRE(convert(t.dump(), "atif", "nemo-gym-response.v3", lossy_out, errors, Style::compact, ConvertOptions{true}));
+    CHECK(out.losses == lossy_out.losses);
+    CHECK(out.losses.size() > errors.size());
+}
+
+TEST_CASE("guidance: upgrade refuses --lossy where it has nothing to drop, and its reasons name versions") {
+    test::TempDir dir;
+    const Json dpo = test::base(SchemaId::dpo_pair_v2);
+    const std::string file = (dir / "dpo.jsonl").string();
+    test::write_file(file, dpo.dump() + "\n");
+    for (const char* to : {"dpo-pair.v4", "sft-sample.v3 --from sft-sample.v1", "ci-outcome.v3 --from ci-outcome.v1"}) {
+        const auto r = cli(std::string("upgrade --lossy --to ") + to + " " + quote(file));
+        CHECK(r.status == 2);
+        const std::string target = std::string(to).substr(0, std::string(to).find(' '));
+        CHECK(r.err.rfind("sediment-rows: --lossy: lossy mode has nothing to drop in an upgrade to " + target +
+                              ": each field it adds is derived, or the document fails and says why",
+                          0) == 0);
+    }
+    CHECK_THROWS_AS(upgrade(dpo.dump(), "dpo-pair.v2", SchemaId::dpo_pair_v4, Style::compact, ConvertOptions{true}), std::invalid_argument);
+    const auto strict = cli("upgrade --to dpo-pair.v4 " + quote(file));
+    CHECK(strict.status == 1);
+    CHECK(strict.err.find(file + ":1: /metadata/chosen_repository_identity: a dpo-pair.v2 row has no path to dpo-pair.v4: dpo-pair.v3 "
+                                 "adds the chosen member's repository identity, which it does not hold (null would say it is an "
+                                 "unambiguous legacy repository)\n") != std::string::npos);
+    CHECK(strict.err.find(file + ":1: /metadata/recipe_version: a dpo-pair.v2 row has no path to dpo-pair.v4: it was made by recipe "
+                                 "version 1, and dpo-pair.v4 pairs are recipe version 2's, whose semantics changed\n") != std::string::npos);
+    CHECK(strict.err.find("would upgrade with --lossy") == std::string::npos);  // --lossy mends nothing here
+    // a rollout row's and a trajectory's upgrades keep --lossy
+    test::write_file(dir / "v2.jsonl", test::row_of_version(2).dump() + "\n");
+    CHECK(cli("upgrade --lossy --to nemo-gym-rollout.v4 " + quote((dir / "v2.jsonl").string())).status == 0);
 }
 
 TEST_CASE("guidance: a document of another version says so first, and names the schema to read it with") {

@@ -23,7 +23,12 @@ Outcome by_name(const std::string& text, const std::string& from, const std::str
     static ConvertedText out;
     if (!convert(text, from, to, out, o.errors, style, options, metadata, limits)) {
         CHECK(out.text.empty());
-        CHECK(out.losses.empty());
+        // strict, and failing only on what lossy mode drops: every value a lossy conversion drops
+        ConvertedText lossy;
+        std::vector<Error> ignored;
+        const bool would = !options.lossy && std::all_of(o.errors.begin(), o.errors.end(), lossy_would_drop) &&
+                           convert(text, from, to, lossy, ignored, style, ConvertOptions{true}, metadata, limits);
+        CHECK(out.losses == (would ? lossy.losses : std::vector<Error>{}));
         return o;
     }
     CHECK_FALSE(out.metadata_fault);

@@ -218,9 +218,13 @@ TEST_CASE("cli: upgrade") {
     // rows 1 and 3 have a resolution they cannot carry to v3; rows 2 and 4 become v4
     CHECK(r.out == upgrade(test::edited_row(3), "nemo-gym-rollout", rollout(4), Style::sediment).text + "\n" +
                        upgrade(plain2, "nemo-gym-rollout", rollout(4), Style::sediment).text + "\n");
-    CHECK(r.err.find("rows.jsonl:1: /metadata/session_commit_observation_ids: a version 2 row does not hold") != std::string::npos);
+    // each reason names the row's own version, and the version that adds the field
+    CHECK(r.err.find("rows.jsonl:1: /metadata/session_commit_observation_ids: a nemo-gym-rollout.v1 row has no path to "
+                     "nemo-gym-rollout.v4: nemo-gym-rollout.v3 adds the ids") != std::string::npos);
+    CHECK(r.err.find("rows.jsonl:3: /metadata/session_commit_observation_ids: a nemo-gym-rollout.v2 row has no path to "
+                     "nemo-gym-rollout.v4: nemo-gym-rollout.v3 adds the ids") != std::string::npos);
     CHECK(r.err.find("2 upgraded, 2 failed (read as nemo-gym-rollout.v1: 1, nemo-gym-rollout.v2: 2, nemo-gym-rollout.v3: 1); 2 would "
-                     "upgrade with --lossy, which drops each CI resolution it cannot derive, with its reward\n") != std::string::npos);
+                     "upgrade with --lossy, which drops from 2 documents: 2 ci_resolution, 2 reward, 2 reward_source\n") != std::string::npos);
     r = test::run(cli + "--to nemo-gym-rollout.v4 --lossy --format jsonl -j 1 " + file);
     CHECK(r.status == 0);
     CHECK(r.err.substr(r.err.rfind("4 upgraded")) == "4 upgraded, 0 failed (read as nemo-gym-rollout.v1: 1, nemo-gym-rollout.v2: 2, "

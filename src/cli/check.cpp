@@ -145,66 +145,6 @@ int run_lint(const Options& o) {
 
 // ----- format ------------------------------------------------------------------------------------
 
-/// A file's new content, written beside it and renamed over it once complete.
-class Replacement {
-public:
-    Replacement() = default;
-    Replacement(const Replacement&) = delete;
-    Replacement& operator=(const Replacement&) = delete;
-    ~Replacement() { discard(); }
-
-    /// Starts the new content of `path` (a symbolic link's target is rewritten, the link kept).
-    bool open(const std::string& path) {
-        char resolved[PATH_MAX];
-        if (!realpath(path.c_str(), resolved)) return fail("cannot rewrite " + path);
-        target_ = resolved;
-        struct stat st {};
-        if (stat(resolved, &st) != 0) return fail("cannot rewrite " + path);
-        const std::size_t slash = target_.rfind('/');
-        temp_ = target_.substr(0, slash + 1) + "." + target_.substr(slash + 1) + ".sediment-rows-XXXXXX";
-        fd_ = mkstemp(temp_.data());
-        if (fd_ < 0) return temp_.clear(), fail("cannot write beside " + path);
-        if (fchmod(fd_, st.st_mode & 07777) != 0) return fail("cannot write beside " + path);
-        return true;
-    }
-    bool write(const std::string& bytes) {
-        std::size_t done = 0;
-        while (fd_ >= 0 && done < bytes.size()) {
-            const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0) return fail("cannot write " + temp_);
-            done += static_cast<std::size_t>(n);
-        }
-        return fd_ >= 0;
-    }
-    /// Makes the new content durable and puts it in the file's place.
-    bool commit() {
-        if (fd_ < 0) return false;
-        if (fsync(fd_) != 0 || close(fd_) != 0) return fd_ = -1, fail("cannot write " + temp_);
-        fd_ = -1;
-        if (std::rename(temp_.c_str(), target_.c_str()) != 0) return fail("cannot replace " + target_);
-        temp_.clear();
-        return true;
-    }
-    /// Drops the new content; the file stays as it was.
-    void discard() {
-        if (fd_ >= 0) close(fd_);
-        fd_ = -1;
-        if (!temp_.empty()) unlink(temp_.c_str());
-        temp_.clear();
-    }
-    const std::string& error() const { return error_; }
-
-private:
-    bool fail(const std::string& what) {
-        if (error_.empty()) error_ = what + ": " + std::strerror(errno);
-        discard();
-        return false;
-    }
-    std::string target_, temp_, error_;
-    int fd_ = -1;
-};
-
 int run_format(const Options& o) {
     Reporter reporter(std::cerr, o.reporting());
     Tally tally(o);
@@ -213,11 +153,13 @@ int run_format(const Options& o) {
     std::size_t first_change = 0;
     std::string first_reason;
     bool invalid = false, unreadable = false;
-    std::optional<Replacement> replacement;  // --in-place: the new content of the file being read
-    const auto replacement_of = [&](const std::string& path) -> Replacement& {
-        if (!replacement) replacement.emplace().open(path);  // a failure shows in write(), commit() and error()
+    std::optional<Publication> replacement;  // --in-place: the new content of the file being read
+    const auto replacement_of = [&](const std::string& path) -> Publication& {
+        if (!replacement) replacement.emplace().open(path, true);  // a failure shows in write(), commit() and error()
         return *replacement;
     };
+    Destination destination;  // the output of plain `format`: standard output, or --out
+    if (const std::string problem = destination.open(o); !problem.empty()) return usage_error(problem, "format");
     const bool rewriting = o.check || o.in_place;
     const auto changes_at = [&](std::size_t line, const std::string& reason) {
         if (first_change && first_change < line) return;
@@ -227,7 +169,8 @@ int run_format(const Options& o) {
     const char* const kBlank = "a blank line, which format drops";
 
     const auto end_of_file = [&](const Outcome& out) {
-        tally.other(out);
+        if (rewriting) tally.other(out);
+        else tally.other(out, destination);
         ++files;
         const std::string name = display_name(*out.finding.path);
         const char* verdict = "already formatted";
@@ -302,8 +245,8 @@ int run_format(const Options& o) {
                     unreadable = true;
                     tally.io_failure(replacement->error());
                 }
-            } else if (!rewriting) {
-                std::cout << out.out;
+            } else if (!rewriting && !tally.wrote(destination.write(out.finding.path, out.out), destination)) {
+                return false;
             }
         }
         return std::cout.good() && !reporter.stopped();

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "output.hpp"
 #include "report.hpp"
 #include "run.hpp"
 #include "sediment/rows.hpp"
@@ -39,6 +40,7 @@ struct Options {
     bool schema_engine = false;
     rows::Style style = rows::Style::compact;
     std::string metadata;
+    std::string out;                           // --out FOLDER: a file for each input, there
     bool lossy = false, check = false, in_place = false, check_media_files = false;
     bool quiet = false, verbose = false, fail_fast = false;
     bool whole_files = false, require_documents = false;
@@ -68,6 +70,28 @@ std::string unknown_schema(const std::string& name);
 /// Parses the options of validate, format and convert into `o`; a usage error's message, or empty. (options.cpp)
 std::string parse_options(const std::vector<std::string>& args, Options& o);
 
+/// Where the documents a command writes go: standard output, or with --out FOLDER a file for each
+/// input (output_names()) that appears under its name whole, once its input is read. (rewrite.cpp)
+class Destination {
+public:
+    /// Usage problems first: an output that would be an input. Empty when it can go ahead.
+    std::string open(const Options& o);
+    /// The output of a document of `input`.
+    bool write(const std::string* input, const std::string& text);
+    /// `input` is read: its file appears (or, `failed`, is dropped). False, with error(), when it cannot.
+    bool finish(const std::string* input, bool failed);
+    const std::string& error() const { return error_; }
+
+private:
+    bool start(const std::string* input);
+    const Options* o_ = nullptr;
+    std::map<const std::string*, std::string> targets_;  // each input's output path
+    const std::string* current_ = nullptr;
+    Publication file_;
+    std::string error_;
+    bool verbose_ = false;
+};
+
 /// Counts, I/O errors, files without documents, dropped values and the exit status shared by every
 /// document command.
 struct Tally {
@@ -80,8 +104,8 @@ struct Tally {
     const std::string* unreadable = nullptr;     // the file of the last I/O error
     std::map<std::string, std::size_t> dropped;  // lossy: the values dropped, by kind (rows::loss_kind)
     std::size_t dropped_documents = 0;
+    std::map<std::string, std::size_t> would_drop;  // strict: what --lossy would drop, by kind
     std::size_t lossy_would = 0;                 // strict: documents that failed only on what --lossy drops
-    bool lossy_drops = true;                     // --lossy drops something here (upgrade: rollout rows only)
 
     /// Takes an outcome that is not a document's: an I/O error is printed and remembered, and a file
     /// that held no document is said so (with --require-documents, a failure).
@@ -95,24 +119,31 @@ struct Tally {
                 say("no documents in " + display_name(*o.finding.path) + (require_documents ? " (--require-documents)" : ""));
         }
     }
+    /// other(o), and the end of the input `o` names for `destination` (an unreadable input's output is dropped).
+    void other(const Outcome& o, Destination& destination);
+    /// Whether the output of a document could be written (`ok`); an I/O failure otherwise, which stops the run.
+    bool wrote(bool ok, const Destination& destination);
     void io_failure(const std::string& message) {
         say(message);
         io_error = true;
     }
+    /// Counts a document; its `dropped` are what --lossy dropped, or (a document that failed) what it would drop.
     void count(const Finding& f) {
         ++(f.ok() ? ok : failed);
-        for (const rows::Error& e : f.dropped) ++dropped[rows::loss_kind(e)];
-        dropped_documents += !f.dropped.empty();
-        lossy_would += lossy_drops && !f.ok() && std::all_of(f.errors.begin(), f.errors.end(), rows::lossy_would_drop);
+        for (const rows::Error& e : f.dropped) ++(f.ok() ? dropped : would_drop)[rows::loss_kind(e)];
+        (f.ok() ? dropped_documents : lossy_would) += !f.dropped.empty();
     }
     /// What a lossy run dropped, "; dropped from 7 documents: 7 ci_resolution, 7 reward, 7
-    /// reward_source"; or what a strict one would have ("; 2 would upgrade with --lossy, ..."); or nothing.
-    std::string losses_summary(const char* verb, const char* what) const {
-        std::string kinds;
-        for (const auto& [kind, n] : dropped) kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + kind;
-        if (!kinds.empty())
-            return "; dropped from " + std::to_string(dropped_documents) + (dropped_documents == 1 ? " document: " : " documents: ") + kinds;
-        if (lossy_would) return "; " + std::to_string(lossy_would) + " would " + verb + " with --lossy, which drops " + what;
+    /// reward_source"; or what a strict one would have ("; 2 would upgrade with --lossy, which drops
+    /// from 2 documents: 2 ci_resolution, ..."); or nothing.
+    std::string losses_summary(const char* verb) const {
+        const auto listed = [](std::size_t documents, const std::map<std::string, std::size_t>& by_kind) {
+            std::string kinds;
+            for (const auto& [kind, n] : by_kind) kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + kind;
+            return std::to_string(documents) + (documents == 1 ? " document: " : " documents: ") + kinds;
+        };
+        if (dropped_documents) return "; dropped from " + listed(dropped_documents, dropped);
+        if (lossy_would) return "; " + std::to_string(lossy_would) + " would " + verb + " with --lossy, which drops from " + listed(lossy_would, would_drop);
         return "";
     }
     int status(bool failed_otherwise = false) const {

@@ -78,8 +78,12 @@ const char* const kValidate = R"(usage: sediment-rows validate --schema NAME [OP
 Checks every document against a bundled schema ('sediment-rows schema list'). Errors go to standard
 output, the summary ("N valid, M invalid") to standard error.
 
-  --schema NAME          the documents' schema; nemo-gym-rollout without a version reads each row
-                         as the version its metadata.schema_id names (jsonl reports add "schema")
+  --schema NAME          the documents' schema ('sediment-rows schema list'): a schema and version
+                         (nemo-gym-rollout.v4, sft-sample.v3, ci-outcome.v3, atif, atif-v1.7, ...);
+                         a family without its version (nemo-gym-rollout, sft-sample, dpo-pair,
+                         diff-sft-sample, recovery-row, swe-bench-task, sediment-rlvr-task,
+                         sediment-rlvr-rollout): each document as the version it names (jsonl
+                         reports add "schema"); or any: each as the family and version it names
   --engine typed|schema  typed (default) decodes into the C++ models with every rule of the schema
                          and of the spec; schema runs valijson over the bundled JSON Schema
   --check-media-files    atif and atif-v1.7: every image and audio content part's source.path in the
@@ -96,34 +100,38 @@ Exit status:
   2  usage error, or a file that cannot be read
 )";
 
-const char* const kFormat = R"(usage: sediment-rows format --schema NAME [--style compact|sediment] [--check | -i]
-                            [OPTIONS] FILE...
+const char* const kFormat = R"(usage: sediment-rows format --schema NAME [--style compact|sediment]
+                            [--check | -i | --out FOLDER] [OPTIONS] FILE...
 
-Decodes every document strictly and writes it again, one line per document: to standard output, or
-with -i back into its file. Errors go to standard error, with the summary.
+Decodes every document strictly and writes it again, one line per document: to standard output, with
+--out to a file for each input, or with -i back into its file. Errors go to standard error, with the
+summary.
 
-  --schema NAME          the documents' schema (nemo-gym-rollout: each row's own version)
+  --schema NAME          the documents' schema, as for validate (a family's name: each document's
+                         own version)
   --style compact|sediment
                          compact (default): no spaces; sediment: the bytes Sediment's exporter
                          writes (", " and ": ")
   --check                write nothing; report each file that would change, at its first line
-                         that would
+                         that would and why (CR LF, a blank line, spacing, escaping, key order,
+                         ...), and each invalid document, whose file is not formatted either
   -i, --in-place         rewrite each file that would change: the new file is written beside it and
                          renamed over it, so a reader sees the old file or the new one, never a part.
                          A file holding an invalid document is left as it was. Plain files only
                          (not standard input, not compressed files)
+  --out FOLDER           write each input's documents to a file of its own in FOLDER (see convert)
 )";
 
 const char* const kFormatExit = R"(
 Exit status:
   0  every document is valid (and, with --check, every file is formatted)
-  1  a document is invalid, or (--check) a file would be reformatted
+  1  a document is invalid, or (--check) a file is not formatted
      (with --require-documents: also a FILE that holds no document)
   2  usage error, or a file that cannot be read or rewritten
 )";
 
 const char* const kConvert = R"(usage: sediment-rows convert --from NAME --to NAME [--metadata FILE] [--lossy]
-                             [OPTIONS] FILE...
+                             [--out FOLDER] [OPTIONS] FILE...
 
 Converts ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF, one output line
 per document, to standard output. Errors go to standard error. docs/convert.md shows the three paths
@@ -139,11 +147,17 @@ docs/atif-mapping.md the mapping field by field.
   --metadata FILE        a rollout row needs metadata: the trajectory's own (written by --to
                          atif-v1.7), or line i of FILE for the i-th trajectory, an object
                          {"metadata": {...}, "reward": 1.0} ("reward" optional) of the row's version
-  --lossy                a value the target cannot hold fails the document, with the full list;
-                         --lossy drops exactly those values and lists them as warnings; the
-                         summary counts what was dropped, by kind
+  --lossy                a value the target cannot hold fails the document, with the full list of
+                         what --lossy would drop (an audio part stopping the upgrade to ATIF-v1.7
+                         first, the rest as warnings) and its count in the summary; --lossy drops
+                         exactly those values and lists them as warnings; the summary counts what
+                         was dropped, by kind
   --style compact|sediment
                          as for format
+  --out FOLDER           write each input's documents to a file of its own in FOLDER, named by its
+                         path below the folder that holds every input (a compression's extension
+                         dropped, *.json as *.jsonl), as sediment_rows.dask names them; each file
+                         appears whole, once its input is read
 )";
 
 const char* const kConvertExit = R"(
@@ -155,7 +169,7 @@ Exit status:
 )";
 
 const char* const kUpgrade = R"(usage: sediment-rows upgrade --to NAME [--from NAME] [--lossy] [--style compact|sediment]
-                             [OPTIONS] FILE...
+                             [--out FOLDER] [OPTIONS] FILE...
 
 Rewrites each document as a newer version of its schema, one output line per document, to standard
 output (docs/upgrade.md: what each version adds, and how it is derived). Errors go to standard error.
@@ -167,10 +181,14 @@ output (docs/upgrade.md: what each version adds, and how it is derived). Errors 
                          version its metadata.schema_id names (jsonl reports add "schema"); other
                          documents need it (nemo-gym-response.v1, ...)
   --lossy                a field the newer version needs and the document cannot give fails the
-                         document, naming the field and why; --lossy drops the CI resolution it
-                         belongs to instead (with its reward), and lists what it dropped as warnings
+                         document, naming the field, the versions and why; for a rollout row,
+                         --lossy drops the CI resolution it belongs to instead (with its reward) and
+                         lists what it dropped as warnings (a strict run lists what it would drop);
+                         for Harbor's ATIF, an audio part. Other families have nothing to drop:
+                         --lossy is refused there
   --style compact|sediment
                          as for format
+  --out FOLDER           write each input's documents to a file of its own in FOLDER (see convert)
 )";
 
 const char* const kUpgradeExit = R"(
@@ -210,8 +228,9 @@ Exit status:
 const char* const kSchema = R"(usage: sediment-rows schema list
        sediment-rows schema show NAME
 
-list prints first the names without a version, each with the versions it stands for, then each
-bundled schema's name and URI; show prints one, byte for byte.
+list prints every name a schema can be given, by name: any, then each bundled schema's name and URI,
+and just before a family's versions its name without a version, with the versions it stands for. show prints a schema, byte for byte; for a family's
+name or any, a JSON Schema whose anyOf takes each schema it stands for, embedded as bundled.
 
 Exit status:
   0  done

@@ -45,6 +45,7 @@ std::optional<std::size_t> number(const std::string& v, std::size_t min, std::si
 
 std::string unknown_schema(const std::string& name) {
     if (rows::schemas_named(name).empty()) return rows::unknown_schema_message(name) + " (see 'sediment-rows schema list')";
+    if (name == "any") return "'any' stands for every family and version here: name one schema (see 'sediment-rows schema list')";
     std::string names;
     for (const rows::SchemaId id : rows::versions_of(name)) names += (names.empty() ? "" : ", ") + std::string(rows::schema_info(id).name);
     return "'" + name + "' stands for every version here: name one of " + names;
@@ -108,6 +109,9 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
         } else if (a == "--style" && c != "validate") {
             if (!value() || (v != "compact" && v != "sediment")) return "--style is compact or sediment";
             o.style = v == "sediment" ? rows::Style::sediment : rows::Style::compact;
+        } else if (a == "--out" && (two_schemas || c == "format")) {
+            if (!value() || v.empty()) return "--out needs a FOLDER";
+            o.out = v;
         } else if (a == "--check" && c == "format") {
             if (!flag(o.check)) return "--check takes no value";
         } else if ((a == "-i" || a == "--in-place") && c == "format") {
@@ -158,8 +162,11 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
     if (o.files.empty()) return c + " needs at least one FILE (- for standard input)";
     if (o.quiet && o.verbose) return "--quiet and --verbose do not go together";
     if (o.check && o.in_place) return "--check and --in-place do not go together";
-    for (const std::string& f : o.files)
+    if (!o.out.empty() && (o.check || o.in_place)) return std::string("--out and ") + (o.check ? "--check" : "--in-place") + " do not go together";
+    for (const std::string& f : o.files) {
         if (o.in_place && f == "-") return "--in-place rewrites files, not standard input";
+        if (!o.out.empty() && f == "-") return "--out writes a file for each input FILE: standard input has no name";
+    }
     return {};
 }
 

@@ -22,12 +22,75 @@
 
 namespace sediment_rows_cli {
 
+// ----- where the output goes ------------------------------------------------------------------------
+
+std::string Destination::open(const Options& o) {
+    o_ = &o;
+    verbose_ = o.verbose;
+    if (o.out.empty()) return {};
+    std::vector<bool> whole;
+    for (const std::string& f : o.files) {
+        const auto ends = [&](std::string_view suffix) { return f.size() >= suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0; };
+        whole.push_back(o.whole_files || ends(".json") || ends(".json.gz"));
+    }
+    const std::vector<std::string> names = output_names(o.files, whole);
+    std::map<std::string, const std::string*> by_target;
+    for (std::size_t i = 0; i < o.files.size(); ++i) {
+        const std::string target = (std::filesystem::path(o.out) / names[i]).string();
+        const auto normal = [](const std::string& p) { return std::filesystem::absolute(p).lexically_normal(); };
+        for (const std::string& input : o.files)
+            if (normal(input) == normal(target)) return "--out " + o.out + " would overwrite the input " + input + ": write to another folder";
+        if (const auto [at, added] = by_target.emplace(target, &o.files[i]); !added)
+            return "--out " + o.out + ": " + *at->second + " and " + o.files[i] + " would both write " + target;
+        targets_[&o.files[i]] = target;
+    }
+    return {};
+}
+
+bool Destination::start(const std::string* input) {
+    if (current_ == input) return true;
+    current_ = input;
+    return file_.open(targets_.at(input), false) || (error_ = file_.error(), false);
+}
+
+bool Destination::write(const std::string* input, const std::string& text) {
+    if (targets_.empty()) return static_cast<bool>(std::cout << text);
+    return start(input) && (file_.write(text) || (error_ = file_.error(), false));
+}
+
+bool Destination::finish(const std::string* input, bool failed) {
+    if (targets_.empty()) return true;
+    if (failed) {  // an input that could not be read whole: its output does not appear
+        if (current_ == input) file_.discard();
+        current_ = nullptr;
+        return true;
+    }
+    const bool done = start(input) && (file_.commit() || (error_ = file_.error(), false));
+    current_ = nullptr;
+    if (done && verbose_) std::cerr << display_name(*input) << " -> " << display_name(targets_.at(input)) << "\n";
+    return done;
+}
+
+void Tally::other(const Outcome& o, Destination& destination) {
+    other(o);
+    if (o.kind == Document::end_of_file && !destination.finish(o.finding.path, o.finding.path == unreadable))
+        io_failure(destination.error());
+}
+
+bool Tally::wrote(bool ok, const Destination& destination) {
+    if (!ok && !destination.error().empty()) io_failure(destination.error());  // (standard output: main() says so)
+    return ok;
+}
+
 // ----- convert -----------------------------------------------------------------------------------
 
-/// The "dropped" field of a document's --format jsonl report under --lossy; the other formats list
-/// the losses themselves, so it is written only where it is read.
+/// The "dropped" field of a document's --format jsonl report under --lossy, or without it the
+/// "would_drop" field of a document that failed only on what --lossy drops; the other formats list the
+/// losses themselves, so it is written only where it is read.
 std::string dropped_field(const Options& o, const Outcome& out) {
-    return o.lossy && o.format == Format::jsonl ? "\"dropped\": " + json_errors(out.finding.dropped, SIZE_MAX) + ", " : "";
+    if (o.format != Format::jsonl) return "";
+    if (o.lossy) return "\"dropped\": " + json_errors(out.finding.dropped, SIZE_MAX) + ", ";
+    return out.finding.dropped.empty() ? "" : "\"would_drop\": " + json_errors(out.finding.dropped, SIZE_MAX) + ", ";
 }
 
 int run_convert(const Options& o) {
@@ -46,55 +109,56 @@ int run_convert(const Options& o) {
     RunOptions run = o.run();
     if (!o.metadata.empty()) run.metadata = &metadata;
     const rows::ConvertOptions options{o.lossy};
+    Destination destination;
+    if (const std::string problem = destination.open(o); !problem.empty()) return usage_error(problem, "convert");
     Reporter reporter(std::cerr, o.reporting());
     Tally tally(o);
     const RunTotals t = run_documents(o.files, run, [&](const Document& d, Outcome& out) {
         std::optional<std::string_view> line;
         if (!o.metadata.empty()) line = d.metadata;
         rows::ConvertedText converted;
-        if (rows::convert(d.text, o.schema_name, o.to_name, converted, out.finding.errors, o.style, options, line, o.limits)) {
+        const bool ok = rows::convert(d.text, o.schema_name, o.to_name, converted, out.finding.errors, o.style, options, line, o.limits);
+        out.finding.dropped = std::move(converted.losses);  // (failed: what --lossy would drop)
+        if (ok) {
             out.out = std::move(converted.text) + "\n";
-            out.finding.dropped = std::move(converted.losses);
         } else if (converted.metadata_fault) {
             out.finding.path = &o.metadata;  // the error is the metadata line's
             out.finding.line = d.metadata_line;
         }
     }, [&](Outcome& out) {
-        if (out.kind != Document::document) return tally.other(out), true;
+        if (out.kind != Document::document) return tally.other(out, destination), true;
         tally.count(out.finding);
         reporter.report(out.finding, dropped_field(o, out));
-        std::cout << out.out;
-        return std::cout.good() && !reporter.stopped();
+        return tally.wrote(destination.write(out.finding.path, out.out), destination) && !reporter.stopped();
     });
-    summary(o, std::to_string(tally.ok) + " converted, " + std::to_string(tally.failed) + " failed" + tally.losses_summary("convert", "the values listed"), t, reporter);
+    summary(o, std::to_string(tally.ok) + " converted, " + std::to_string(tally.failed) + " failed" + tally.losses_summary("convert"), t, reporter);
     return tally.status();
 }
 
 // ----- upgrade -----------------------------------------------------------------------------------
 
 int run_upgrade(const Options& o) {
-    if (const std::string refusal = upgrade_refusal(o.schema_name, *o.to); !refusal.empty()) return usage_error(refusal, "upgrade");
+    if (const std::string refusal = upgrade_refusal(o.schema_name, *o.to, o.lossy); !refusal.empty()) return usage_error(refusal, "upgrade");
     const rows::ConvertOptions options{o.lossy};
+    Destination destination;
+    if (const std::string problem = destination.open(o); !problem.empty()) return usage_error(problem, "upgrade");
     Reporter reporter(std::cerr, o.reporting());
     Tally tally(o);
-    tally.lossy_drops = o.to->base == "nemo-gym-rollout";  // the only family whose upgrade drops (a CI resolution)
     Versions versions{o.schema == nullptr, {}};
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         rows::Upgraded up;
-        if (rows::upgrade(d.text, o.schema_name, o.to->id, up, out.finding.errors, o.style, options, o.limits)) {
+        if (rows::upgrade(d.text, o.schema_name, o.to->id, up, out.finding.errors, o.style, options, o.limits))
             out.out = std::move(up.text) + "\n";
-            out.finding.dropped = std::move(up.losses);
-        }
+        out.finding.dropped = std::move(up.losses);  // (failed: what --lossy would drop)
         if (up.from && versions.any) out.finding.read_as = rows::schema_info(*up.from).name;
     }, [&](Outcome& out) {
-        if (out.kind != Document::document) return tally.other(out), true;
+        if (out.kind != Document::document) return tally.other(out, destination), true;
         tally.count(out.finding);
         const std::string fields = versions.take(out) + dropped_field(o, out);
         reporter.report(out.finding, fields);
-        std::cout << out.out;
-        return std::cout.good() && !reporter.stopped();
+        return tally.wrote(destination.write(out.finding.path, out.out), destination) && !reporter.stopped();
     });
-    summary(o, std::to_string(tally.ok) + " upgraded, " + std::to_string(tally.failed) + " failed" + versions.summary() + tally.losses_summary("upgrade", "each CI resolution it cannot derive, with its reward"),
+    summary(o, std::to_string(tally.ok) + " upgraded, " + std::to_string(tally.failed) + " failed" + versions.summary() + tally.losses_summary("upgrade"),
             t, reporter);
     return tally.status();
 }
@@ -103,27 +167,26 @@ int run_upgrade(const Options& o) {
 
 int run_schema(const std::vector<std::string>& args) {
     if (args.size() == 1 && args[0] == "list") {
-        std::vector<const rows::SchemaInfo*> list;  // by name, then version
-        for (const rows::SchemaInfo& s : rows::kSchemas) list.push_back(&s);
-        std::sort(list.begin(), list.end(), [](const rows::SchemaInfo* a, const rows::SchemaInfo* b) {
-            return a->base != b->base ? a->base < b->base : a->version < b->version;
-        });
-        // first the names without a version (documents that say their own), then every schema
-        for (const rows::SchemaInfo* s : list) {
-            const std::vector<rows::SchemaId> versions = rows::schemas_named(s->base);
-            if (versions.size() < 2 || versions.front() != s->id) continue;
-            std::cout << s->base << "\tany version, each document read as the version it names:";
-            for (const rows::SchemaId id : versions) std::cout << " " << rows::schema_info(id).name;
-            std::cout << "\n";
+        // by name: "any" first, then each family's name without a version just before its versions
+        for (const std::string_view name : rows::schema_names()) {
+            if (const rows::SchemaInfo* s = rows::find_schema(name)) {
+                std::cout << name << "\t" << s->uri << "\n";
+            } else if (name == "any") {
+                std::cout << "any\ta row of any family and version: each document read as the family and version its schema_id names\n";
+            } else {
+                std::cout << name << "\tany version, each document read as the version it names:";
+                for (const rows::SchemaId id : rows::schemas_named(name)) std::cout << " " << rows::schema_info(id).name;
+                std::cout << "\n";
+            }
         }
-        std::cout << "any\tany of the names above: each document read as the family and version its schema_id names\n";
-        for (const rows::SchemaInfo* s : list) std::cout << s->name << "\t" << s->uri << "\n";
         return kExitOk;
     }
     if (args.size() == 2 && args[0] == "show") {
-        const rows::SchemaInfo* s = rows::find_schema(args[1]);
-        if (!s) return usage_error(unknown_schema(args[1]), "schema");
-        std::cout << rows::schema_text(s->id);
+        try {
+            std::cout << rows::schema_document(args[1]);
+        } catch (const std::invalid_argument&) {
+            return usage_error(unknown_schema(args[1]), "schema");
+        }
         return kExitOk;
     }
     return usage_error("schema takes list, or show NAME", "schema");

@@ -3,6 +3,7 @@
 // newer version refuses (a U+0000 in an id, from version 3 on) fails at its place.
 #include "sediment/rows/upgrade.hpp"
 
+#include "sediment/rows/convert.hpp"
 #include "detail/atif_parts.hpp"
 #include "detail/decode.hpp"
 #include "detail/text.hpp"
@@ -17,21 +18,29 @@ namespace {
 
 /// What one upgrade found: the fields it cannot derive, and (lossy) the values it dropped instead.
 struct Findings {
+    const SchemaInfo& source;
+    const SchemaInfo& target;
     bool lossy = false;
     std::vector<Error> underivable;
     std::vector<Error> losses;
 
-    void cannot_derive(std::string at, std::string why) {
-        underivable.push_back(Error{"rows.upgrade.underivable", std::move(at), std::move(why)});
+    /// `at` cannot be derived, for the reason `why`: "a dpo-pair.v2 row has no path to dpo-pair.v4: why".
+    void cannot_derive(std::string at, const std::string& why) {
+        const char* kind = source.version_pointer.empty() ? " document" : " row";
+        underivable.push_back(Error{"rows.upgrade.underivable", std::move(at),
+                                    "a " + std::string(source.name) + kind + " has no path to " + std::string(target.name) + ": " + why});
     }
 };
+
+/// The name of version `version` of `base`: "sft-sample.v2".
+std::string version_name(std::string_view base, int version) { return std::string(base) + ".v" + std::to_string(version); }
 
 /// A row's CI resolution, whose new field cannot be derived: in strict mode a finding at `field`; in
 /// lossy mode the resolution goes, with the reward and reward source that derive from it, and the
 /// observation ids that match it (listed in document order).
 void resolution_underivable(Json& row, const std::string& field, const std::string& why, Findings& f) {
     if (!f.lossy) return f.cannot_derive(field, why);
-    const std::string because = "dropped with the ci_resolution, whose " + field.substr(field.rfind('/') + 1) + " cannot be derived";
+    const std::string because = "goes with the ci_resolution, whose " + field.substr(field.rfind('/') + 1) + " cannot be derived";
     const auto lose = [&](const std::string& at, const std::string& message) { f.losses.push_back(Error{"rows.upgrade.loss", at, message}); };
     Json& m = row["metadata"];
     const bool reward = row.contains("reward");
@@ -60,8 +69,8 @@ void rollout_2_to_3(Json& row, Findings& f) {
     Json& m = row["metadata"];
     if (m.contains("ci_resolution"))
         resolution_underivable(row, "/metadata/session_commit_observation_ids",
-                               "a version 2 row does not hold the session's commit observations, so the ids of those matching its "
-                               "ci_resolution are unknown ([] would say none matches)", f);
+                               "nemo-gym-rollout.v3 adds the ids of the session's commit observations that match its ci_resolution, "
+                               "which it does not hold ([] would say none matches)", f);
     row["metadata"]["session_commit_observation_ids"] = Json::array();
 }
 
@@ -83,8 +92,8 @@ void rollout_3_to_4(Json& row, Findings& f) {
             m["ci_resolution"]["repository_identity"] = nullptr;
         else
             resolution_underivable(row, "/metadata/ci_resolution/repository_identity",
-                                   "its source outcome " + detail::quoted(missing, 100) +
-                                       " is not among verifier_results, so the row does not say whether its repository was identified", f);
+                                   "its ci_resolution's source outcome " + detail::quoted(missing, 100) +
+                                       " is not among verifier_results, so it does not say whether its repository was identified", f);
     }
     row["metadata"]["repository_identity"] = nullptr;
 }
@@ -106,8 +115,8 @@ void ci_identity(Json& holder, const std::string& at, Findings& f) {
         for (const Json& id : resolution["source_outcome_ids"])
             if (missing.empty() && !outcomes.count(id.get<std::string>())) missing = id.get<std::string>();
         if (missing.empty()) resolution["repository_identity"] = nullptr;
-        else f.cannot_derive(place + "/repository_identity", "its source outcome " + detail::quoted(missing, 100) +
-                                                                  " is not among verifier_results, so the row does not say whether its repository was identified");
+        else f.cannot_derive(place + "/repository_identity", "the source outcome " + detail::quoted(missing, 100) + " of the CI resolution at " +
+                                                                  place + " is not among verifier_results, so it does not say whether its repository was identified");
     };
     if (holder.contains("ci_resolution")) resolve(holder["ci_resolution"], at + "/ci_resolution");
     if (holder.contains("ci_resolutions"))
@@ -115,50 +124,51 @@ void ci_identity(Json& holder, const std::string& at, Findings& f) {
     holder["repository_identity"] = nullptr;
 }
 
-/// A field a version adds that the version before holds nothing of (an attribution, the observations of
-/// a session, a repository's identity): never invented.
-void not_held(Findings& f, const std::string& at, const std::string& what) {
-    f.cannot_derive(at, "the version before does not hold " + what);
-}
-
 /// One step of a family other than the rollout rows', from `version` to the next.
 void family_step(std::string_view base, int version, Json& d, Findings& f) {
+    // A field the next version adds that the document holds nothing of (an attribution, the
+    // observations of a session, a repository's identity): never invented.
+    const auto not_held = [&](const std::string& at, const std::string& what, const std::string& why = "") {
+        f.cannot_derive(at, version_name(base, version + 1) + " adds " + what + ", which it does not hold" + why);
+    };
     const std::string observations = "the session's commit observations";
-    const std::string identity = "the repository's identity, and null would say it is an unambiguous legacy repository";
+    const std::string identity = "the repository's identity";
+    const std::string legacy = " (null would say it is an unambiguous legacy repository)";
     if (base == "sediment-rlvr-rollout" && version == 2) {  // [] when the row emits no CI resolution
         if (d.contains("ci_resolution") || !d["ci_resolutions"].empty())
-            not_held(f, "/session_commit_observation_ids", observations + " that match its CI resolutions ([] would say none does)");
+            not_held("/session_commit_observation_ids", observations + " that match its CI resolutions", " ([] would say none does)");
         d["session_commit_observation_ids"] = Json::array();
     }
     if ((base == "sediment-rlvr-rollout" && version == 3) || (base == "sediment-rlvr-task" && version == 2)) ci_identity(d, "", f);
     if (base == "swe-bench-task" && version == 2) ci_identity(d["metadata"], "/metadata", f);
-    if (base == "sediment-rlvr-task" && version == 1) not_held(f, "/session_commit_observation_ids", observations + " that match its ci_resolution");
-    if (base == "swe-bench-task" && version == 1) not_held(f, "/metadata/session_commit_observation_ids", observations + " that match its ci_resolution");
+    if (base == "sediment-rlvr-task" && version == 1) not_held("/session_commit_observation_ids", observations + " that match its ci_resolution");
+    if (base == "swe-bench-task" && version == 1) not_held("/metadata/session_commit_observation_ids", observations + " that match its ci_resolution");
     if (base == "sft-sample" && version == 1) {
-        not_held(f, "/metadata/attribution_source", "the target's attribution method");
-        not_held(f, "/metadata/session_commit_observation_ids", observations + " of the target's session-to-commit edge");
+        not_held("/metadata/attribution_source", "the target's attribution method");
+        not_held("/metadata/session_commit_observation_ids", observations + " of the target's session-to-commit edge");
     }
     if (base == "dpo-pair" && version == 1)
         for (const char* member : {"chosen", "rejected"}) {
-            not_held(f, std::string("/metadata/") + member + "_attribution_source", std::string("the ") + member + " member's attribution method");
-            not_held(f, std::string("/metadata/") + member + "_session_commit_observation_ids", observations + " of the " + member + " member");
+            not_held(std::string("/metadata/") + member + "_attribution_source", std::string("the ") + member + " member's attribution method");
+            not_held(std::string("/metadata/") + member + "_session_commit_observation_ids", observations + " of the " + member + " member");
         }
     if (base == "diff-sft-sample" && version == 1) {
-        not_held(f, "/metadata/attribution_sources", "the attribution methods of the patch's members");
-        not_held(f, "/metadata/source_ids/session_commit_observation_ids", observations);
+        not_held("/metadata/attribution_sources", "the attribution methods of the patch's members");
+        not_held("/metadata/source_ids/session_commit_observation_ids", observations);
     }
     if (base == "recovery-row" && version == 1)
         for (const char* side : {"failed", "fixed"})
-            not_held(f, std::string("/") + side + "_attribution_evidence", std::string("the ") + side + " side's attribution evidence");
+            not_held(std::string("/") + side + "_attribution_evidence", std::string("the ") + side + " side's attribution evidence");
     if (version == 2) {
-        if (base == "sft-sample" || base == "diff-sft-sample") not_held(f, "/metadata/repository_identity", identity);
-        if (base == "recovery-row") not_held(f, "/repository_identity", identity);
+        if (base == "sft-sample" || base == "diff-sft-sample") not_held("/metadata/repository_identity", identity, legacy);
+        if (base == "recovery-row") not_held("/repository_identity", identity, legacy);
         if (base == "dpo-pair")
-            for (const char* member : {"chosen", "rejected"}) not_held(f, std::string("/metadata/") + member + "_repository_identity", identity);
+            for (const char* member : {"chosen", "rejected"})
+                not_held(std::string("/metadata/") + member + "_repository_identity", std::string("the ") + member + " member's repository identity", legacy);
     }
     if (base == "dpo-pair" && version == 3)  // recipe_version 1 -> 2: the recipe's semantics changed
-        f.cannot_derive("/metadata/recipe_version", "a version 3 pair was made by recipe version 1; version 4 pairs are recipe "
-                                                    "version 2's, whose semantics changed");
+        f.cannot_derive("/metadata/recipe_version", "it was made by recipe version 1, and dpo-pair.v4 pairs are recipe version 2's, whose "
+                                                    "semantics changed");
 }
 
 /// Applies the steps from `from` up to `to` to a document of their schema.
@@ -347,8 +357,19 @@ bool upgrade_atif(std::string_view text, Upgraded& out, std::vector<Error>& erro
 
 }  // namespace
 
-bool upgrade(std::string_view text, std::string_view from_name, SchemaId to, Upgraded& out, std::vector<Error>& errors,
-             Style style, const ConvertOptions& options, const Limits& limits) {
+std::string lossy_upgrade_refusal(std::string_view from, SchemaId to) {
+    const SchemaInfo& target = schema_info(to);
+    if (target.base == "nemo-gym-rollout" || (from == "atif" && to == SchemaId::atif_v1_7)) return {};
+    return "lossy mode has nothing to drop in an upgrade to " + std::string(target.name) +
+           ": each field it adds is derived, or the document fails and says why (lossy upgrades drop a rollout row's CI "
+           "resolution, or an ATIF trajectory's audio parts)";
+}
+
+namespace {
+
+/// upgrade(), once: in the mode `options` says.
+bool upgrade_once(std::string_view text, std::string_view from_name, SchemaId to, Upgraded& out, std::vector<Error>& errors,
+                  Style style, const ConvertOptions& options, const Limits& limits) {
     const SchemaInfo& target = schema_info(to);
     if (from_name == "atif" && to == SchemaId::atif_v1_7) {
         out.clear();
@@ -377,8 +398,7 @@ bool upgrade(std::string_view text, std::string_view from_name, SchemaId to, Upg
     });
     if (!valid) return false;
 
-    Findings f;
-    f.lossy = options.lossy;
+    Findings f{source, target, options.lossy, {}, {}};
     steps(document, source, target, f);
     if (!f.underivable.empty()) {
         errors.insert(errors.end(), f.underivable.begin(), f.underivable.end());
@@ -396,6 +416,22 @@ bool upgrade(std::string_view text, std::string_view from_name, SchemaId to, Upg
         }
         return true;
     });
+}
+
+}  // namespace
+
+bool upgrade(std::string_view text, std::string_view from, SchemaId to, Upgraded& out, std::vector<Error>& errors, Style style,
+             const ConvertOptions& options, const Limits& limits) {
+    const std::string refusal = lossy_upgrade_refusal(from, to);
+    if (options.lossy && !refusal.empty()) throw std::invalid_argument(refusal);
+    const std::size_t first = errors.size();
+    if (upgrade_once(text, from, to, out, errors, style, options, limits)) return true;
+    if (!options.lossy && refusal.empty() && errors.size() > first && std::all_of(errors.begin() + static_cast<std::ptrdiff_t>(first), errors.end(), lossy_would_drop)) {
+        Upgraded lossy;  // the document fails only on what lossy mode drops: list every value it would
+        std::vector<Error> ignored;
+        if (upgrade_once(text, from, to, lossy, ignored, style, ConvertOptions{true}, limits)) out.losses = std::move(lossy.losses);
+    }
+    return false;
 }
 
 Upgraded upgrade(std::string_view text, std::string_view from, SchemaId to, Style style, const ConvertOptions& options,

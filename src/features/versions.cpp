@@ -102,6 +102,42 @@ std::vector<SchemaId> versions_of(std::string_view base) {
     return out;
 }
 
+std::vector<std::string_view> schema_names() {
+    struct Entry { std::string_view base; int version; std::string_view name; };
+    std::vector<Entry> list;  // a family's name without a version (version 0) comes before its versions
+    for (const SchemaInfo& s : kSchemas) {
+        if (named_family(s.base) == &s) list.push_back({s.base, 0, s.base});
+        list.push_back({s.base, static_cast<int>(s.version), s.name});
+    }
+    std::stable_sort(list.begin(), list.end(), [](const Entry& a, const Entry& b) {
+        return a.base != b.base ? a.base < b.base : a.version < b.version;
+    });
+    std::vector<std::string_view> names{kAny};
+    for (const Entry& e : list) names.push_back(e.name);
+    return names;
+}
+
+std::string schema_document(std::string_view name) {
+    if (const SchemaInfo* s = find_schema(name)) return std::string(schema_text(s->id));
+    const std::vector<SchemaId> ids = schemas_named(name);
+    if (ids.empty()) unknown_name(name);
+    std::string refs, defs, listed;
+    for (const SchemaId id : ids) {
+        const SchemaInfo& s = schema_info(id);
+        std::string_view text = schema_text(id);
+        while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+        refs += std::string(refs.empty() ? "" : ", ") + "{\"$ref\": " + Json(std::string(s.uri)).dump() + "}";
+        defs += std::string(defs.empty() ? "" : ",\n    ") + Json(std::string(s.name)).dump() + ": " + std::string(text);
+        listed += std::string(listed.empty() ? "" : ", ") + std::string(s.name);
+    }
+    const std::string what = name == kAny ? "A document of any family and version" : "A document of any version of " + std::string(name);
+    const std::string description = what + ", read as the one its schema_id names: " + listed +
+                                    " (each embedded in $defs as it is bundled).";
+    return "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"$id\": " +
+           Json("urn:sediment-rows:schemas:" + std::string(name)).dump() + ",\n  \"description\": " + Json(description).dump() +
+           ",\n  \"anyOf\": [" + refs + "],\n  \"$defs\": {\n    " + defs + "\n  }\n}\n";
+}
+
 std::vector<SchemaId> schemas_named(std::string_view name) {
     if (const SchemaInfo* s = find_schema(name)) return {s->id};
     if (named_family(name)) return versions_of(name);

@@ -19,6 +19,7 @@
 #include <sediment/rows.hpp>
 
 #include "common.hpp"
+#include "output.hpp"
 #include "run.hpp"
 #include "tasks.hpp"
 #include "values.hpp"
@@ -171,18 +172,30 @@ PYBIND11_MODULE(_native, m) {
 
     m.def("schemas", [] {
         std::vector<std::string> names;
-        for (const rows::SchemaInfo& info : rows::kSchemas) names.emplace_back(info.name);
+        for (const std::string_view name : rows::schema_names()) names.emplace_back(name);
         return names;
-    }, "The bundled schemas' names, e.g. 'nemo-gym-rollout.v2', in bundle order.");
+    }, "Every name a schema can be given, as `sediment-rows schema list` shows them: 'any', then every bundled\n"
+       "schema by name and version ('nemo-gym-rollout.v4'), a family's name without a version ('nemo-gym-rollout':\n"
+       "any version, each document read as the version it names) just before its versions.");
+
+    m.def("_output_names", [](const std::vector<std::string>& paths, const std::vector<bool>& whole) {
+        return cli::output_names(paths, whole);
+    }, py::arg("paths"), py::arg("whole"),
+       "Each input's output name below the output folder, as the CLI's --out names it (sediment_rows.dask).");
 
     m.def("_check_order", [](const py::object& data, const py::args& names) { check_order(data, names); }, py::arg("data"),
           "TypeError when a call's arguments are swapped: `data` names a schema, and one of `names` does not.");
 
     m.def("schema_text", [](std::string_view name) {
-        const rows::SchemaInfo* info = rows::find_schema(name);
-        if (!info) throw py::value_error("unknown schema '" + std::string(name) + "' (see schemas())");
-        return py::bytes(std::string(rows::schema_text(info->id)));
-    }, py::arg("name"), "The exact bytes of a bundled schema (JSON Schema draft 2020-12).");
+        try {
+            return py::bytes(rows::schema_document(name));
+        } catch (const std::invalid_argument& e) {
+            throw py::value_error(std::string(e.what()) + " (see schemas())");
+        }
+    }, py::arg("name"),
+       "The JSON Schema (draft 2020-12) of a name of schemas(): a bundled schema's exact bytes; for a family's name\n"
+       "without a version, or 'any', a schema whose anyOf takes each schema it stands for, embedded as bundled.\n"
+       "ValueError, with the nearest names, for an unknown one.");
 
     m.def("validate", [](const py::object& data, std::string_view schema, std::string_view engine) {
         check_name(schema, data);
@@ -365,10 +378,10 @@ PYBIND11_MODULE(_native, m) {
         } catch (const std::invalid_argument& e) {
             throw py::value_error(e.what());
         }
-        if (!errors.empty()) return py::make_tuple(false, errors, out.metadata_fault);
+        if (!errors.empty()) return py::make_tuple(false, errors, out.metadata_fault, out.losses);
         return py::make_tuple(true, py::bytes(out.text), out.losses);
     }, py::arg("source"), py::arg("target"), py::arg("data"), py::arg("style"), py::arg("lossy"), py::arg("metadata"),
-       "convert() without the exception: (True, bytes, losses) or (False, errors, in_metadata).");
+       "convert() without the exception: (True, bytes, losses) or (False, errors, in_metadata, would_drop).");
 
     m.def("_upgrade", [](std::string_view from, std::string_view to, const py::object& data, std::string_view style, bool lossy) -> py::object {
         const rows::Style s = style_of(style);
@@ -385,8 +398,8 @@ PYBIND11_MODULE(_native, m) {
         } catch (const std::invalid_argument& e) {
             throw py::value_error(e.what());
         }
-        if (!errors.empty()) return py::make_tuple(false, errors);
+        if (!errors.empty()) return py::make_tuple(false, errors, false, out.losses);
         return py::make_tuple(true, py::bytes(out.text), out.losses);
     }, py::arg("source"), py::arg("target"), py::arg("data"), py::arg("style"), py::arg("lossy"),
-       "upgrade() without the exception: (True, bytes, losses) or (False, errors).");
+       "upgrade() without the exception: (True, bytes, losses) or (False, errors, False, would_drop).");
 }

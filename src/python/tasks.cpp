@@ -57,9 +57,10 @@ py::list plain_errors(const std::vector<std::pair<std::size_t, rows::Error>>& er
     return out;
 }
 
-/// ValueError unless `job` can run from `source` to `target` as the CLI's command of that name would;
-/// for upgrade, the schema it goes to, and an empty `source` becomes the one the CLI reads by default.
-rows::SchemaId check_rewrite(std::string_view job, std::string& source, const std::string& target) {
+/// ValueError unless `job` can run from `source` to `target`, `lossy` or not, as the CLI's command of
+/// that name would; for upgrade, the schema it goes to, and an empty `source` becomes the one the CLI
+/// reads by default.
+rows::SchemaId check_rewrite(std::string_view job, std::string& source, const std::string& target, bool lossy) {
     if (job == "format") return check_name(source), rows::SchemaId{};
     if (job == "convert") {
         try {
@@ -75,7 +76,7 @@ rows::SchemaId check_rewrite(std::string_view job, std::string& source, const st
     if (source.empty() && (source = cli::upgrade_source(*to)).empty())
         throw py::value_error("upgrade needs source: " + std::string(to->base) + " documents do not name their version");
     check_name(source);
-    if (const std::string refusal = cli::upgrade_refusal(source, *to); !refusal.empty()) throw py::value_error(refusal);
+    if (const std::string refusal = cli::upgrade_refusal(source, *to, lossy); !refusal.empty()) throw py::value_error(refusal);
     return to->id;
 }
 
@@ -140,7 +141,7 @@ void bind_tasks(py::module_& m) {
     m.def("_rewrite_block", [](std::string_view job, std::string source, const std::string& target, std::string_view style,
                                bool lossy, const py::buffer& data, std::size_t first_line, bool whole, const py::object& into) {
         const rows::Style s = style_of(style);
-        const rows::SchemaId upgrade_to = check_rewrite(job, source, target);
+        const rows::SchemaId upgrade_to = check_rewrite(job, source, target, lossy);
         if (!into.is_none() && !PyByteArray_Check(into.ptr())) throw py::type_error("into is a bytearray, or None");
         const std::string_view text = contiguous(data);
         std::size_t newlines = 0, ok = 0, failed = 0;

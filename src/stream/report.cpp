@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "detail/text.hpp"
@@ -116,8 +117,10 @@ void Reporter::report(const Finding& f, std::string_view fields) {
     } else {
         for (std::size_t i = 0; i < shown; ++i) write(name, f.line, &f.errors[i].pointer, f.errors[i].message, false, &f.errors[i].id);
         if (problem) write(name, f.line, nullptr, f.problem, false);
-        if (!o_.quiet)
-            for (const rows::Error& e : f.dropped) write(name, f.line, &e.pointer, "dropped: " + e.message, true);
+        if (!o_.quiet)  // what --lossy dropped, or (a document that failed) what it would drop, beside the errors
+            for (const rows::Error& e : f.dropped)
+                if (f.ok() || std::find(f.errors.begin(), f.errors.end(), e) == f.errors.end())
+                    write(name, f.line, &e.pointer, (f.ok() ? "dropped: " : "--lossy would drop: ") + e.message, true);
         if (o_.every_document && o_.format == Format::text && f.ok())
             out_ << one_line(name) << ":" << f.line << ": valid" << (f.read_as.empty() ? "" : " (" + f.read_as + ")") << "\n";
     }

@@ -18,7 +18,7 @@ struct Finding {
     const std::string* path = nullptr;
     std::size_t line = 0;
     std::vector<sediment::rows::Error> errors;   ///< each fails the document
-    std::vector<sediment::rows::Error> dropped;  ///< convert --lossy: values the output lacks
+    std::vector<sediment::rows::Error> dropped;  ///< --lossy: values the output lacks; failed: what --lossy would drop
     std::string problem;                         ///< an error with no pointer (format --check)
     std::string read_as;                         ///< --schema without a version: the version read, or empty
     bool ok() const { return errors.empty() && problem.empty(); }

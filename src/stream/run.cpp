@@ -1,5 +1,6 @@
 #include "run.hpp"
 
+#include <sediment/rows/upgrade.hpp>
 #include <sediment/rows/versions.hpp>
 
 #include <unistd.h>
@@ -253,7 +254,9 @@ std::string upgrade_source(const rows::SchemaInfo& to) {
     return rows::schemas_named(to.base).size() < 2 ? std::string() : std::string(to.base);
 }
 
-std::string upgrade_refusal(std::string_view from, const rows::SchemaInfo& to) {
+std::string upgrade_refusal(std::string_view from, const rows::SchemaInfo& to, bool lossy) {
+    if (lossy)
+        if (std::string refusal = rows::lossy_upgrade_refusal(from, to.id); !refusal.empty()) return "--lossy: " + refusal;
     const rows::SchemaInfo* versioned = rows::find_schema(from);
     const std::vector<rows::SchemaId> named = rows::schemas_named(from);
     if (named.empty()) return rows::unknown_schema_message(from);

@@ -79,10 +79,10 @@ inline bool blank_line(std::string_view line) { return line.find_first_not_of(" 
 /// document that goes on over the next lines (pretty-printed JSON). Added to the line's first error.
 std::string layout_hint(std::string_view text, std::size_t number);
 
-/// Why `upgrade` cannot go from `from` (a schema's name, with or without a version) to `to`: the
-/// command's usage error; empty when it can (a newer or the same version of one schema, or Harbor's
-/// "atif" to "atif-v1.7").
-std::string upgrade_refusal(std::string_view from, const sediment::rows::SchemaInfo& to);
+/// Why `upgrade` cannot go from `from` (a schema's name, with or without a version) to `to`, `lossy` or
+/// not: the command's usage error; empty when it can (a newer or the same version of one schema, or
+/// Harbor's "atif" to "atif-v1.7"; --lossy where the upgrade has something to drop).
+std::string upgrade_refusal(std::string_view from, const sediment::rows::SchemaInfo& to, bool lossy = false);
 
 /// The schema `upgrade` reads when none is given: "atif" (Harbor's model, any ATIF version) for
 /// "atif-v1.7"; `to`'s name without its version when its documents name their version (rows); else

@@ -111,6 +111,36 @@ def test_each_job_writes_what_the_cli_writes(corpus, tmp_path, job, blocksize):
     assert result.files == [str(tmp_path / "out" / name) for name in files]  # in the inputs' order
 
 
+@pytest.mark.parametrize("job", sorted(JOBS))
+def test_the_clis_out_folder_and_the_job_write_the_same_files_named_as_given(corpus, tmp_path, monkeypatch, job):
+    """Run from the corpus's folder on a relative glob: the CLI's --out and the job write the same files,
+    and both name each input, and each output, as the caller named them."""
+    paths, runs = corpus
+    root = os.path.dirname(paths[0])
+    monkeypatch.chdir(root)
+    relative = sorted(os.path.relpath(p, root) for p in paths)
+    args, run_job = JOBS[job]
+    cli_out = tmp_path / "cli"
+    run = subprocess.run([cli(), *args, "--format", "jsonl", "--out", str(cli_out), *relative], capture_output=True)
+    assert run.returncode == 1, run.stderr
+    assert run.stdout == b""
+    reports = [json.loads(l) for l in run.stderr.decode().splitlines() if l.startswith("{")]
+    assert {r["file"] for r in reports if not r["valid"]} <= set(relative)
+    assert written(cli_out) == runs[job][0]
+    # the job, on the glob "shard-*" and the subfolder's file as a path
+    result = run_job(["shard-*", "sub/shard-3.jsonl"], "out", blocksize=700, scheduler="sync")
+    assert written(os.path.join(root, "out")) == runs[job][0]
+    named = sorted({e.file for e in result.errors})
+    assert named and set(named) <= set(relative), named  # as given: no absolute path
+    assert sorted((r["file"], r["line"]) for r in reports if not r["valid"]) == \
+        sorted({(e.file, e.line) for e in result.errors})
+    assert result.files == ["out/" + n for n in ("shard-0.jsonl", "shard-1.jsonl", "shard-2.jsonl", "shard-4.jsonl",
+                                                  "sub/shard-3.jsonl")]
+    for name in result.files:
+        assert os.path.isfile(name)
+    run_job(["shard-*", "sub/shard-3.jsonl"], "out", blocksize=700, scheduler="sync")  # (the job removes its staging)
+
+
 def test_each_job_on_two_worker_processes(corpus, tmp_path):
     """Every job on worker processes (tasks pickled, files written by other processes, the staging
     folder removed by a worker): the CLI's bytes and verdicts."""

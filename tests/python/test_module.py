@@ -23,18 +23,58 @@ def example_rows():
 def test_version_and_schemas():
     assert sediment_rows.__version__.count(".") == 2
     names = sediment_rows.schemas()
-    assert names == sorted(names, key=lambda n: (n.rsplit(".v", 1)[0], n))  # by family, then version
-    assert {"atif-v1.7", "atif", "nemo-gym-rollout.v4", "ci-outcome.v3"} <= set(names)
+    assert names[0] == "any"
+    # by family, the name without a version just before its versions ("sft-sample", "sft-sample.v1", ...)
+    assert names[1:] == sorted(names[1:], key=lambda n: (n.rsplit(".v", 1)[0], n))
+    assert {"atif-v1.7", "atif", "nemo-gym-rollout", "nemo-gym-rollout.v4", "ci-outcome.v3", "sft-sample",
+            "dpo-pair.v4"} <= set(names)
     assert len(names) == len(set(names))
+    for name in names:  # every name listed is one validate() takes
+        assert isinstance(sediment_rows.validate(b"{}", name), list), name
 
 
 def test_schema_text_is_the_bundled_file():
     root = os.path.join(os.path.dirname(__file__), "..", "..", "schemas")
-    for name in sediment_rows.schemas():
+    bundled = sorted(f[:-len(".schema.json")] for f in os.listdir(root) if f.endswith(".schema.json"))
+    assert bundled == sorted(n for n in sediment_rows.schemas() if ".v" in n or n in ("atif", "atif-v1.7"))
+    for name in bundled:
         with open(os.path.join(root, name + ".schema.json"), "rb") as f:
             assert sediment_rows.schema_text(name) == f.read()
     with pytest.raises(ValueError, match="unknown schema 'nope'"):
         sediment_rows.schema_text("nope")
+
+
+def test_schema_text_of_a_name_for_several_versions_embeds_each_and_suggests_on_a_typo():
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "schemas")
+    compound = json.loads(sediment_rows.schema_text("sft-sample"))
+    assert compound["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert sorted(compound["$defs"]) == ["sft-sample.v1", "sft-sample.v2", "sft-sample.v3"]
+    for name, embedded in compound["$defs"].items():
+        with open(os.path.join(root, name + ".schema.json"), "rb") as f:
+            assert embedded == json.loads(f.read())
+    assert [ref["$ref"] for ref in compound["anyOf"]] == [compound["$defs"][n]["$id"] for n in sorted(compound["$defs"])]
+    every = json.loads(sediment_rows.schema_text("any"))
+    assert {"nemo-gym-rollout.v1", "nemo-gym-rollout.v4", "sft-sample.v3", "swe-bench-task.v1"} <= set(every["$defs"])
+    for name, embedded in every["$defs"].items():
+        assert json.loads(sediment_rows.schema_text(name)) == embedded
+    with pytest.raises(ValueError, match=r"unknown schema 'sft-sampel'; did you mean 'sft-sample'\?"):
+        sediment_rows.schema_text("sft-sampel")
+
+
+def test_a_compound_schema_accepts_what_validate_accepts(tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    with open(os.path.join(os.path.dirname(ROW_PATH), "families.jsonl"), "rb") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    for name, row in (("sft-sample", rows[0]), ("dpo-pair", rows[1])):
+        schema = json.loads(sediment_rows.schema_text(name))
+        checker = jsonschema.Draft202012Validator(schema)
+        wrong = json.loads(json.dumps(row))
+        wrong["metadata"]["schema_id"] = "no-such-version"
+        extra = dict(row, unknown_field=1)
+        for value, valid in ((row, True), (wrong, False), (extra, False)):
+            assert checker.is_valid(value) is valid, (name, value)
+            assert (sediment_rows.validate(json.dumps(value), name, engine="schema") == []) is valid, name
+            assert (sediment_rows.validate(json.dumps(value), name) == []) is valid, name
 
 
 def test_validate_valid_rows_bytes_and_str():
@@ -215,7 +255,7 @@ def test_dumps_writes_what_the_cli_format_writes_whatever_the_values_order_and_n
     values += [(sediment_rows.loads(trajectory, name), name) for name in ("atif", "atif-v1.7")]
     with open(os.path.join(examples, "families.jsonl"), "rb") as f:
         for line in filter(None, (l.strip() for l in f)):
-            name = next(n for n in sediment_rows.schemas() if not sediment_rows.validate(line, n))
+            name = next(n for n in sediment_rows.schemas() if ".v" in n and not sediment_rows.validate(line, n))
             values.append((sediment_rows.loads(line, name), name))
     for style in ("compact", "sediment"):
         written = [sediment_rows.dumps(v, schema, style) for v, schema in values]
@@ -613,3 +653,34 @@ def test_families_by_name_without_a_version_and_any():
     with pytest.raises(sediment_rows.DocumentError):
         sediment_rows.upgrade(json.dumps(dict(SFT_V3, metadata=dict(SFT_V3["metadata"], schema_version=2,
             schema_id="https://sediment.so/schemas/training-rows/sft-sample/v2.json"))), "sft-sample", "sft-sample.v3")
+
+
+def test_a_strict_conversion_or_upgrade_lists_all_that_lossy_would_drop():
+    with open(os.path.join(os.path.dirname(ROW_PATH), "trajectory.json"), "rb") as f:
+        trajectory = json.loads(f.read())
+    trajectory["schema_version"] = "ATIF-v1.8"  # with an audio part: the first loss, but not the only one
+    step = next(s for s in trajectory["steps"] if s["source"] == "user")
+    step["message"] = [{"type": "text", "text": "listen"},
+                       {"type": "audio", "source": {"media_type": "audio/wav", "path": "a.wav"}}]
+    cases = [(json.dumps(trajectory), "atif", "nemo-gym-response.v3", sediment_rows.convert)]
+    cases += [(line, "nemo-gym-rollout", "nemo-gym-rollout.v4", sediment_rows.upgrade) for line in mixed_rows()[:1]]
+    for data, source, target, call in cases:
+        lossy = call(data, source, target, lossy=True)
+        assert lossy.losses, target
+        assert "audio" in lossy.dropped or target.startswith("nemo-gym-rollout"), lossy.dropped
+        with pytest.raises(sediment_rows.ConvertError) as strict:
+            call(data, source, target)
+        assert strict.value.would_drop == lossy.losses, target
+        assert strict.value.would_drop_kinds == lossy.dropped, target
+    assert sediment_rows.ConvertError([]).would_drop == []
+    with pytest.raises(sediment_rows.ConvertError) as invalid:  # an invalid document: nothing lossy would drop
+        sediment_rows.upgrade(b'{"metadata": {}}', "nemo-gym-rollout.v2", "nemo-gym-rollout.v4")
+    assert invalid.value.errors and invalid.value.would_drop == []
+
+
+def test_lossy_is_refused_where_an_upgrade_has_nothing_to_drop():
+    with open(os.path.join(os.path.dirname(ROW_PATH), "families.jsonl"), "rb") as f:
+        pair = [line for line in f if line.strip()][1]
+    with pytest.raises(ValueError, match=r"^lossy mode has nothing to drop in an upgrade to dpo-pair\.v4: "):
+        sediment_rows.upgrade(pair, "dpo-pair", "dpo-pair.v4", lossy=True)
+    assert sediment_rows.upgrade(pair, "dpo-pair", "dpo-pair.v4").losses == []

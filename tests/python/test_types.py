@@ -71,14 +71,16 @@ def test_mypy_fails_a_program_that_misspells_a_field_or_mistakes_its_type(tmp_pa
 
 
 def test_every_schema_name_gives_its_own_root_type(tmp_path):
-    names = sediment_rows.schemas()
-    bases = sorted({n.rsplit(".v", 1)[0] for n in names if n.rsplit(".v", 1)[0] != n} & set(_names_with_versions()))
+    bases = _names_with_versions()
+    assert bases and set(bases) < set(sediment_rows.schemas())
+    names = [n for n in sediment_rows.schemas() if n != "any" and n not in bases]
     program = "import sediment_rows\n" + "".join(
-        f"reveal_type(sediment_rows.loads(b'', {n!r}))\n" for n in names + bases)
+        f"reveal_type(sediment_rows.loads(b'', {n!r}))\n" for n in names + bases + ["any"])
     code, lines = mypy(tmp_path, program)
     revealed = [re.search(r"TypedDict\('sediment_rows\.types\.(\w+)'|Union\[", line) for line in lines]
-    assert len(lines) == len(names) + len(bases), lines
-    assert all(revealed), [line for line, r in zip(lines, revealed) if not r]
+    assert len(lines) == len(names) + len(bases) + 1, lines
+    assert all(revealed[:-1]), [line for line, r in zip(lines, revealed) if not r]
+    assert lines[-1].endswith('Revealed type is "Any"'), lines[-1]  # "any": a document of any family
     for name, match in zip(names, revealed):
         root = getattr(types, match.group(1))  # the TypedDict mypy names, as Python sees it
         assert _keys(root) == _schema_keys(name), name
@@ -89,6 +91,8 @@ def _names_with_versions():
     out = []
     for name in sediment_rows.schemas():
         base = name.rsplit(".v", 1)[0]
+        if base == name or base in out:
+            continue
         try:
             sediment_rows.loads(b"{}", base)
         except sediment_rows.DecodeError:
@@ -116,3 +120,32 @@ def test_the_types_module_names_every_models_unversioned_name_as_the_newest_vers
     assert types.NemoGymRolloutRow is types.NemoGymRolloutRowV4
     assert types.AnyNemoGymRolloutRow.__args__ == (types.NemoGymRolloutRowV1, types.NemoGymRolloutRowV2,
                                                    types.NemoGymRolloutRowV3, types.NemoGymRolloutRowV4)
+
+
+def test_the_package_itself_passes_mypy_strict(tmp_path):
+    """A user who type-checks the package with their code, or vendors it, sees no error of ours."""
+    env = dict(os.environ, MYPYPATH=PACKAGE_DIR)
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.devnull,
+                           "-p", "sediment_rows"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.startswith("Success: no issues found in 4 source files"), done.stdout
+
+
+def test_read_yields_documents_typed_by_the_schema_name(tmp_path):
+    code, lines = mypy(tmp_path, """
+        import sediment_rows
+
+        for doc in sediment_rows.read("rows.jsonl", "sft-sample.v3"):
+            reveal_type(doc.value)
+        for row in sediment_rows.read("rows.jsonl", jobs=2):
+            if row.value is not None:
+                reveal_type(row.value["metadata"]["session_id"])
+        for v4 in sediment_rows.read("rows.jsonl", "nemo-gym-rollout.v4"):
+            if v4.value is not None:
+                v4.value["metadata"]["sesion_id"]
+    """, "--strict")
+    assert code == 1, lines
+    assert re.search(r'program\.py:5: note: Revealed type is "Union\[TypedDict\(\'sediment_rows\.types\.SFTSampleV3\'', lines[0]), lines
+    assert re.search(r'program\.py:8: note: Revealed type is "builtins\.str"', lines[1]), lines
+    assert re.search(r'program\.py:11: error: TypedDict "NemoGymMetadataV4" has no key "sesion_id"', lines[2]), lines
+    assert len(lines) == 3, lines

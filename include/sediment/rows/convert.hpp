@@ -142,7 +142,9 @@ bool lossy_would_drop(const Error& error);
 /// One document converted by convert(): its text, and what lossy mode dropped.
 struct ConvertedText {
     std::string text;            ///< the converted document, in the style asked for
-    std::vector<Error> losses;   ///< lossy mode: the source values dropped (their pointers in the source)
+    /// Lossy mode: the source values dropped (their pointers in the source). Strict mode, when the
+    /// document failed only on what lossy mode drops: every value lossy mode would drop.
+    std::vector<Error> losses;
     bool metadata_fault = false; ///< the errors are the metadata document's, not the source's
 
     /// Empties it and keeps its memory: convert() into one ConvertedText per thread reuses it.

@@ -20,7 +20,9 @@ namespace sediment::rows {
 struct Upgraded {
     std::string text;              ///< the new document, in the style asked for
     std::optional<SchemaId> from;  ///< the version it was read as, once known
-    std::vector<Error> losses;     ///< lossy mode: the source values dropped (their pointers in the source)
+    /// Lossy mode: the source values dropped (their pointers in the source). Strict mode, when the
+    /// document failed only on what lossy mode drops: every value lossy mode would drop.
+    std::vector<Error> losses;
 
     /// Empties it and keeps its memory: upgrade() into one Upgraded per thread reuses it.
     void clear() {
@@ -36,15 +38,22 @@ struct Upgraded {
 /// under its own label; its schema_version becomes "ATIF-v1.7" (added when absent) and every other
 /// byte stays (only the whitespace between tokens follows `style`); the result must then pass Harbor's
 /// v1.7 rules and the subset, whose errors (at their places, which the source shares) fail it. Nothing
-/// is repaired or dropped: ConvertOptions::lossy changes nothing there. Returns false and appends
-/// the errors: the document's own, when it is not valid under its version; every field `to` needs that
-/// the document cannot give (`rows.upgrade.underivable`, at the field's place in the new document); or
-/// a value `to` does not accept (its decoder's error). With ConvertOptions::lossy, a CI resolution whose
-/// new fields cannot be derived is dropped with its reward instead, and listed in `out.losses`. Throws
-/// std::invalid_argument for names that are not two versions of one schema. `out` is cleared first
-/// and keeps its memory (one per thread serves a stream).
+/// is repaired; an audio part (ATIF-v1.8) fails, or with ConvertOptions::lossy is dropped and listed.
+/// Returns false and appends the errors: the document's own, when it is not valid under its version;
+/// every field `to` needs that the document cannot give (`rows.upgrade.underivable`, at the field's
+/// place in the new document, saying which version adds it); or a value `to` does not accept (its
+/// decoder's error). With ConvertOptions::lossy, a rollout row's CI resolution whose new fields cannot
+/// be derived is dropped with its reward instead, and listed in `out.losses`. Throws
+/// std::invalid_argument for names that are not two versions of one schema, and for lossy mode where
+/// an upgrade has nothing to drop (lossy_upgrade_refusal()). `out` is cleared first and keeps its
+/// memory (one per thread serves a stream).
 bool upgrade(std::string_view text, std::string_view from, SchemaId to, Upgraded& out, std::vector<Error>& errors,
              Style style = Style::compact, const ConvertOptions& options = {}, const Limits& limits = {});
+
+/// Why lossy mode is refused for an upgrade from `from` to `to`: every family but the rollout rows (a
+/// CI resolution) and Harbor's ATIF to the subset (audio parts) derives each field or fails, so there is
+/// nothing it could drop. Empty where it is offered.
+std::string lossy_upgrade_refusal(std::string_view from, SchemaId to);
 
 /// The same; throws ConvertError with the errors.
 Upgraded upgrade(std::string_view text, std::string_view from, SchemaId to, Style style = Style::compact,

@@ -38,6 +38,18 @@ std::vector<SchemaId> schemas_named(std::string_view name);
 /// when no other name is near.
 std::vector<std::string_view> similar_schema_names(std::string_view name, std::size_t count = 3);
 
+/// Every name a schema can be given: "any", then every bundled schema by name and version, a family's
+/// name without a version (which stands for all its versions, schemas_named()) just before its
+/// versions. The CLI's `schema list`, and Python's schemas().
+std::vector<std::string_view> schema_names();
+
+/// The JSON Schema (draft 2020-12) of the name `name`: a bundled schema's exact bytes (schema_text()); for
+/// a name that stands for several (a family without its version, or "any"), a document whose anyOf
+/// takes any of them, each embedded in its $defs byte for byte, which accepts what
+/// validate(name, text, Engine::schema) accepts. Throws std::invalid_argument, with
+/// unknown_schema_message(), for any other name.
+std::string schema_document(std::string_view name);
+
 /// Why `name` stands for no bundled schema, in one line: a schema whose documents do not say their
 /// version, with the names to give instead; or an unknown name, with the nearest names
 /// ("unknown schema 'nemo-gym-rolout'; did you mean 'nemo-gym-rollout'?").

@@ -1,5 +1,6 @@
 // Conversion by schema name, text to text: what `sediment-rows convert` does to each document, and
 // what the Python module's convert() calls (see convert.hpp).
+#include <algorithm>
 #include <stdexcept>
 #include <variant>
 
@@ -96,6 +97,13 @@ bool convert(std::string_view text, std::string_view from, std::string_view to, 
     if (found.empty()) return true;
     out.text.clear();
     out.losses.clear();
+    if (!options.lossy && !out.metadata_fault && std::all_of(found.begin(), found.end(), lossy_would_drop)) {
+        // what lossy mode would drop, all of it: a trajectory's audio parts (the upgrade) stop the strict
+        // run before the conversion finds what a row cannot hold
+        ConvertedText lossy;
+        std::vector<Error> ignored;
+        if (convert(text, from, to, lossy, ignored, style, ConvertOptions{true}, metadata, limits)) out.losses = std::move(lossy.losses);
+    }
     errors.insert(errors.end(), found.begin(), found.end());
     return false;
 }

@@ -14,13 +14,14 @@ version, read as the version it names); convert() and upgrade() take the source 
 sediment_rows.dask validates sharded corpora on a Dask cluster.
 """
 import os
-from typing import Any, Dict, Iterator, List, Literal, NamedTuple, Optional, Union
+import sys
+from typing import Any, Dict, Generic, Iterator, List, Literal, NamedTuple, Optional, Tuple, TypeVar
 
 from . import _native, types
 from ._native import Error, Linter, __version__, lint, schema_text, schemas, validate
-from .types import Data  # a JSON document's text: bytes or str
-Path = Union[str, bytes, "os.PathLike[str]"]
+from .types import Data, Path  # a JSON document's text (bytes or str); a file's path (str, bytes, a path object)
 Style = Literal["compact", "sediment"]
+_Value = TypeVar("_Value")
 
 ROLLOUT = "nemo-gym-rollout"  # the default schema: rollout rows of every version, each read as the version it names
 
@@ -82,17 +83,35 @@ def dumps(value: Any, schema: str = ROLLOUT, style: Style = "compact") -> bytes:
     ok, result = _native._dumps(schema, value, style)
     if not ok:
         raise EncodeError(result)
-    return result
+    text: bytes = result
+    return text
 
 
 class ConvertError(DocumentError):
     """A conversion or upgrade that fails: ``errors`` holds the source's errors (an invalid document), or
     each value the target cannot hold (strict mode). ``in_metadata`` is True when the errors are the
-    ``metadata`` document's, not the source's."""
+    ``metadata`` document's, not the source's. ``would_drop``: when the document failed only on what
+    ``lossy=True`` drops, every value it would drop (Error, each at its place in the source), which
+    ``would_drop_kinds`` counts as Converted.dropped does."""
 
-    def __init__(self, errors: List[Error], in_metadata: bool = False) -> None:
+    def __init__(self, errors: List[Error], in_metadata: bool = False, would_drop: Optional[List[Error]] = None) -> None:
         super().__init__(errors)
         self.in_metadata = in_metadata
+        self.would_drop = list(would_drop or [])
+
+    @property
+    def would_drop_kinds(self) -> Dict[str, int]:
+        """How many values of each kind ``would_drop`` holds ("audio", "agent", "ci_resolution", ...)."""
+        return _kinds(self.would_drop)
+
+
+def _kinds(losses: List[Error]) -> Dict[str, int]:
+    """Losses counted by kind, as the CLI's summary counts them."""
+    counts: Dict[str, int] = {}
+    for loss in losses:
+        kind: str = _native._loss_kind(loss)
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts
 
 
 class Converted(NamedTuple):
@@ -107,20 +126,23 @@ class Converted(NamedTuple):
         """How many values of each kind ``losses`` holds, as the CLI's summary counts them: a
         conversion's kinds ("timestamp", "metrics", ...), an upgrade's dropped members
         ("ci_resolution", "reward", "reward_source"). Empty when nothing was dropped."""
-        counts: Dict[str, int] = {}
-        for loss in self.losses:
-            kind = _native._loss_kind(loss)
-            counts[kind] = counts.get(kind, 0) + 1
-        return counts
+        return _kinds(self.losses)
 
 
-class Document(NamedTuple):
-    """One document of a file, as read() yields it: its line (1 for a whole .json file), and its
-    value when it is valid (None otherwise), or its errors (empty when it is valid)."""
+if sys.version_info >= (3, 11):  # a NamedTuple is generic from Python 3.11 on
+    class Document(NamedTuple, Generic[_Value]):
+        """One document of a file, as read() yields it: its line (1 for a whole .json file), and its
+        value when it is valid (None otherwise), or its errors (empty when it is valid). To a type
+        checker, ``value`` has the shape the schema's name gives (read()'s overloads, types.Read)."""
 
-    line: int
-    value: Any
-    errors: List[Error]
+        line: int
+        value: Optional[_Value]
+        errors: List[Error]
+else:
+    class Document(NamedTuple):  # the same fields, untyped
+        line: int
+        value: Any
+        errors: List[Error]
 
 
 class FileError(NamedTuple):
@@ -147,7 +169,7 @@ class Validation(NamedTuple):
         return self.invalid == 0
 
 
-def _jobs(jobs, spare=0):
+def _jobs(jobs: Optional[int], spare: int = 0) -> int:
     """The threads for `jobs`: None is every core this process may use, less `spare`, at least 1."""
     if jobs is None:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -157,7 +179,7 @@ def _jobs(jobs, spare=0):
     return jobs
 
 
-def _path(path):
+def _path(path: Path) -> Tuple[str, bytes]:
     """The path as str (how errors name it) and as the bytes the file system knows it by."""
     path = os.fspath(path)
     if not isinstance(path, str):
@@ -167,7 +189,7 @@ def _path(path):
     return path, os.fsencode(path)  # a name that is not UTF-8 (surrogateescape) reaches the file as it is
 
 
-def _documents(reader):
+def _documents(reader: Any) -> Iterator[Any]:
     try:
         while True:
             batch = reader.next_batch()
@@ -179,7 +201,7 @@ def _documents(reader):
         reader.close()
 
 
-def read(path: Path, schema: str = ROLLOUT, jobs: Optional[int] = None, document: bool = False) -> Iterator[Document]:
+def _read(path: Path, schema: str = ROLLOUT, jobs: Optional[int] = None, document: bool = False) -> Any:
     """Iterates over the documents of a file under ``schema``, in file order, as Document tuples
     (line, value or None, errors). A JSONL file holds one document per line (blank lines skipped); a
     file named *.json or *.json.gz, or any file with ``document=True`` (the CLI's --document), is one
@@ -195,6 +217,10 @@ def read(path: Path, schema: str = ROLLOUT, jobs: Optional[int] = None, document
     _check(path, schema)
     reader = _native._Reader([_path(path)[1]], schema, _jobs(jobs, spare=1), bool(document))
     return _documents(reader)
+
+
+_read.__name__ = _read.__qualname__ = "read"
+read: types.Read = _read  # typed by schema name: one overload per name (types.Read)
 
 
 def validate_file(path: Path, schema: str = ROLLOUT, jobs: Optional[int] = None, max_errors: Optional[int] = None,
@@ -233,7 +259,7 @@ def convert(data: Data, source: str, target: str, style: Style = "compact", loss
     _check(data, source, target)
     ok, *result = _native._convert(source, target, data, style, lossy, metadata)
     if not ok:
-        raise ConvertError(result[0], result[1])
+        raise ConvertError(*result)
     return Converted(*result)
 
 
@@ -249,5 +275,5 @@ def upgrade(data: Data, source: str, target: str, style: Style = "compact", loss
     _check(data, source, target)
     ok, *result = _native._upgrade(source, target, data, style, lossy)
     if not ok:
-        raise ConvertError(result[0])
-    return Converted(result[0], result[1])
+        raise ConvertError(*result)
+    return Converted(*result)

@@ -26,15 +26,17 @@ the job's last task removes the staging folder. A task that fails or whose worke
 Dask and writes new parts; a reader never sees a half-written output, and a run gives the same files
 byte for byte whatever the block size, worker count or order of tasks.
 """
+import os
 import posixpath
 import threading
 import uuid
-from typing import Any, Dict, List, NamedTuple, Optional, Union
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union, cast
 
-import dask
-import fsspec.core
-from dask.delayed import Delayed
-from fsspec.utils import infer_compression
+import dask.utils
+import fsspec.core  # type: ignore[import]  # (fsspec 2022.11 has no type information)
+from dask.base import compute as dask_compute
+from dask.delayed import Delayed, delayed
+from fsspec.utils import infer_compression  # type: ignore[import]
 
 from . import FileError, Validation, _check, _native
 
@@ -44,14 +46,14 @@ __all__ = ["validate", "lint", "Linted", "convert", "upgrade", "format", "Writte
 _buffers = threading.local()  # reused buffers per worker thread, in and out: no fresh pages for every block
 
 
-def _buffer(size):
+def _buffer(size: int) -> bytearray:
     buffer = getattr(_buffers, "buffer", None)
     if buffer is None or len(buffer) < size:
         buffer = _buffers.buffer = bytearray(size)
     return buffer
 
 
-def _read_into(f, buffer, at, count):
+def _read_into(f: Any, buffer: bytearray, at: int, count: int) -> int:
     """Reads up to `count` bytes into buffer[at:]; the number read (short only at the end of the file)."""
     with memoryview(buffer) as view:
         done = 0
@@ -63,7 +65,7 @@ def _read_into(f, buffer, at, count):
     return done
 
 
-def _lines(f, offset, length, size):
+def _lines(f: Any, offset: int, length: int, size: int) -> Tuple[bytearray, int, int]:
     """The lines that start in bytes [offset, offset + length) of the file: a line starts at 0 and
     after each "\n". Consecutive blocks thus share their cut: one ends where the next begins, and a
     block in which no line starts is empty. Returns (buffer, start, end) of the bytes, read into
@@ -100,22 +102,24 @@ def _lines(f, offset, length, size):
         chunk *= 2
 
 
-def _block_text(fs, path, offset, length, size, compression, run):
+def _block_text(fs: Any, path: str, offset: int, length: Optional[int], size: Optional[int], compression: Optional[str],
+                run: Callable[[Any], Any]) -> Any:
     """run(text) on the lines of one block of one file (a whole file when length is None)."""
     with fsspec.core.OpenFile(fs, path, mode="rb", compression=compression) as f:
-        if length is None:
+        if length is None or size is None:  # (a block's file always has its size)
             return run(f.read())
         buffer, start, end = _lines(f, offset, length, size)
         with memoryview(buffer) as view:
             return run(view[start:end])
 
 
-def _check_block(fs, path, offset, length, size, compression, whole, schema):
+def _check_block(fs: Any, path: str, offset: int, length: Optional[int], size: Optional[int], compression: Optional[str],
+                 whole: bool, schema: str) -> Any:
     """One task: the verdicts on the lines of one block of one file (see _native._validate_block)."""
     return _block_text(fs, path, offset, length, size, compression, lambda text: _native._validate_block(schema, text, 1, whole))
 
 
-def _numbered_blocks(files):
+def _numbered_blocks(files: Sequence[Sequence[Any]]) -> Iterator[Tuple[int, int, Any]]:
     """(file index, the block's first line in its file, block) for every block of every file, in order.
     Each block is (newlines, ...): the lines of a file are numbered from its first block on."""
     for index, blocks in enumerate(files):
@@ -125,11 +129,11 @@ def _numbered_blocks(files):
             first += block[0]
 
 
-def _numbered(names, files, max_errors):
+def _numbered(names: Sequence[str], files: Sequence[Sequence[Any]], max_errors: Optional[int]) -> Tuple[int, int, List[FileError]]:
     """The counts of every block summed, and the errors of each file's blocks numbered from its first
     line. Each block is (newlines, ok, failed, errors, ...)."""
     ok = failed = 0
-    errors = []
+    errors: List[FileError] = []
     for index, first, (_, block_ok, block_failed, block_errors, *_) in _numbered_blocks(files):
         ok += block_ok
         failed += block_failed
@@ -139,12 +143,19 @@ def _numbered(names, files, max_errors):
     return ok, failed, errors
 
 
-def _combine(names, files, max_errors):
+def _combine(names: Sequence[str], files: Sequence[Sequence[Any]], max_errors: Optional[int]) -> Validation:
     """The last step: counts summed, and the errors of each file's blocks numbered from its first line."""
     return Validation(*_numbered(names, files, max_errors))
 
 
-def _offsets(size, blocksize):
+def _result(result: Delayed, compute: bool, compute_kwargs: Dict[str, Any]) -> Any:
+    """`result`, or with `compute` its value, computed on the current scheduler."""
+    if not compute:
+        return result
+    return dask_compute(result, **compute_kwargs)[0]  # type: ignore[no-untyped-call]  # (untyped in dask 2022.12)
+
+
+def _offsets(size: int, blocksize: int) -> List[Tuple[int, int]]:
     """Byte offsets and lengths that cut `size` bytes into blocks of about `blocksize` (as Dask's own
     read_bytes does); each block then holds the lines that start in it (_lines)."""
     if size <= blocksize:
@@ -155,7 +166,7 @@ def _offsets(size, blocksize):
     return [(cuts[i], cuts[i + 1] - cuts[i]) for i in range(count)]
 
 
-def _checked(blocksize, max_errors):
+def _checked(blocksize: Union[int, str, None], max_errors: Optional[int]) -> Optional[int]:
     """blocksize in bytes (or None); ValueError for a blocksize or max_errors out of range."""
     if blocksize is not None:
         blocksize = dask.utils.parse_bytes(blocksize)
@@ -166,31 +177,53 @@ def _checked(blocksize, max_errors):
     return blocksize
 
 
-def _shown(fs, path):
-    """How results name a file: a local one by its path, any other by its URL as fsspec writes it."""
+def _named(pattern: str, fs: Any, path: str) -> str:
+    """How results name `path`, a file `pattern` names: as the caller named it, as the CLI does. A local
+    path as given; a match of a local glob below the glob's folder as given (`rows/*.jsonl` ->
+    `rows/a.jsonl`); any other file by its URL as fsspec writes it."""
     local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
-    return path if local else fs.unstrip_protocol(path)
+    if not local:
+        return str(fs.unstrip_protocol(path))
+    magic = [pattern.find(c) for c in "*?[" if c in pattern]
+    if not magic:
+        return pattern
+    head = pattern[:min(magic)]
+    head = head[:head.rfind("/") + 1]  # the glob's folder as given: "" for the current one
+    folder = os.path.normpath(str(fs._strip_protocol(head or "."))).rstrip("/") + "/"  # ("/tmp/." is "/tmp")
+    return head + path[len(folder):] if path.startswith(folder) else path
 
 
-def _plan(paths, blocksize, storage_options, document):
-    """(file system, [(path, name, compression, whole, size, blocks)]) for the
-    files `paths` names, in order: a file's name in results, how it is read, and its blocks (offset, length),
-    or [(0, None)] for a file read whole."""
-    fs, _, resolved = fsspec.core.get_fs_token_paths(paths, mode="rb", storage_options=storage_options)
-    if not resolved:
-        raise FileNotFoundError(f"{paths!r} names no file")
+class _File(NamedTuple):
+    """One input file of a job: its file system and path, its name in results, how it is read, and its
+    blocks (offset, length), or [(0, None)] for a file read whole."""
+
+    fs: Any
+    path: str
+    name: str
+    compression: Optional[str]
+    whole: bool
+    size: Optional[int]
+    blocks: List[Tuple[int, Optional[int]]]
+
+
+def _plan(paths: Union[str, List[str]], blocksize: Optional[int], storage_options: Optional[Dict[str, Any]],
+          document: bool) -> List[_File]:
+    """The files `paths` names, in order: each path or glob in turn, a glob's matches sorted."""
     plan = []
-    for path in resolved:
-        compression = infer_compression(path)
-        whole = document or path.endswith(".json") or path.endswith(".json.gz")
-        size = None
-        if compression or whole or blocksize is None:
-            blocks = [(0, None)]
-        else:
-            size = fs.info(path)["size"]
-            blocks = _offsets(size, blocksize) if size else []
-        plan.append((path, _shown(fs, path), compression, whole, size, blocks))
-    return fs, plan
+    for pattern in [paths] if isinstance(paths, str) else paths:
+        fs, _, resolved = fsspec.core.get_fs_token_paths(pattern, mode="rb", storage_options=storage_options)
+        if not resolved:
+            raise FileNotFoundError(f"{pattern!r} names no file")
+        for path in resolved:
+            compression = infer_compression(path)
+            whole = document or path.endswith(".json") or path.endswith(".json.gz")
+            size = None
+            blocks: List[Tuple[int, Optional[int]]] = [(0, None)]
+            if not (compression or whole or blocksize is None):
+                size = fs.info(path)["size"]
+                blocks = list(_offsets(size, blocksize)) if size else []
+            plan.append(_File(fs, path, _named(pattern, fs, path), compression, whole, size, blocks))
+    return plan
 
 
 def validate(paths: Union[str, List[str]], schema: str = "nemo-gym-rollout", blocksize: Union[int, str, None] = "64 MiB",
@@ -199,8 +232,9 @@ def validate(paths: Union[str, List[str]], schema: str = "nemo-gym-rollout", blo
     """Validates every document of every file that ``paths`` names under ``schema``, as a Dask
     computation, and returns a sediment_rows.Validation: the counts ``valid`` and ``invalid`` and the
     ``errors`` (FileError: file, line, pointer, message, id), in the order of the files then of their
-    lines, exactly what ``sediment-rows validate`` reports for the same files. A local file is named by
-    its path (made absolute by fsspec), any other by its URL as fsspec writes it.
+    lines, exactly what ``sediment-rows validate`` reports for the same files. A local file is named as
+    the caller named it (a glob's matches below its folder as given: ``rows/*.jsonl`` -> ``rows/a.jsonl``),
+    any other by its URL as fsspec writes it.
 
     ``paths``: a path, a glob or a list of them, local or any fsspec URL (``storage_options`` go to the
     file system, e.g. credentials). ``blocksize`` (bytes, or a string such as "64 MiB"; None for whole
@@ -213,17 +247,13 @@ def validate(paths: Union[str, List[str]], schema: str = "nemo-gym-rollout", blo
     if isinstance(paths, str):
         _check(paths, schema)  # (schema, paths) swapped: TypeError
     _native._validate_block(schema, b"", 1, False)  # an unknown schema name raises ValueError now
-    blocksize = _checked(blocksize, max_errors)
-    fs, plan = _plan(paths, blocksize, storage_options, document)
+    plan = _plan(paths, _checked(blocksize, max_errors), storage_options, document)
     # not pure: a file can change between two calls, and its path alone does not say so
-    check = dask.delayed(_check_block, pure=False)
-    names = [name for _, name, _, _, _, _ in plan]
-    files = [[check(fs, path, offset, length, size, compression, whole, schema) for offset, length in blocks]
-             for path, _, compression, whole, size, blocks in plan]
-    result = dask.delayed(_combine, pure=False)(names, files, max_errors)
-    if not compute:
-        return result
-    return dask.compute(result, **compute_kwargs)[0]
+    check = delayed(_check_block, pure=False)
+    files = [[check(f.fs, f.path, offset, length, f.size, f.compression, f.whole, schema) for offset, length in f.blocks]
+             for f in plan]
+    result = delayed(_combine, pure=False)([f.name for f in plan], files, max_errors)
+    return cast(Union[Validation, Delayed], _result(result, compute, compute_kwargs))
 
 
 # ----- lint ------------------------------------------------------------------------------------------
@@ -244,18 +274,19 @@ class Linted(NamedTuple):
         return not self.findings
 
 
-def _lint_block(fs, path, offset, length, size, compression, whole, schema, eval_fraction):
+def _lint_block(fs: Any, path: str, offset: int, length: Optional[int], size: Optional[int], compression: Optional[str],
+                whole: bool, schema: str, eval_fraction: float) -> Any:
     """One task: each row's own findings and the facts the rules across rows need (_native._lint_block)."""
     return _block_text(fs, path, offset, length, size, compression,
                        lambda text: _native._lint_block(schema, eval_fraction, text, 1, whole))
 
 
-def _lint_combine(names, files, eval_fraction, sessions_complete):
+def _lint_combine(names: Sequence[str], files: Sequence[Sequence[Any]], eval_fraction: float, sessions_complete: bool) -> Linted:
     """The last step: the rules across rows over every row's facts in input order, and every finding
     numbered and ordered as the CLI reports it."""
     rows = invalid = 0
-    ordered = []  # (file, line, 0 for a row's own finding or 1 for one across rows, order, FileError)
-    facts = [(name, []) for name in names]  # each file's blocks: (first line, facts)
+    ordered: List[Tuple[int, int, int, int, FileError]] = []  # (file, line, 0: a row's own or 1: across rows, order, finding)
+    facts: List[Tuple[str, List[Any]]] = [(name, []) for name in names]  # each file's blocks: (first line, facts)
     for index, first, (_, valid, block_invalid, findings, block_facts) in _numbered_blocks(files):
         rows += valid + block_invalid
         invalid += block_invalid
@@ -289,15 +320,12 @@ def lint(paths: Union[str, List[str]], schema: str = "nemo-gym-rollout", eval_fr
     if isinstance(paths, str):
         _check(paths, schema)
     _native._lint_block(schema, eval_fraction, b"", 1, False)  # an unknown schema or a bad eval_fraction: ValueError now
-    blocksize = _checked(blocksize, None)
-    fs, plan = _plan(paths, blocksize, storage_options, document)
-    task = dask.delayed(_lint_block, pure=False)
-    files = [[task(fs, path, offset, length, size, compression, whole, schema, eval_fraction) for offset, length in blocks]
-             for path, _, compression, whole, size, blocks in plan]
-    result = dask.delayed(_lint_combine, pure=False)([p[1] for p in plan], files, eval_fraction, sessions_complete)
-    if not compute:
-        return result
-    return dask.compute(result, **compute_kwargs)[0]
+    plan = _plan(paths, _checked(blocksize, None), storage_options, document)
+    task = delayed(_lint_block, pure=False)
+    files = [[task(f.fs, f.path, offset, length, f.size, f.compression, f.whole, schema, eval_fraction) for offset, length in f.blocks]
+             for f in plan]
+    result = delayed(_lint_combine, pure=False)([f.name for f in plan], files, eval_fraction, sessions_complete)
+    return cast(Union[Linted, Delayed], _result(result, compute, compute_kwargs))
 
 
 # ----- the jobs that write ------------------------------------------------------------------------
@@ -316,21 +344,8 @@ class Written(NamedTuple):
     files: List[str]
 
 
-def _output_names(paths, whole):
-    """Each input's output name, relative to the output folder: its path below the folder that holds
-    every input, without its compression's extension, and *.json as *.jsonl (a document becomes a line)."""
-    folders = [posixpath.dirname(p) for p in paths]
-    common = posixpath.commonpath(folders) if len(set(folders)) > 1 else folders[0]
-    names = []
-    for path, one in zip(paths, whole):
-        name = posixpath.relpath(path, common) if common else path
-        if infer_compression(name):
-            name = posixpath.splitext(name)[0]
-        names.append(name + "l" if one and name.endswith(".json") else name)
-    return names
-
-
-def _rewrite_block(fs, path, offset, length, size, compression, whole, job, out_fs, staging):
+def _rewrite_block(fs: Any, path: str, offset: int, length: Optional[int], size: Optional[int], compression: Optional[str],
+                   whole: bool, job: Tuple[Any, ...], out_fs: Any, staging: str) -> Tuple[Any, ...]:
     """One task: the block's documents rewritten (_native._rewrite_block) into a new part file of its own
     under `staging`; (part, newlines, written, failed, errors, losses)."""
     out = getattr(_buffers, "out", None)
@@ -345,7 +360,7 @@ def _rewrite_block(fs, path, offset, length, size, compression, whole, job, out_
     return part, newlines, ok, failed, errors, losses
 
 
-def _append(part, out):
+def _append(part: Any, out: Any) -> None:
     """Copies the file `part` to the end of `out` through the worker thread's reused buffer: shutil's
     copy reads into a new object for each chunk, fresh pages every time under the nanny's
     MALLOC_TRIM_THRESHOLD_ (10x slower: 240 against 3000 MB/s)."""
@@ -358,7 +373,7 @@ def _append(part, out):
             out.write(view[:n])
 
 
-def _commit(out_fs, staging, target, blocks):
+def _commit(out_fs: Any, staging: str, target: str, blocks: Sequence[Tuple[Any, ...]]) -> List[Tuple[Any, ...]]:
     """An input's last task: its blocks' parts joined, in order, into a file beside them, renamed to
     `target` (replacing an earlier run's); the blocks' results without their parts."""
     joined = f"{staging}/{uuid.uuid4().hex}.joined"
@@ -374,7 +389,8 @@ def _commit(out_fs, staging, target, blocks):
     return [block[1:] for block in blocks]
 
 
-def _finish(out_fs, staging, names, outputs, files, max_errors):
+def _finish(out_fs: Any, staging: str, names: Sequence[str], outputs: List[str], files: Sequence[Sequence[Any]],
+            max_errors: Optional[int]) -> "Written":
     """The job's last task: the staging folder removed, the counts summed, the errors numbered, the
     losses counted."""
     try:
@@ -390,26 +406,26 @@ def _finish(out_fs, staging, names, outputs, files, max_errors):
     return Written(written, failed, errors, dict(sorted(losses.items())), outputs)
 
 
-def _run_job(job, paths, output, blocksize, max_errors, storage_options, compute, document, compute_kwargs):
+def _run_job(job: Tuple[Any, ...], paths: Union[str, List[str]], output: str, blocksize: Union[int, str, None],
+             max_errors: Optional[int], storage_options: Optional[Dict[str, Any]], compute: bool, document: bool,
+             compute_kwargs: Dict[str, Any]) -> Union["Written", Delayed]:
     _native._rewrite_block(*job, b"", 1, False)  # unknown names, or a rewrite the CLI refuses: ValueError now
-    blocksize = _checked(blocksize, max_errors)
-    fs, plan = _plan(paths, blocksize, storage_options, document)
+    plan = _plan(paths, _checked(blocksize, max_errors), storage_options, document)
     out_fs, root = fsspec.core.url_to_fs(output, **(storage_options or {}))
     root = root.rstrip("/")
-    targets = [f"{root}/{name}" for name in _output_names([p[0] for p in plan], [p[3] for p in plan])]
-    if type(out_fs) is type(fs) and set(targets) & {p[0] for p in plan}:
+    names = _native._output_names([f.path for f in plan], [f.whole for f in plan])  # the CLI's --out names them so
+    targets = [f"{root}/{name}" for name in names]
+    if set(targets) & {f.path for f in plan if type(f.fs) is type(out_fs)}:
         raise ValueError(f"the output {output!r} would overwrite an input: write to another folder")
     staging = f"{root}/.sediment-rows-{uuid.uuid4().hex}"  # this call's: removed by its last task
-    rewrite = dask.delayed(_rewrite_block, pure=False)
-    commit = dask.delayed(_commit, pure=False)
-    files = [commit(out_fs, staging, target, [rewrite(fs, path, offset, length, size, compression, whole, job, out_fs, staging)
-                                              for offset, length in blocks])
-             for (path, _, compression, whole, size, blocks), target in zip(plan, targets)]
-    result = dask.delayed(_finish, pure=False)(out_fs, staging, [p[1] for p in plan], [_shown(out_fs, t) for t in targets], files,
-                                              max_errors)
-    if not compute:
-        return result
-    return dask.compute(result, **compute_kwargs)[0]
+    rewrite = delayed(_rewrite_block, pure=False)
+    commit = delayed(_commit, pure=False)
+    files = [commit(out_fs, staging, target, [rewrite(f.fs, f.path, offset, length, f.size, f.compression, f.whole, job, out_fs,
+                                                      staging) for offset, length in f.blocks])
+             for f, target in zip(plan, targets)]
+    shown = [output.rstrip("/") + "/" + name for name in names]  # the output folder as the caller named it
+    result = delayed(_finish, pure=False)(out_fs, staging, [f.name for f in plan], shown, files, max_errors)
+    return cast(Union["Written", Delayed], _result(result, compute, compute_kwargs))
 
 
 _JOB_ARGUMENTS = """

@@ -8,9 +8,13 @@ whose documents name their version. `loads(line, "nemo-gym-rollout.v4")` is type
 A type checker's view only: loads() checks every rule of the schema at run time, and these types name
 none beyond the shapes (no patterns, bounds or per-version enum values).
 """
+import os
 import sys
-from typing import (TYPE_CHECKING, Any, Dict, List, Literal, NoReturn, Optional, Protocol, TypedDict, Union,
+from typing import (TYPE_CHECKING, Any, Dict, Iterator, List, Literal, NoReturn, Optional, Protocol, TypedDict, Union,
                     overload)
+
+if TYPE_CHECKING:
+    from . import Document
 
 if sys.version_info >= (3, 11):
     from typing import NotRequired
@@ -27,6 +31,7 @@ else:  # Python 3.9 and 3.10 without typing_extensions: the keys read as require
         NotRequired = _NotRequired()
 
 Data = Union[bytes, str]  # a JSON document's text
+Path = Union[str, bytes, "os.PathLike[str]"]  # a file's path
 
 # ----- string enums ----------------------------------------------------------------------------------
 AtifVersion = Literal[
@@ -1433,3 +1438,319 @@ class Loads(Protocol):
     def __call__(self, data: Data, schema: Literal["swe-bench-task"]) -> AnySWEBenchTaskRow: ...
     @overload
     def __call__(self, data: Data, schema: str) -> Any: ...
+
+
+class Read(Protocol):
+    """The type of sediment_rows.read(): each Document's value has the shape the schema's name gives."""
+    @overload
+    def __call__(
+        self, path: Path, *, jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[AnyNemoGymRolloutRow]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["atif"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[HarborAtifTrajectory]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["atif-v1.7"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[NemoGymAtifTrajectory]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["ci-outcome.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[CIOutcomeV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["ci-outcome.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[CIOutcomeV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["ci-outcome.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[CIOutcomeV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["diff-sft-metadata.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DiffSFTMetadataV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["diff-sft-metadata.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DiffSFTMetadataV2]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["diff-sft-metadata.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DiffSFTMetadataV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["diff-sft-sample.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DiffSFTSampleV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["diff-sft-sample.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DiffSFTSampleV2]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["diff-sft-sample.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DiffSFTSampleV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["diff-sft-source-ids.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SourceIdsV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["diff-sft-source-ids.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SourceIdsV2]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["dpo-metadata.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DPOMetadataV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["dpo-metadata.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DPOMetadataV2]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["dpo-metadata.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DPOMetadataV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["dpo-metadata.v4"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DPOMetadataV4]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["dpo-pair.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DPOPairV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["dpo-pair.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DPOPairV2]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["dpo-pair.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DPOPairV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["dpo-pair.v4"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DPOPairV4]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["dpo-provenance.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DPOProvenanceV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["nemo-gym-response.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[NemoGymResponseV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["nemo-gym-response.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[NemoGymResponseV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["nemo-gym-response.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[NemoGymResponseV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["nemo-gym-responses-create-params.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[NemoGymResponsesCreateParamsV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["nemo-gym-responses-create-params.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[NemoGymResponsesCreateParamsV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["nemo-gym-rollout.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[NemoGymRolloutRowV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["nemo-gym-rollout.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[NemoGymRolloutRowV2]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["nemo-gym-rollout.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[NemoGymRolloutRowV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["nemo-gym-rollout.v4"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[NemoGymRolloutRowV4]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["recovery-row.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[RecoveryRowV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["recovery-row.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[RecoveryRowV2]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["recovery-row.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[RecoveryRowV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["rlvr-decision.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[RLVRDecisionRowV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["rlvr-decision.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[RLVRDecisionRowV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["rlvr-inference-message.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[RLVRInferenceMessageRowV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["rlvr-inference-message.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[RLVRInferenceMessageRowV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["rlvr-turn.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[RLVRTurnRowV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["rlvr-turn.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[RLVRTurnRowV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["rlvr-turn.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[RLVRTurnRowV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sediment-rlvr-rollout.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SedimentRolloutRowV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sediment-rlvr-rollout.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SedimentRolloutRowV2]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sediment-rlvr-rollout.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SedimentRolloutRowV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sediment-rlvr-rollout.v4"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SedimentRolloutRowV4]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sediment-rlvr-task.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SedimentTaskRowV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sediment-rlvr-task.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SedimentTaskRowV2]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sediment-rlvr-task.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SedimentTaskRowV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sft-metadata.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SFTMetadataV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sft-metadata.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SFTMetadataV2]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sft-metadata.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SFTMetadataV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sft-sample.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SFTSampleV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sft-sample.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SFTSampleV2]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sft-sample.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SFTSampleV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["swe-bench-metadata.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SWEBenchMetadataV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["swe-bench-metadata.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SWEBenchMetadataV2]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["swe-bench-metadata.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SWEBenchMetadataV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["swe-bench-task.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SWEBenchTaskRowV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["swe-bench-task.v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SWEBenchTaskRowV2]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["swe-bench-task.v3"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SWEBenchTaskRowV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["trainer-messages.assistant-content-message.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[TrainerAssistantContentMessageV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["trainer-messages.assistant-thinking-message.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[TrainerAssistantThinkingMessageV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["trainer-messages.assistant-tool-call-message.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[TrainerAssistantToolCallMessageV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["trainer-messages.function-call.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[TrainerFunctionCallV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["trainer-messages.text-message.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[TrainerTextMessageV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["trainer-messages.tool-call.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[TrainerToolCallV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["trainer-messages.tool-message.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[TrainerToolMessageV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["verification.v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[VerificationV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["diff-sft-sample"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[AnyDiffSFTSample]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["dpo-pair"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[AnyDPOPair]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["nemo-gym-rollout"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[AnyNemoGymRolloutRow]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["recovery-row"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[AnyRecoveryRow]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sediment-rlvr-rollout"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[AnySedimentRolloutRow]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sediment-rlvr-task"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[AnySedimentTaskRow]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sft-sample"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[AnySFTSample]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["swe-bench-task"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[AnySWEBenchTaskRow]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: str, jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[Any]"]: ...
