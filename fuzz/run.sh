@@ -83,13 +83,20 @@ run_one() {
     echo found > "$build/findings/$name.verdict"
   fi
 }
-# as many targets at a time as there are cores (each runs on one)
-running=0
-for t in $targets; do
-  rm -f "$build/findings/$(echo "$t" | tr ':' '-').verdict"
-  run_one "$t" &
-  running=$((running + 1))
-  if [ "$running" -ge "$(nproc)" ]; then wait; running=0; fi
+# as many targets at a time as there are cores (each runs on one): a worker per core takes every
+# nproc-th target in turn, so that no core waits for another's target to end
+for t in $targets; do rm -f "$build/findings/$(echo "$t" | tr ':' '-').verdict"; done
+workers=$(nproc)
+worker=0
+while [ "$worker" -lt "$workers" ]; do
+  (
+    k=0
+    for t in $targets; do
+      if [ $((k % workers)) -eq "$worker" ]; then run_one "$t"; fi
+      k=$((k + 1))
+    done
+  ) &
+  worker=$((worker + 1))
 done
 wait
 failed=0

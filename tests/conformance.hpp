@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -28,6 +30,18 @@ inline std::vector<std::string> lines_of(const std::string& text) {
     for (std::string line; std::getline(in, line);)
         if (!line.empty()) lines.push_back(line);
     return lines;
+}
+
+/// How many of `n` generated documents a test checks: all of them, unless SEDIMENT_ROWS_CONFORMANCE_SHARE
+/// (a number in (0, 1]) says a share. CI's suite under the sanitizers checks a quarter of the largest
+/// samples, every check kept (the plain suite checks all of them); at least 1.
+inline std::size_t sample(std::size_t n) {
+    static const double share = [] {
+        const char* text = std::getenv("SEDIMENT_ROWS_CONFORMANCE_SHARE");
+        const double s = text ? std::atof(text) : 1.0;
+        return s > 0 && s <= 1 ? s : 1.0;
+    }();
+    return std::max<std::size_t>(1, static_cast<std::size_t>(static_cast<double>(n) * share + 0.5));
 }
 
 /// rowgen.py's output, generated now (never committed).

@@ -39,8 +39,9 @@ TEST_CASE("conformance: schemagen's documents of every family and part validate,
     CHECK(schemas.size() == 62);  // 66 it writes (ATIF aside), less the 4 rollout versions
     for (const SchemaId schema : schemas) {
         INFO(schema_info(schema).name);
-        conforms(schema, schemagen(std::string(schema_info(schema).name), "40 --seed 5 --sediment"),
-                 schemagen(std::string(schema_info(schema).name), "40 --seed 5"));
+        const std::string args = std::to_string(sample(40)) + " --seed 5";
+        conforms(schema, schemagen(std::string(schema_info(schema).name), args + " --sediment"),
+                 schemagen(std::string(schema_info(schema).name), args));
     }
 }
 
@@ -114,31 +115,34 @@ TEST_CASE("conformance: the fast path and both engines agree on mutated rows of 
     const std::vector<std::string> replacements = {"null", "1", "-1", "0", "1.5", "\"x\"", "\"\"", "true", "[]", "{}",
                                                    "\"assistant\"", "\"tool\"", "\"2026-02-30T00:00:00Z\"", "2", "\"git_notes\""};
     std::mt19937 random(31);
+    const std::size_t n = sample(10);  // documents of each schema, each mutated 6 times
     std::size_t invalid = 0, total = 0, fast = 0, small = 0;  // small: valid, and no integer beyond 64 bits
     for (const SchemaInfo& s : kSchemas) {
         if (s.version_pointer.empty() || s.base == "nemo-gym-rollout") continue;
-        for (const std::string& line : schemagen(std::string(s.name), "10 --seed 9 --scale 0.3")) {
+        for (const std::string& line : schemagen(std::string(s.name), std::to_string(n) + " --seed 9 --scale 0.3")) {
             const Json doc = parse(line);
             for (int k = 0; k < 6; ++k) {
                 const std::string text = encode(mutated(doc, random, replacements));
                 INFO(s.name << ": " << text.substr(0, 300));
                 const auto typed = validate(s.id, text).errors;
                 CHECK(typed.empty() == validate(s.id, text, Engine::schema).errors.empty());
+                bool both_fast = false, both_exact = false;
                 visit_schema(s.id, [&](auto tag) {
                     const auto both = test::read_both<typename decltype(tag)::type>(text, s.id);
-                    CHECK(both.exact == typed.empty());
-                    if (both.fast) CHECK(both.exact);
-                    fast += both.fast;
-                    small += both.exact && !has_big_integer(parse(text));
+                    both_fast = both.fast, both_exact = both.exact;
                     return true;
                 });
+                CHECK(both_exact == typed.empty());
+                if (both_fast) CHECK(both_exact);
+                fast += both_fast;
+                small += both_exact && !has_big_integer(parse(text));
                 invalid += !typed.empty();
                 ++total;
             }
         }
     }
-    CHECK(total == 23 * 10 * 6);
+    CHECK(total == 23 * n * 6);
     CHECK(invalid * 2 > total);
     CHECK(fast * 100 >= small * 99);  // integers beyond 64 bits go to the exact reader, by design
-    CHECK(small > 100);
+    CHECK(small * 14 > total);  // (of 1,380: 100)
 }
