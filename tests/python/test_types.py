@@ -17,12 +17,18 @@ pytest.importorskip("mypy", reason="mypy is not installed (cmake/install-deps.sh
 PACKAGE_DIR = os.path.dirname(os.path.dirname(sediment_rows.__file__))  # the folder holding sediment_rows/
 
 
-def mypy(tmp_path, source, *options):
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    """One mypy cache for this file's runs: the standard library is read once, not at every run."""
+    return str(tmp_path_factory.mktemp("mypy-cache"))
+
+
+def mypy(tmp_path, source, *options, cache_dir):
     """Runs mypy on `source` as a module of its own; its exit code and its lines."""
     program = tmp_path / "program.py"
     program.write_text(textwrap.dedent(source))
     env = dict(os.environ, MYPYPATH=PACKAGE_DIR)
-    done = subprocess.run([sys.executable, "-m", "mypy", *options, "--no-incremental", "--cache-dir", os.devnull,
+    done = subprocess.run([sys.executable, "-m", "mypy", *options, "--cache-dir", cache_dir,
                            "--no-error-summary", str(program)], capture_output=True, text=True, env=env)
     return done.returncode, [line for line in done.stdout.splitlines() if ": note: " not in line or "Revealed type" in line]
 
@@ -47,13 +53,13 @@ GOOD = """
 """
 
 
-def test_mypy_passes_a_program_that_uses_the_fields_as_the_schema_says(tmp_path):
-    code, lines = mypy(tmp_path, GOOD, "--strict")
+def test_mypy_passes_a_program_that_uses_the_fields_as_the_schema_says(tmp_path, cache):
+    code, lines = mypy(tmp_path, GOOD, "--strict", cache_dir=cache)
     assert code == 0, lines
     assert lines == []
 
 
-def test_mypy_fails_a_program_that_misspells_a_field_or_mistakes_its_type(tmp_path):
+def test_mypy_fails_a_program_that_misspells_a_field_or_mistakes_its_type(tmp_path, cache):
     code, lines = mypy(tmp_path, """
         import sediment_rows
 
@@ -63,20 +69,20 @@ def test_mypy_fails_a_program_that_misspells_a_field_or_mistakes_its_type(tmp_pa
 
         def segment(line: bytes) -> str:
             return sediment_rows.loads(line, "nemo-gym-rollout.v4")["metadata"]["segment_index"]
-    """)
+    """, cache_dir=cache)
     assert code == 1
     assert len(lines) == 2, lines
     assert re.search(r'program\.py:6: error: TypedDict "NemoGymMetadataV4" has no key "sesion_id"', lines[0]), lines
     assert re.search(r'program\.py:9: error: Incompatible return value type \(got "int", expected "str"\)', lines[1]), lines
 
 
-def test_every_schema_name_gives_its_own_root_type(tmp_path):
+def test_every_schema_name_gives_its_own_root_type(tmp_path, cache):
     bases = _names_with_versions()
     assert bases and set(bases) < set(sediment_rows.schemas())
     names = [n for n in sediment_rows.schemas() if n != "any" and n not in bases]
     program = "import sediment_rows\n" + "".join(
         f"reveal_type(sediment_rows.loads(b'', {n!r}))\n" for n in names + bases + ["any"])
-    code, lines = mypy(tmp_path, program)
+    code, lines = mypy(tmp_path, program, cache_dir=cache)
     revealed = [re.search(r"TypedDict\('sediment_rows\.types\.(\w+)'|Union\[", line) for line in lines]
     assert len(lines) == len(names) + len(bases) + 1, lines
     assert all(revealed[:-1]), [line for line, r in zip(lines, revealed) if not r]
@@ -122,16 +128,16 @@ def test_the_types_module_names_every_models_unversioned_name_as_the_newest_vers
                                                    types.NemoGymRolloutRowV3, types.NemoGymRolloutRowV4)
 
 
-def test_the_package_itself_passes_mypy_strict(tmp_path):
+def test_the_package_itself_passes_mypy_strict(tmp_path, cache):
     """A user who type-checks the package with their code, or vendors it, sees no error of ours."""
     env = dict(os.environ, MYPYPATH=PACKAGE_DIR)
-    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.devnull,
-                           "-p", "sediment_rows"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", cache, "-p", "sediment_rows"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stdout
     assert done.stdout.startswith("Success: no issues found in 4 source files"), done.stdout
 
 
-def test_read_yields_documents_typed_by_the_schema_name(tmp_path):
+def test_read_yields_documents_typed_by_the_schema_name(tmp_path, cache):
     code, lines = mypy(tmp_path, """
         import sediment_rows
 
@@ -143,7 +149,7 @@ def test_read_yields_documents_typed_by_the_schema_name(tmp_path):
         for v4 in sediment_rows.read("rows.jsonl", "nemo-gym-rollout.v4"):
             if v4.value is not None:
                 v4.value["metadata"]["sesion_id"]
-    """, "--strict")
+    """, "--strict", cache_dir=cache)
     assert code == 1, lines
     assert re.search(r'program\.py:5: note: Revealed type is "Union\[TypedDict\(\'sediment_rows\.types\.SFTSampleV3\'', lines[0]), lines
     assert re.search(r'program\.py:8: note: Revealed type is "builtins\.str"', lines[1]), lines
