@@ -30,6 +30,10 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     -DSEDIMENT_ROWS_BUILD_TESTS=OFF -DSEDIMENT_ROWS_BUILD_CLI=OFF -DSEDIMENT_ROWS_BUILD_EXAMPLES=OFF \
     -DSEDIMENT_ROWS_INSTALL=OFF >/dev/null
 fi
+# the targets' folder: BUILD/fuzz, or in a build of tests/consumer (add_subdirectory, CI's sanitizer
+# build) BUILD/sediment-rows/fuzz
+bin=$build/fuzz
+if [ ! -d "$bin" ] && [ -d "$build/sediment-rows/fuzz" ]; then bin=$build/sediment-rows/fuzz; fi
 binaries=$(for t in $targets; do echo "${t%%:*}"; done | sort -u)
 # shellcheck disable=SC2086
 cmake --build "$build" -j"$(nproc)" --target $binaries >/dev/null
@@ -75,7 +79,7 @@ run_one() {
   for s in $seeds; do dirs="$dirs $build/seeds/$s"; done
   mkdir -p "$build/corpus/$name"
   # shellcheck disable=SC2086
-  if SEDIMENT_FUZZ_SCHEMA="${t#*:}" "$build/fuzz/${t%%:*}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  if SEDIMENT_FUZZ_SCHEMA="${t#*:}" "$bin/${t%%:*}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
        -max_len=65536 -dict="$build/fuzz.dict" -artifact_prefix="$build/findings/$name-" -print_final_stats=1 \
        "$build/corpus/$name" $dirs > "$build/findings/$name.log" 2>&1; then
     echo ok > "$build/findings/$name.verdict"
