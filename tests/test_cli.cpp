@@ -346,7 +346,8 @@ TEST_CASE("cli: on a terminal, a progress line that never lands inside the outpu
     const auto file = dir / "rows.jsonl";
     const std::string bad = test::mutate(test::kRollout, {"/metadata/split", "\"test\""});
     std::string text;
-    for (int i = 0; i < 6000; ++i) text += (i % 50 == 7 ? bad : row_line()) + "\n";
+    const std::string row = row_line();
+    for (int i = 0; i < 6000; ++i) text += (i % 50 == 7 ? bad : row) + "\n";
     test::write_file(file, text);
     // script(1) runs the command on a pseudo-terminal; SEDIMENT_ROWS_PROGRESS_MS=0 draws the line after
     // every batch (6000 rows make several), however fast the machine
