@@ -169,8 +169,7 @@ int run_format(const Options& o) {
     const char* const kBlank = "a blank line, which format drops";
 
     const auto end_of_file = [&](const Outcome& out) {
-        if (rewriting) tally.other(out);
-        else tally.other(out, destination);
+        tally.other(out, destination);  // (--check and -i write no output: the destination has nothing to finish)
         ++files;
         const std::string name = display_name(*out.finding.path);
         const char* verdict = "already formatted";

@@ -84,7 +84,6 @@ public:
 
 private:
     bool start(const std::string* input);
-    const Options* o_ = nullptr;
     std::map<const std::string*, std::string> targets_;  // each input's output path
     const std::string* current_ = nullptr;
     Publication file_;

@@ -25,21 +25,19 @@ namespace sediment_rows_cli {
 // ----- where the output goes ------------------------------------------------------------------------
 
 std::string Destination::open(const Options& o) {
-    o_ = &o;
     verbose_ = o.verbose;
     if (o.out.empty()) return {};
     std::vector<bool> whole;
-    for (const std::string& f : o.files) {
-        const auto ends = [&](std::string_view suffix) { return f.size() >= suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0; };
-        whole.push_back(o.whole_files || ends(".json") || ends(".json.gz"));
-    }
+    for (const std::string& f : o.files) whole.push_back(whole_document(f, o.whole_files));
     const std::vector<std::string> names = output_names(o.files, whole);
+    const auto normal = [](const std::string& p) { return std::filesystem::absolute(p).lexically_normal().string(); };
+    std::map<std::string, const std::string*> inputs;  // each input by its normal path, made once
+    for (const std::string& input : o.files) inputs.emplace(normal(input), &input);
     std::map<std::string, const std::string*> by_target;
     for (std::size_t i = 0; i < o.files.size(); ++i) {
         const std::string target = (std::filesystem::path(o.out) / names[i]).string();
-        const auto normal = [](const std::string& p) { return std::filesystem::absolute(p).lexically_normal(); };
-        for (const std::string& input : o.files)
-            if (normal(input) == normal(target)) return "--out " + o.out + " would overwrite the input " + input + ": write to another folder";
+        if (const auto input = inputs.find(normal(target)); input != inputs.end())
+            return "--out " + o.out + " would overwrite the input " + *input->second + ": write to another folder";
         if (const auto [at, added] = by_target.emplace(target, &o.files[i]); !added)
             return "--out " + o.out + ": " + *at->second + " and " + o.files[i] + " would both write " + target;
         targets_[&o.files[i]] = target;

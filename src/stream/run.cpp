@@ -240,6 +240,10 @@ bool ends_with(const std::string& s, const char* suffix) {
 
 }  // namespace
 
+bool whole_document(const std::string& path, bool whole_files) {
+    return whole_files || ends_with(path, ".json") || ends_with(path, ".json.gz");
+}
+
 std::string layout_hint(std::string_view text, std::size_t number) {
     const std::size_t first = text.find_first_not_of(" \t\r");
     const std::size_t last = text.find_last_not_of(" \t\r");
@@ -464,7 +468,7 @@ RunTotals run_documents(const std::vector<std::string>& files, const RunOptions&
             add(std::move(end));
             continue;
         }
-        if (options.whole_files || ends_with(path, ".json") || ends_with(path, ".json.gz")) {
+        if (whole_document(path, options.whole_files)) {
             Document d;
             d.path = &path;
             d.line = 1;

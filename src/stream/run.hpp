@@ -89,6 +89,10 @@ std::string upgrade_refusal(std::string_view from, const sediment::rows::SchemaI
 /// empty: the documents' version must be given.
 std::string upgrade_source(const sediment::rows::SchemaInfo& to);
 
+/// Whether the file `path` is read as one whole document: named *.json or *.json.gz, or any file with
+/// `whole_files` (--document); any other holds one document per line.
+bool whole_document(const std::string& path, bool whole_files);
+
 /// Reads every document of every file (a file named *.json or *.json.gz, or any file with
 /// `whole_files`, is one document; any other holds one per line, blank lines skipped), processes them
 /// in batches on `jobs` threads, and hands the outcomes to `take` in input order. Memory holds the
