@@ -2,7 +2,8 @@
 # Installs what sediment-rows needs to build and test, from Debian's packages (Debian 12).
 # valijson's package depends on ~70 unrelated packages (Qt5, Poco, ...), so only its headers are
 # installed, under /usr/local. Run as root, or as a user with sudo.
-#   --sanitizers   also clang and its runtimes (libFuzzer, ASan, UBSan), for fuzz/ and the sanitizer build
+#   --sanitizers   also clang and its runtimes (libFuzzer, ASan, UBSan), for fuzz/ and the sanitizer build,
+#                  and Ninja, which CI builds that with
 #   --docs         also doxygen, for the API reference (docs/Doxyfile, docs/check.sh)
 #   --bench        also python3-ujson, a baseline of bench/python/bench.py
 set -eu
@@ -15,7 +16,7 @@ packages="g++ cmake make python3 python3-jsonschema nlohmann-json3-dev libsimdjs
   pkg-config zlib1g-dev pybind11-dev python3-dev python3-pytest python3-dask python3-distributed python3-fsspec mypy"
 for option in "$@"; do
   case "$option" in
-    --sanitizers) packages="$packages clang libclang-rt-14-dev" ;;
+    --sanitizers) packages="$packages clang libclang-rt-14-dev ninja-build" ;;
     --docs) packages="$packages doxygen" ;;
     --bench) packages="$packages python3-ujson" ;;
     *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 #include <string_view>
@@ -205,8 +206,8 @@ inline Json example(const Json& root, const Json& s, int depth = 0) {
 }
 
 /// The valid base document of each bundled schema: hand-written for the rollout rows, their parts and
-/// ATIF; built from the schema for the other families.
-inline Json base(SchemaId schema) {
+/// ATIF; built from the schema for the other families. (Built once per schema: base_of() below.)
+inline Json build_base(SchemaId schema) {
     switch (schema) {
         case SchemaId::nemo_gym_rollout_v1: return row_of_version(1);
         case SchemaId::nemo_gym_rollout_v2: return row_of_version(2);
@@ -229,6 +230,17 @@ inline Json base(SchemaId schema) {
     }
 }
 
+/// build_base(schema), built on first use and kept: tests mutate it hundreds of times per schema.
+inline const Json& base_of(SchemaId schema) {
+    static std::map<SchemaId, Json> built;
+    auto it = built.find(schema);
+    if (it == built.end()) it = built.emplace(schema, build_base(schema)).first;
+    return it->second;
+}
+
+/// A copy of the valid base document of `schema`, to change.
+inline Json base(SchemaId schema) { return base_of(schema); }
+
 /// One change to a document: set `pointer` to the JSON text `value`, or remove it when value is empty.
 struct Change {
     std::string pointer;
@@ -250,7 +262,7 @@ inline std::string mutate(Json doc, const Change& change) {
     return text;
 }
 
-inline std::string mutate(SchemaId schema, const Change& change) { return mutate(base(schema), change); }
+inline std::string mutate(SchemaId schema, const Change& change) { return mutate(base_of(schema), change); }
 
 /// row_of_version(v) (a faithful row of one segment) with the members of `edits` set (JSON text) or
 /// removed (""), by pointer.
