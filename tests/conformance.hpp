@@ -33,7 +33,7 @@ inline std::vector<std::string> lines_of(const std::string& text) {
 }
 
 /// How many of `n` generated documents a test checks: all of them, unless SEDIMENT_ROWS_CONFORMANCE_SHARE
-/// (a number in (0, 1]) says a share. CI's suite under the sanitizers checks a quarter of the largest
+/// (a number in (0, 1]) says a share. CI's suite under the sanitizers checks a tenth of the largest
 /// samples, every check kept (the plain suite checks all of them); at least 1.
 inline std::size_t sample(std::size_t n) {
     static const double share = [] {

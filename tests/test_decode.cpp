@@ -260,9 +260,9 @@ TEST_CASE("decode: into a model holding an earlier document, nothing of that doc
     std::size_t optional_members = 0;
     for (const SchemaInfo& info : kSchemas) {
         const SchemaId schema = info.id;
-        const std::string full = encode(test::base(schema));
+        const std::string full = encode(test::base_of(schema));
         std::vector<std::string> pointers;
-        member_pointers(test::base(schema), "", pointers);
+        member_pointers(test::base_of(schema), "", pointers);
         for (const std::string& pointer : pointers) {
             const std::string later = test::mutate(schema, {pointer, ""});
             if (!validate(schema, later).errors.empty()) continue;  // a required member

@@ -93,8 +93,8 @@ std::string upgrade_source(const sediment::rows::SchemaInfo& to);
 /// `whole_files` (--document); any other holds one document per line.
 bool whole_document(const std::string& path, bool whole_files);
 
-/// Reads every document of every file (a file named *.json or *.json.gz, or any file with
-/// `whole_files`, is one document; any other holds one per line, blank lines skipped), processes them
+/// Reads every document of every file (a file whole_document() names is one document; any other
+/// holds one per line, blank lines skipped), processes them
 /// in batches on `jobs` threads, and hands the outcomes to `take` in input order. Memory holds the
 /// batches in flight, never a whole file: a plain file is mapped, its lines read where they are and
 /// each batch's pages let go once it is done; gzip files and standard input are read in 4 MiB blocks.
