@@ -316,26 +316,29 @@ TEST_CASE("cli: convert usage errors exit 2") {
 TEST_CASE("cli: --jobs runs batches in parallel and keeps the output in input order") {
     test::TempDir dir;
     const auto file = dir / "many.jsonl";
-    // 9,000 documents (several batches), every seventh invalid, so that order shows in the output
+    // 4,500 documents of about 3 KB: four batches (a batch is at most 4 MiB), every seventh invalid, so
+    // that order shows in the output
     std::string text;
     const std::string good = row_line();
     const std::string bad = test::mutate(test::kRollout, {"/metadata/split", "\"test\""});
-    for (int i = 0; i < 9000; ++i) text += (i % 7 == 3 ? bad : good) + "\n";
+    for (int i = 0; i < 4500; ++i) text += (i % 7 == 3 ? bad : good) + "\n";
+    REQUIRE(text.size() > 3 * (4u << 20));  // more than three batches' bytes
     test::write_file(file, text);
     const std::string f = test::quote(file.string());
     const auto one = cli("validate --schema nemo-gym-rollout.v2 --format jsonl -j 1 " + f);
     const auto two = cli("validate --schema nemo-gym-rollout.v2 --format jsonl --jobs 2 " + f);
     const auto four = cli("validate --schema nemo-gym-rollout.v2 --format jsonl -j 4 " + f);
     CHECK(one.status == 1);
-    CHECK(one.err == "7714 valid, 1286 invalid\n");
+    CHECK(one.err == "3857 valid, 643 invalid\n");
     CHECK(two.out == one.out);
     CHECK(four.out == one.out);
     CHECK(two.err == one.err);
-    CHECK(one.out.find("\"line\": 9000,") != std::string::npos);
+    CHECK(one.out.find("\"line\": 4500,") != std::string::npos);
     const auto formatted = cli("format --schema nemo-gym-rollout.v2 --style sediment -j 2 " + f);
+    const std::string formatted_good = encode(decode<NemoGymRolloutRowV2>(good), Style::sediment) + "\n";
     std::string expected;
-    for (int i = 0; i < 9000; ++i)
-        if (i % 7 != 3) expected += encode(decode<NemoGymRolloutRowV2>(good), Style::sediment) + "\n";
+    for (int i = 0; i < 4500; ++i)
+        if (i % 7 != 3) expected += formatted_good;
     CHECK(formatted.out == expected);
     CHECK(cli("validate --schema nemo-gym-rollout.v2 -j 0 " + f).status == 2);
     CHECK(cli("validate --schema nemo-gym-rollout.v2 --jobs x " + f).status == 2);
@@ -360,10 +363,11 @@ TEST_CASE("cli: on a terminal, a progress line that never lands inside the outpu
     // each draw and the clear after it sit between whole lines: none at a place other than a line's start
     const std::string cleared = std::regex_replace(r.out, draw, "");
     CHECK(!std::regex_search(cleared, std::regex("[^\n]\r\x1b\\[K")));
+    const std::vector<Error> errors = validate(SchemaId::nemo_gym_rollout_v2, bad).errors;
     std::string expected;
     for (int i = 0; i < 6000; ++i)
         if (i % 50 == 7)
-            for (const Error& e : validate(SchemaId::nemo_gym_rollout_v2, bad).errors)
+            for (const Error& e : errors)
                 expected += file.string() + ":" + std::to_string(i + 1) + ": " + (e.pointer.empty() ? "(root)" : e.pointer) + ": " +
                             e.message + "\r\n";
     CHECK(std::regex_replace(cleared, clear, "") == expected + "5880 valid, 120 invalid\r\n");
