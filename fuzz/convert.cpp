@@ -1,8 +1,8 @@
-// libFuzzer target: conversion both ways on arbitrary bytes read as an ATIF trajectory and as a
-// rollout row. Whatever decodes converts without crashing; a row comes back from ATIF exactly; a
-// trajectory's lossy conversion gives parts that come back from ATIF exactly, and strict mode fails
-// with exactly the lossy list; convert() by name (the trajectory's view, read once) gives the API's
-// text, losses and errors, both ways.
+// libFuzzer target (fuzz-rows, main.cpp): conversion both ways on arbitrary bytes read as an ATIF
+// trajectory and as a rollout row. Whatever decodes converts without crashing; a row comes back from
+// ATIF exactly; a trajectory's lossy conversion gives parts that come back from ATIF exactly, and
+// strict mode fails with exactly the lossy list; convert() by name (the trajectory's view, read once)
+// gives the API's text, losses and errors, both ways.
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -12,10 +12,13 @@
 #include <sediment/rows.hpp>
 
 #include "check.hpp"
+#include "targets.hpp"
 
 namespace rows = sediment::rows;
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace fuzz::convert {
+
+int test_one_input(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     std::vector<rows::Error> errors;
     rows::NemoGymAtifTrajectory trajectory;
@@ -79,3 +82,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace fuzz::convert

@@ -1,5 +1,6 @@
-// libFuzzer target: the typed decoders of one bundled schema, named at run time by the environment
-// variable SEDIMENT_FUZZ_SCHEMA ("nemo-gym-rollout.v4"): one binary serves every schema. On any bytes:
+// libFuzzer target (fuzz-rows, main.cpp): the typed decoders of one bundled schema, named at run time
+// by the environment variable SEDIMENT_FUZZ_SCHEMA ("nemo-gym-rollout.v4"): one binary serves every
+// schema. On any bytes:
 //   - the fast path accepts only what the exact reader accepts, with the same value, and the
 //     check-only fast path exactly what the fast path accepts;
 //   - the exact reader fails exactly when it reports an error;
@@ -17,15 +18,18 @@
 #include <sediment/rows.hpp>
 
 #include "check.hpp"
+#include "targets.hpp"
 #include "detail/decode.hpp"  // the fast path and the exact reader, each on its own
 
 namespace rows = sediment::rows;
+
+namespace fuzz::decode {
 
 namespace {
 rows::SchemaId schema;  // SEDIMENT_FUZZ_SCHEMA's
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+int initialize() {
     const char* name = std::getenv("SEDIMENT_FUZZ_SCHEMA");
     const rows::SchemaInfo* info = name ? rows::find_schema(name) : nullptr;
     if (!info) {
@@ -36,7 +40,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     return 0;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int test_one_input(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     rows::visit_schema(schema, [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -78,3 +82,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     });
     return 0;
 }
+
+}  // namespace fuzz::decode

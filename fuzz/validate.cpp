@@ -1,17 +1,20 @@
-// libFuzzer target: `validate` on arbitrary bytes, for the bundled schemas (an eighth of them for each
-// input, every one over a run): the schema engine
-// (valijson) and the typed engine both answer without crashing. On the row schemas they give the same
-// verdict. On ATIF (the subset and Harbor's model) the typed engine is the stricter one: it adds the rules no JSON Schema can say
-// (sequential step ids, tool-call references, total_steps, distinct subagent ids, Python's timestamps), so whatever it
-// accepts the schema engine accepts too.
+// libFuzzer target (fuzz-rows, main.cpp): `validate` on arbitrary bytes, for the bundled schemas (an
+// eighth of them for each input, every one over a run): the schema engine (valijson) and the typed
+// engine both answer without crashing. On the row schemas they give the same verdict. On ATIF (the
+// subset and Harbor's model) the typed engine is the stricter one: it adds the rules no JSON Schema can
+// say (sequential step ids, tool-call references, total_steps, distinct subagent ids, Python's
+// timestamps), so whatever it accepts the schema engine accepts too.
 #include <cstdint>
 #include <string_view>
 
 #include <sediment/rows.hpp>
 
 #include "check.hpp"
+#include "targets.hpp"
 
 namespace rows = sediment::rows;
+
+namespace fuzz::validate {
 
 namespace {
 
@@ -28,7 +31,7 @@ std::size_t share_of(std::string_view text) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int test_one_input(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     const std::size_t share = share_of(text);
     for (const rows::SchemaInfo& schema : rows::kSchemas) {
@@ -42,3 +45,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace fuzz::validate

@@ -1,4 +1,4 @@
-// libFuzzer target: documents of every version. On any bytes:
+// libFuzzer target (fuzz-rows, main.cpp): documents of every version. On any bytes:
 //   - a rollout row of any version: what the fast path reads, the exact reader of the version the row
 //     names reads too, to the same value; the check-only fast path accepts exactly what the fast path
 //     does, as the same version; both engines give the same verdict and read the same version;
@@ -19,10 +19,13 @@
 #include <sediment/rows.hpp>
 
 #include "check.hpp"
+#include "targets.hpp"
 #include "detail/decode.hpp"  // the fast path and the exact reader, each on its own
 
 namespace rows = sediment::rows;
 using rows::SchemaId;
+
+namespace fuzz::versions {
 
 namespace {
 
@@ -57,7 +60,7 @@ void upgrades(std::string_view text) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int test_one_input(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
 
     rows::AnyRolloutRow fast;
@@ -109,3 +112,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fast_against_exact<rows::CIOutcomeV3>(text, SchemaId::ci_outcome_v3);
     return 0;
 }
+
+}  // namespace fuzz::versions
