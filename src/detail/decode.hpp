@@ -58,13 +58,10 @@ bool decode_text(std::string_view text, T& out, std::vector<Error>& errors, Sche
     return exact_decode(text, out, errors, limits, schema);
 }
 
-// An nlohmann::json is read as the Json it converts to: the same values, with its keys in its own
-// (sorted) order, so the same verdict and errors; one set of readers serves both (src/models/read_json.cpp).
 template <class T, class J>
 bool decode_document(const J& document, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits) {
     Decoder d(schema, errors, limits, Decoder::Source::caller_dom);
-    if constexpr (std::is_same_v<J, Json>) return read(d, document, out);
-    else return read(d, Json(document), out);
+    return read(d, document, out);
 }
 
 template <class T>

@@ -166,8 +166,8 @@ bool fast_check(std::string_view text, type_tag<$Root$>, const Limits& limits, S
     body += "\n";
     for (const Variant& v : module.variants)
         if (v.by_keys) body += emit_keyed_reader(module, v).tables;
-    return fill(R"($Banner$// The exact readers, declared: read_impl.hpp defines them, and the library instantiates them once,
-// over Json (src/models/read_json.cpp).
+    return fill(R"($Banner$// The exact readers, declared: read_impl.hpp defines them, and the library instantiates them once
+// for each DOM it reads (src/models/read_*.cpp).
 #pragma once
 
 #include <cstdint>
@@ -190,7 +190,7 @@ std::string emit_reader_definitions(const Module& module) {
         module, [&](const Model& m) { body += emit_model_reader(m); },
         [&](const Variant& v) { body += emit_variant_reader(module, v); });
     return fill(R"($Banner$// The exact readers (read.hpp declares them). Only the sources that instantiate them include this
-// header (src/models/read_json.cpp): every other translation unit calls those instances.
+// header (src/models/read_*.cpp): every other translation unit calls those instances.
 #pragma once
 
 #include "read.hpp"

@@ -46,8 +46,7 @@ std::vector<Error> validate_text(std::string_view text, bool padded, SchemaId sc
 
 /// Decodes a parsed document (nlohmann::json or nlohmann::ordered_json) into `out` under the rules of
 /// `schema` (by default T's own: see below). Appends every error found and returns false when there
-/// is one; `out` is then unspecified. (An nlohmann::json is first copied into the Json it converts
-/// to: the readers are those of Json.)
+/// is one; `out` is then unspecified.
 template <class T, class J, std::enable_if_t<is_json_v<J>, int> = 0>
 bool decode(const J& document, T& out, std::vector<Error>& errors, SchemaId schema = document_traits<T>::schema,
             const Limits& limits = {}) {
