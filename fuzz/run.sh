@@ -4,8 +4,8 @@
 # leak or a broken invariant; what it found is kept in BUILD/findings/ (a reproducer: BUILD/fuzz/TARGET
 # FILE).
 # usage: fuzz/run.sh [--minutes N | --seconds N] [TARGET...]      (default: 1 minute each, every target)
-# A TARGET is a binary (fuzz-validate, fuzz-convert, fuzz-versions), or fuzz-decode:SCHEMA, the typed
-# decoders of one bundled schema (fuzz-decode:nemo-gym-rollout.v4).
+# A TARGET is fuzz-validate, fuzz-convert or fuzz-versions (links to the one binary, fuzz-rows), or
+# fuzz-decode:SCHEMA, the typed decoders of one bundled schema (fuzz-decode:nemo-gym-rollout.v4).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SEDIMENT_ROWS_FUZZ_BUILD:-$root/build-fuzz}
