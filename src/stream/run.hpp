@@ -93,13 +93,12 @@ std::string upgrade_source(const sediment::rows::SchemaInfo& to);
 /// `whole_files` (--document); any other holds one document per line.
 bool whole_document(const std::string& path, bool whole_files);
 
-/// Reads every document of every file (a file whole_document() names is one document; any other
-/// holds one per line, blank lines skipped), processes them
-/// in batches on `jobs` threads, and hands the outcomes to `take` in input order. Memory holds the
-/// batches in flight, never a whole file: a plain file is mapped, its lines read where they are and
-/// each batch's pages let go once it is done; gzip files and standard input are read in 4 MiB blocks.
-/// A line that is not a JSONL document but a JSON array, or the first line of a document written over
-/// several lines, gets a hint (layout_hint()).
+/// Reads every document of every file (a file whole_document() names is one document; any other holds
+/// one per line, blank lines skipped), processes them in batches on `jobs` threads, and hands the
+/// outcomes to `take` in input order. Memory holds the batches in flight, never a whole file: a plain
+/// file is mapped, its lines read where they are and each batch's pages let go once it is done; gzip
+/// files and standard input are read in 4 MiB blocks. A line that is not a JSONL document but a JSON
+/// array, or the first line of a document written over several lines, gets a hint (layout_hint()).
 RunTotals run_documents(const std::vector<std::string>& files, const RunOptions& options, const Process& process,
                         const Take& take);
 
