@@ -113,9 +113,18 @@ TEST_CASE("conformance: a file mixing every version validates with --schema nemo
         const auto r = test::run(std::string(SEDIMENT_ROWS_CLI) + " validate --schema nemo-gym-rollout --format jsonl --engine " + engine + " " + file);
         CHECK(r.status == 0);
         CHECK(r.err == "100 valid, 0 invalid (read as nemo-gym-rollout.v1: 25, nemo-gym-rollout.v2: 25, nemo-gym-rollout.v3: 25, nemo-gym-rollout.v4: 25)\n");
-        std::map<std::string, std::size_t> read_as;
-        for (const std::string& report : lines_of(r.out)) ++read_as[parse(report)["schema"].get<std::string>()];
+        std::map<std::string, std::size_t> read_as, summed_up;  // by each document's record, and by the file's summary record
+        for (const std::string& report : lines_of(r.out)) {
+            const Json record = parse(report);
+            if (!record.contains("summary")) {
+                ++read_as[record["schema"].get<std::string>()];
+                continue;
+            }
+            CHECK(record["summary"]["documents"] == Json(100));
+            for (const auto& [name, n] : record["summary"]["read_as"].items()) summed_up[name] = n.get<std::size_t>();
+        }
         CHECK(read_as == expected);
+        CHECK(summed_up == expected);
     }
     // Sediment's bytes of every version, each as its own version
     const auto format = test::run(std::string(SEDIMENT_ROWS_CLI) + " format --check --style sediment --schema nemo-gym-rollout " + file);

@@ -38,7 +38,8 @@ TEST_CASE("cli: validate reports each document and the summary") {
                            ", \"line\": 4, \"valid\": false, \"errors\": [{\"pointer\": \"/truncated\", \"message\": "
                            "\"invalid JSON at byte 14: unexpected end of input; expected '[', '{', or a literal: the text ends inside "
                            "the document (a truncated line?)\"}]}\n" +
-                           "{\"file\": " + f + ", \"line\": 5, \"valid\": true, \"errors\": []}\n");
+                           "{\"file\": " + f + ", \"line\": 5, \"valid\": true, \"errors\": []}\n" +
+                           test::summary_record(file.string(), 2, 2));
     }
     SECTION("the schema engine gives the same verdicts") {
         const auto r = cli("validate --schema nemo-gym-rollout.v2 --engine schema --format jsonl " + test::quote(file.string()));
@@ -192,7 +193,8 @@ TEST_CASE("cli: validate --schema atif-v1.7 reads a pretty-printed .json traject
     test::write_file(dir / "trajectory.json", test::kTrajectory);  // written over many lines
     const auto ok = cli("validate --schema atif-v1.7 --format jsonl " + test::quote((dir / "trajectory.json").string()));
     CHECK(ok.status == 0);
-    CHECK(ok.out == "{\"file\": " + Json((dir / "trajectory.json").string()).dump() + ", \"line\": 1, \"valid\": true, \"errors\": []}\n");
+    CHECK(ok.out == "{\"file\": " + Json((dir / "trajectory.json").string()).dump() + ", \"line\": 1, \"valid\": true, \"errors\": []}\n" +
+                    test::summary_record((dir / "trajectory.json").string(), 1, 0));
     test::write_file(dir / "bad.json", test::mutate(test::kAtif, {"/steps/0/step_id", "2"}));
     const auto bad = cli("validate --schema atif-v1.7 " + test::quote((dir / "bad.json").string()));
     CHECK(bad.status == 1);

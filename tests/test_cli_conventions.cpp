@@ -255,6 +255,7 @@ TEST_CASE("cli: format --check writes nothing and reports each file that would c
                        "{\"file\": " + f + ", \"line\": 4, \"valid\": true, \"formatted\": true, \"errors\": []}\n"
                        "{\"file\": " + f + ", \"line\": 5, \"valid\": true, \"formatted\": false, \"reason\": \"" + spacing + "\", "
                        "\"errors\": []}\n"
+                       "{\"file\": " + f + ", \"summary\": {\"documents\": 4, \"valid\": 3, \"invalid\": 1}}\n"
                        "3 formatted, 1 invalid; 1 of 1 files not formatted: 1 holds invalid documents\n");
 
     // github annotations
@@ -289,7 +290,9 @@ TEST_CASE("cli: format --in-place replaces each file that changes, atomically, a
     CHECK((st.st_mode & 07777) == 0640);
     const std::string listed = styled.string() + ": reformatted\n" + clean.string() + ": already formatted\n" +
                                invalid.string() + ":2: " + kSplitError + "\n" + invalid.string() +
-                               ": left as it was (it holds an invalid document)\n";
+                               ": left as it was (it holds an invalid document)\n" +
+                               "  " + styled.string() + ": 3 formatted, 0 invalid\n  " + clean.string() + ": 1 formatted, 0 invalid\n  " +
+                               invalid.string() + ": 1 formatted, 1 invalid\n";
     REQUIRE(r.err.rfind(listed, 0) == 0);
     CHECK(std::regex_match(r.err.substr(listed.size()),
                            std::regex(R"(5 formatted, 1 invalid; 1 of 3 files reformatted in [0-9.]+ s \([0-9.]+ MB/s, peak [0-9.]+ MiB resident\)\n)")));
@@ -429,7 +432,8 @@ TEST_CASE("cli: gzip-compressed input is read like plain input") {
     write_gz(trajectory, test::kTrajectory);
     const auto one = cli("validate --format jsonl --schema atif-v1.7 " + quote(trajectory.string()));
     CHECK(one.status == 0);
-    CHECK(one.out == "{\"file\": " + Json(trajectory.string()).dump() + ", \"line\": 1, \"valid\": true, \"errors\": []}\n");
+    CHECK(one.out == "{\"file\": " + Json(trajectory.string()).dump() + ", \"line\": 1, \"valid\": true, \"errors\": []}\n" +
+                         "{\"file\": " + Json(trajectory.string()).dump() + ", \"summary\": {\"documents\": 1, \"valid\": 1, \"invalid\": 0}}\n");
 
     SECTION("a truncated or corrupt file is an I/O error, never a short read taken for the end") {
         std::string bytes = test::read_file(gz);
@@ -492,7 +496,7 @@ TEST_CASE("cli: --name=value, and -- before files whose names start with '-'") {
     const auto r = test::run("cd " + quote(dir.path().string()) + " && " + quote(test::kCli) +
                              " validate --schema=nemo-gym-rollout.v2 --format=jsonl -- -rows.jsonl");
     CHECK(r.status == 1);
-    CHECK(Json::parse(r.out)["file"] == "-rows.jsonl");
+    CHECK(Json::parse(r.out.substr(0, r.out.find('\n')))["file"] == "-rows.jsonl");
     CHECK(cli("validate --schema=nemo-gym-rollout.v2 --format=xml x").status == 2);
 }
 
@@ -571,5 +575,62 @@ TEST_CASE("cli: documents longer than the read buffer, plain and compressed, one
         const auto r = cli("validate --schema nemo-gym-rollout.v2 " + quote((dir / name).string()));
         CHECK(r.status == 0);
         CHECK(r.err == "1 valid, 0 invalid\n");
+    }
+}
+
+TEST_CASE("cli: a folder stands for its document files, sorted, each named under it, with a line per file") {
+    test::TempDir dir;
+    const std::filesystem::path root = dir / "export";
+    std::filesystem::create_directories(root / "b");
+    std::filesystem::create_directories(root / ".cache");
+    const std::string sft = test::base(SchemaId::sft_sample_v3).dump(), dpo = test::base(SchemaId::dpo_pair_v4).dump();
+    test::write_file(root / "sft.train.jsonl", sft + "\n" + sft + "\n");
+    test::write_file(root / "b" / "dpo.eval.jsonl", dpo + "\n" + test::mutate(SchemaId::dpo_pair_v4, {"/metadata/split", "\"test\""}) + "\n");
+    write_gz(root / "b" / "a.jsonl.gz", sft + "\n");
+    test::write_file(root / "notes.txt", "not a document file\n");
+    test::write_file(root / ".cache" / "x.jsonl", "hidden: not read\n");
+    const std::string r = root.string();
+
+    SECTION("validate: errors at FOLDER/PATH, a line per file in the summary, then the total") {
+        const auto v = cli("validate --schema any " + quote(r));
+        CHECK(v.status == 1);
+        CHECK(v.out == r + "/b/dpo.eval.jsonl:2: /metadata/split: 'test' is not one of 'train', 'eval'\n");
+        CHECK(v.err == "  " + r + "/b/a.jsonl.gz: 1 valid, 0 invalid (read as sft-sample.v3: 1)\n" +
+                           "  " + r + "/b/dpo.eval.jsonl: 1 valid, 1 invalid (read as dpo-pair.v4: 2)\n" +
+                           "  " + r + "/sft.train.jsonl: 2 valid, 0 invalid (read as sft-sample.v3: 2)\n" +
+                           "4 valid, 1 invalid (read as dpo-pair.v4: 2, sft-sample.v3: 3)\n");
+        // a trailing '/' names the files the same way, and a folder goes beside files
+        const auto w = cli("validate --schema any " + quote(r + "/") + " " + quote(r + "/sft.train.jsonl"));
+        CHECK(w.out == v.out);
+        CHECK(w.err.find("  " + r + "/sft.train.jsonl: 2 valid, 0 invalid (read as sft-sample.v3: 2)\n  " + r +
+                         "/sft.train.jsonl: 2 valid") != std::string::npos);
+    }
+    SECTION("--format jsonl: a summary record after each file's documents") {
+        const auto v = cli("validate --schema any --format jsonl " + quote(r + "/b"));
+        std::vector<std::string> lines;
+        std::istringstream in(v.out);
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+        REQUIRE(lines.size() == 5);
+        CHECK(lines[1] == "{\"file\": " + Json(r + "/b/a.jsonl.gz").dump() +
+                              ", \"summary\": {\"documents\": 1, \"valid\": 1, \"invalid\": 0, \"read_as\": {\"sft-sample.v3\": 1}}}");
+        CHECK(lines[4] == "{\"file\": " + Json(r + "/b/dpo.eval.jsonl").dump() +
+                              ", \"summary\": {\"documents\": 2, \"valid\": 1, \"invalid\": 1, \"read_as\": {\"dpo-pair.v4\": 2}}}");
+        CHECK(Json::parse(lines[3])["line"] == Json(2));
+    }
+    SECTION("format --check and convert --out walk it too; --out keeps the folder's layout") {
+        CHECK(cli("format --check --schema any " + quote(r + "/b")).err.find("; 1 of 2 files not formatted: 1 holds invalid documents\n") != std::string::npos);
+        const auto out = dir / "out";
+        const auto u = cli("format --schema sft-sample --out " + quote(out.string()) + " " + quote(r + "/sft.train.jsonl") + " " + quote(r + "/b/a.jsonl.gz"));
+        CHECK(u.status == 0);
+        CHECK(test::read_file(out / "b" / "a.jsonl") == sft + "\n");
+        CHECK(test::read_file(out / "sft.train.jsonl") == sft + "\n" + sft + "\n");
+    }
+    SECTION("a folder with no document file, or that is missing, is a usage error") {
+        std::filesystem::create_directories(dir / "empty" / "sub");
+        test::write_file(dir / "empty" / "sub" / "rows.csv", "a,b\n");
+        const auto e = cli("validate --schema any " + quote((dir / "empty").string()));
+        CHECK(e.status == 2);
+        CHECK(e.err.rfind("sediment-rows: the folder " + (dir / "empty").string() + " holds no *.jsonl, *.jsonl.gz, *.json or *.json.gz file\n", 0) == 0);
+        CHECK(cli("validate --schema any " + quote((dir / "missing").string())).status == 2);
     }
 }

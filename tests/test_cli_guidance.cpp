@@ -36,7 +36,8 @@ TEST_CASE("guidance: an input with no document says so, and --require-documents 
     // only the file without documents is named
     const auto two = cli("validate --schema nemo-gym-rollout " + quote(rows) + " " + quote(empty));
     CHECK(two.status == 0);
-    CHECK(two.err == "sediment-rows: no documents in " + empty + "\n1 valid, 0 invalid (read as nemo-gym-rollout.v4: 1)\n");
+    CHECK(two.err == "sediment-rows: no documents in " + empty + "\n  " + rows + ": 1 valid, 0 invalid (read as nemo-gym-rollout.v4: 1)\n  " +
+                     empty + ": 0 valid, 0 invalid\n1 valid, 0 invalid (read as nemo-gym-rollout.v4: 1)\n");
     // -q keeps quiet about it, unless it fails the run
     CHECK(cli("validate -q --schema nemo-gym-rollout " + quote(empty)).err.empty());
     // a file that cannot be read is an I/O error, not an empty one
@@ -275,7 +276,8 @@ TEST_CASE("guidance: a JSON array or a pretty-printed document where JSONL is ex
     const auto whole_array = cli("validate --document --format jsonl --schema nemo-gym-rollout.v4 " + quote(array));
     CHECK(whole_array.status == 1);
     CHECK(whole_array.out == "{\"file\": " + Json(array).dump() + ", \"line\": 1, \"valid\": false, \"errors\": "
-                             "[{\"pointer\": \"\", \"message\": \"expected an object, got an array\"}]}\n");
+                             "[{\"pointer\": \"\", \"message\": \"expected an object, got an array\"}]}\n" +
+                             test::summary_record(array, 0, 1));
     CHECK(cli("format --document --schema nemo-gym-rollout " + quote(pretty)).out == v4_row() + "\n");
     CHECK(cli("validate --document=1 --schema nemo-gym-rollout " + quote(pretty)).status == 2);
 }

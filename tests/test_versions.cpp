@@ -5,8 +5,7 @@
 
 #include <type_traits>
 
-#include "process.hpp"
-#include "support.hpp"
+#include "cli.hpp"
 
 using namespace sediment::rows;
 
@@ -16,7 +15,7 @@ std::string row_text(int version) { return encode(test::row_of_version(version))
 
 std::string with(int version, const test::Change& change) { return test::mutate(test::row_of_version(version), change); }
 
-test::Run cli(const std::string& args) { return test::run(std::string(SEDIMENT_ROWS_CLI) + " " + args); }
+using test::cli;
 
 }  // namespace
 
@@ -225,7 +224,9 @@ TEST_CASE("cli: --schema without a version reads each row as its own, and says w
                        "{\"file\": " + name + ", \"line\": 3, \"valid\": false, \"schema\": null, \"errors\": [{\"pointer\": "
                        "\"/metadata/schema_id\", \"message\": \"'https://example.com/v9.json' is not the $id of a published "
                        "nemo-gym-rollout version (nemo-gym-rollout.v1, nemo-gym-rollout.v2, nemo-gym-rollout.v3, nemo-gym-rollout.v4)\"}]}\n"
-                       "{\"file\": " + name + ", \"line\": 4, \"valid\": true, \"schema\": \"nemo-gym-rollout.v3\", \"errors\": []}\n");
+                       "{\"file\": " + name + ", \"line\": 4, \"valid\": true, \"schema\": \"nemo-gym-rollout.v3\", \"errors\": []}\n" +
+                       test::summary_record((dir / "mixed.jsonl").string(), 3, 1,
+                                            "\"nemo-gym-rollout.v1\": 1, \"nemo-gym-rollout.v3\": 1, \"nemo-gym-rollout.v4\": 1, \"no version\": 1"));
         CHECK(r.err == "3 valid, 1 invalid (read as nemo-gym-rollout.v1: 1, nemo-gym-rollout.v3: 1, nemo-gym-rollout.v4: 1, no version: 1)\n");
     }
     const auto verbose = cli("validate -v -j 1 --schema nemo-gym-rollout " + file);

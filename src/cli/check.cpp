@@ -36,10 +36,10 @@ double peak_resident_mib() {
 
 /// The summary on standard error (not with --quiet): `counts`, the time, speed and peak memory with
 /// --verbose, why the run stopped early.
-void summary(const Options& o, const std::string& counts, const RunTotals& t, Reporter& reporter) {
+void summary(const Options& o, const std::string& file_lines, const std::string& counts, const RunTotals& t, Reporter& reporter) {
     reporter.finish();
     if (o.quiet) return;
-    std::cerr << counts;
+    std::cerr << file_lines << counts;
     if (o.verbose) {
         char timing[128];
         std::snprintf(timing, sizeof timing, " in %.2f s (%.1f MB/s", t.seconds,
@@ -69,7 +69,7 @@ std::vector<rows::Error> trajectory_and_media(const Document& d, const Options& 
 
 int run_validate(const Options& o) {
     Reporter reporter(std::cout, o.reporting());
-    Tally tally(o);
+    Tally tally(o, reporter);
     Versions versions{o.schema == nullptr, {}};
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         rows::Validated c;
@@ -87,7 +87,7 @@ int run_validate(const Options& o) {
         reporter.report(out.finding, versions.take(out));
         return std::cout.good() && !reporter.stopped();
     });
-    summary(o, std::to_string(tally.ok) + " valid, " + std::to_string(tally.failed) + " invalid" + versions.summary(), t, reporter);
+    summary(o, tally.file_lines("valid", "invalid"), std::to_string(tally.ok) + " valid, " + std::to_string(tally.failed) + " invalid" + versions.summary(), t, reporter);
     return tally.status();
 }
 
@@ -95,7 +95,7 @@ int run_validate(const Options& o) {
 
 int run_lint(const Options& o) {
     Reporter reporter(std::cout, o.reporting());
-    Tally tally(o);
+    Tally tally(o, reporter);
     Versions versions{o.schema == nullptr, {}};
     rows::Linter linter(o.lint);
     const std::string* current = nullptr;
@@ -137,7 +137,7 @@ int run_lint(const Options& o) {
             if (reporter.stopped()) break;
         }
     }
-    summary(o, std::to_string(tally.ok + tally.failed) + " rows: " + std::to_string(findings) + " findings, " +
+    summary(o, tally.file_lines("without findings", "with findings or not schema-valid"), std::to_string(tally.ok + tally.failed) + " rows: " + std::to_string(findings) + " findings, " +
                    std::to_string(invalid) + " not schema-valid" + versions.summary(),
             t, reporter);
     return tally.status(session_findings);
@@ -147,7 +147,7 @@ int run_lint(const Options& o) {
 
 int run_format(const Options& o) {
     Reporter reporter(std::cerr, o.reporting());
-    Tally tally(o);
+    Tally tally(o, reporter);
     std::size_t files = 0, changed_files = 0, invalid_files = 0;
     // the file being read: its first line that changes and why, whether it holds an invalid document
     std::size_t first_change = 0;
@@ -258,7 +258,7 @@ int run_format(const Options& o) {
     else if (rewriting)
         counts += "; " + std::to_string(changed_files) + " of " + std::to_string(files) + " files " +
                   (o.check ? "would be reformatted" : "reformatted");
-    summary(o, counts, t, reporter);
+    summary(o, tally.file_lines("formatted", "invalid"), counts, t, reporter);
     return tally.status(o.check && changed_files > 0);
 }
 

@@ -94,10 +94,22 @@ private:
 /// Counts, I/O errors, files without documents, dropped values and the exit status shared by every
 /// document command.
 struct Tally {
-    explicit Tally(const Options& o) : quiet(o.quiet), require_documents(o.require_documents) {}
+    /// `reporter` gets each file's summary record (--format jsonl) at the file's end.
+    Tally(const Options& o, Reporter& reporter)
+        : quiet(o.quiet), require_documents(o.require_documents), by_version(o.schema == nullptr), reporter(reporter) {}
+
+    /// What one file held: its documents that passed and failed, by the version each was read as.
+    struct File {
+        const std::string* path = nullptr;
+        std::size_t ok = 0, failed = 0;
+        std::map<std::string, std::size_t> read_as;
+    };
 
     bool quiet, require_documents;
+    bool by_version;  // the schema was named without its version: each file's documents counted by version (as Versions)
+    Reporter& reporter;
     std::size_t ok = 0, failed = 0;
+    std::vector<File> files;                     // in input order; the last is the file being read
     bool io_error = false;
     std::size_t empty_files = 0;                 // files that held no document
     const std::string* unreadable = nullptr;     // the file of the last I/O error
@@ -109,6 +121,7 @@ struct Tally {
     /// Takes an outcome that is not a document's: an I/O error is printed and remembered, and a file
     /// that held no document is said so (with --require-documents, a failure).
     void other(const Outcome& o) {
+        if (o.kind == Document::end_of_file) end_file(o.finding.path);
         if (o.kind == Document::io_error) {
             io_failure(o.message);
             unreadable = o.finding.path;
@@ -129,6 +142,9 @@ struct Tally {
     /// Counts a document; its `dropped` are what --lossy dropped, or (a document that failed) what it would drop.
     void count(const Finding& f) {
         ++(f.ok() ? ok : failed);
+        File& file = file_of(f.path);
+        ++(f.ok() ? file.ok : file.failed);
+        if (by_version) ++file.read_as[f.read_as.empty() ? "no version" : f.read_as];
         for (const rows::Error& e : f.dropped) ++(f.ok() ? dropped : would_drop)[rows::loss_kind(e)];
         (f.ok() ? dropped_documents : lossy_would) += !f.dropped.empty();
     }
@@ -145,10 +161,21 @@ struct Tally {
         if (lossy_would) return "; " + std::to_string(lossy_would) + " would " + verb + " with --lossy, which drops from " + listed(lossy_would, would_drop);
         return "";
     }
+    /// The summary's line for each file, when there are several: "  FILE: 3 valid, 1 invalid (read as
+    /// sft-sample.v3: 4)" with `passed` "valid" and `failed` "invalid".
+    std::string file_lines(const char* passed, const char* failed_word) const;
     int status(bool failed_otherwise = false) const {
         if (io_error) return kExitUsage;
         return failed || failed_otherwise || (require_documents && empty_files) ? kExitFailed : kExitOk;
     }
+
+private:
+    File& file_of(const std::string* path) {
+        if (files.empty() || files.back().path != path) files.push_back({path, 0, 0, {}});
+        return files.back();
+    }
+    /// The end of the file `path`: its summary record.
+    void end_file(const std::string* path);
 };
 
 /// The version each document was read as, for a --schema without one: reported with each document, and
@@ -171,9 +198,9 @@ struct Versions {
     }
 };
 
-/// The summary on standard error (not with --quiet): `counts`, the time, speed and peak memory with
+/// The summary on standard error (not with --quiet): `file_lines` (Tally::file_lines), `counts`, the time, speed and peak memory with
 /// --verbose, why the run stopped early. (check.cpp)
-void summary(const Options& o, const std::string& counts, const RunTotals& t, Reporter& reporter);
+void summary(const Options& o, const std::string& file_lines, const std::string& counts, const RunTotals& t, Reporter& reporter);
 
 /// Why `formatted` (what format writes for a valid document) differs from `text`, the document's bytes
 /// (a line, which may end in CR; or a whole .json file): the first difference, in words. (difference.cpp)

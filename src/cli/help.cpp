@@ -42,11 +42,14 @@ Exit status: 0 when every document passes, 1 when one does not, 2 on a usage or 
 )";
 
 const char* const kFiles = R"(
-FILE is a path, or - for standard input. A file named *.json or *.json.gz holds one document; any
+FILE is a path, or - for standard input; a folder stands for its *.jsonl, *.jsonl.gz, *.json and
+*.json.gz files, recursively, in sorted order (names that begin with '.' passed over), each named
+FOLDER/PATH. A file named *.json or *.json.gz holds one document; any
 other file holds one document per line (JSONL; blank lines are skipped), unless --document says each
 file is one document. Compressed files (gzip) are read whatever their name. Files are read as a
 stream: memory holds the documents in flight, not the file. A file that holds no document is said so
-on standard error ("no documents in FILE").
+on standard error ("no documents in FILE"). With several files, the summary gives a line per file,
+then the total; --format jsonl adds a record that sums up each file after its documents.
 )";
 
 const char* const kCommonOptions = R"(

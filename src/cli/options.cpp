@@ -160,6 +160,9 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
     if (o.check_media_files && o.schema_name != "atif" && o.schema_name != "atif-v1.7")
         return "--check-media-files goes with --schema atif or atif-v1.7";
     if (o.files.empty()) return c + " needs at least one FILE (- for standard input)";
+    std::vector<std::string> files;  // a folder's files in its place
+    if (std::string problem; !expand_folders(o.files, files, problem)) return problem;
+    o.files = std::move(files);
     if (o.quiet && o.verbose) return "--quiet and --verbose do not go together";
     if (o.check && o.in_place) return "--check and --in-place do not go together";
     if (!o.out.empty() && (o.check || o.in_place)) return std::string("--out and ") + (o.check ? "--check" : "--in-place") + " do not go together";

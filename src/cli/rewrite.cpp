@@ -69,6 +69,31 @@ bool Destination::finish(const std::string* input, bool failed) {
     return done;
 }
 
+void Tally::end_file(const std::string* path) {
+    const File& file = file_of(path);
+    std::string fields = "\"documents\": " + std::to_string(file.ok + file.failed) + ", \"valid\": " + std::to_string(file.ok) +
+                         ", \"invalid\": " + std::to_string(file.failed);
+    if (!file.read_as.empty()) {
+        std::string counts;
+        for (const auto& [name, n] : file.read_as) counts += (counts.empty() ? "" : ", ") + json_string(name) + ": " + std::to_string(n);
+        fields += ", \"read_as\": {" + counts + "}";
+    }
+    reporter.file_summary(*path, fields);
+}
+
+std::string Tally::file_lines(const char* passed, const char* failed_word) const {
+    if (files.size() < 2) return "";
+    std::string lines;
+    for (const File& file : files) {
+        lines += "  " + display_name(*file.path) + ": " + std::to_string(file.ok) + " " + passed + ", " + std::to_string(file.failed) + " " +
+                 failed_word;
+        std::string counts;
+        for (const auto& [name, n] : file.read_as) counts += (counts.empty() ? "" : ", ") + name + ": " + std::to_string(n);
+        lines += (counts.empty() ? "" : " (read as " + counts + ")") + "\n";
+    }
+    return lines;
+}
+
 void Tally::other(const Outcome& o, Destination& destination) {
     other(o);
     if (o.kind == Document::end_of_file && !destination.finish(o.finding.path, o.finding.path == unreadable))
@@ -110,7 +135,7 @@ int run_convert(const Options& o) {
     Destination destination;
     if (const std::string problem = destination.open(o); !problem.empty()) return usage_error(problem, "convert");
     Reporter reporter(std::cerr, o.reporting());
-    Tally tally(o);
+    Tally tally(o, reporter);
     const RunTotals t = run_documents(o.files, run, [&](const Document& d, Outcome& out) {
         std::optional<std::string_view> line;
         if (!o.metadata.empty()) line = d.metadata;
@@ -129,7 +154,7 @@ int run_convert(const Options& o) {
         reporter.report(out.finding, dropped_field(o, out));
         return tally.wrote(destination.write(out.finding.path, out.out), destination) && !reporter.stopped();
     });
-    summary(o, std::to_string(tally.ok) + " converted, " + std::to_string(tally.failed) + " failed" + tally.losses_summary("convert"), t, reporter);
+    summary(o, tally.file_lines("converted", "failed"), std::to_string(tally.ok) + " converted, " + std::to_string(tally.failed) + " failed" + tally.losses_summary("convert"), t, reporter);
     return tally.status();
 }
 
@@ -141,7 +166,7 @@ int run_upgrade(const Options& o) {
     Destination destination;
     if (const std::string problem = destination.open(o); !problem.empty()) return usage_error(problem, "upgrade");
     Reporter reporter(std::cerr, o.reporting());
-    Tally tally(o);
+    Tally tally(o, reporter);
     Versions versions{o.schema == nullptr, {}};
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         rows::Upgraded up;
@@ -156,7 +181,7 @@ int run_upgrade(const Options& o) {
         reporter.report(out.finding, fields);
         return tally.wrote(destination.write(out.finding.path, out.out), destination) && !reporter.stopped();
     });
-    summary(o, std::to_string(tally.ok) + " upgraded, " + std::to_string(tally.failed) + " failed" + versions.summary() + tally.losses_summary("upgrade"),
+    summary(o, tally.file_lines("upgraded", "failed"), std::to_string(tally.ok) + " upgraded, " + std::to_string(tally.failed) + " failed" + versions.summary() + tally.losses_summary("upgrade"),
             t, reporter);
     return tally.status();
 }

@@ -65,7 +65,8 @@ public:
     Reader& operator=(const Reader&) = delete;
     ~Reader() { close(); }
 
-    /// The next documents, as (line, value or None, errors) tuples: an empty list at the end. Raises
+    /// The next documents, as (line, value or None, errors, file) tuples (the file as bytes): an empty
+    /// list at the end. Raises
     /// OSError for a file that cannot be read, after the documents read before it.
     py::list next_batch() {
         std::deque<cli::Outcome> batch;
@@ -98,7 +99,8 @@ public:
             }
             py::object value = py::none();
             if (o.finding.errors.empty()) value = PythonBuilder(o.out).value();
-            out.append(py::make_tuple(o.finding.line, std::move(value), std::move(o.finding.errors)));
+            if (o.finding.path != file_path_) file_ = py::bytes(*(file_path_ = o.finding.path));  // one object per file
+            out.append(py::make_tuple(o.finding.line, std::move(value), std::move(o.finding.errors), file_));
         }
         return out;
     }
@@ -130,6 +132,8 @@ private:
     std::size_t queued_bytes_ = 0;  // of the values' text in queue_
     bool closed_ = false, finished_ = false;
     std::thread thread_;
+    const std::string* file_path_ = nullptr;  // the file of the last document handed over, and its name
+    py::object file_;
 };
 
 /// validate_file()'s verdicts: counts, and every error with its file and line.
@@ -322,7 +326,7 @@ PYBIND11_MODULE(_native, m) {
                  check_name(schema);
                  return std::make_unique<Reader>(std::move(files), std::move(schema), std::max(jobs, 1u), whole_files);
              }), py::arg("files"), py::arg("schema"), py::arg("jobs"), py::arg("whole_files"))
-        .def("next_batch", &Reader::next_batch, "The next (line, value or None, errors) tuples; [] at the end.")
+        .def("next_batch", &Reader::next_batch, "The next (line, value or None, errors, file as bytes) tuples; [] at the end.")
         .def("close", &Reader::close, "Stops reading.");
 
     m.def("_validate_files", [](const std::vector<std::string>& files, const std::string& schema, unsigned jobs, std::size_t max_errors,
@@ -352,10 +356,22 @@ PYBIND11_MODULE(_native, m) {
             throw py::error_already_set();
         }
         py::list errors;
-        for (auto& [file, line, e] : v.errors) errors.append(py::make_tuple(py_text(file), line, std::move(e)));
+        for (auto& [file, line, e] : v.errors) errors.append(py::make_tuple(py::bytes(file), line, std::move(e)));
         return py::make_tuple(v.valid, v.invalid, errors);
     }, py::arg("files"), py::arg("schema"), py::arg("jobs"), py::arg("max_errors"), py::arg("whole_files"),
-       "validate_file()'s work: (valid, invalid, [(file, line, Error)]) over `files`, in their order.");
+       "validate_file()'s work: (valid, invalid, [(file as bytes, line, Error)]) over `files`, in their order.");
+
+    m.def("_expand_folders", [](const std::vector<std::string>& paths) {
+        std::vector<std::string> files;
+        std::string problem;
+        if (!cli::expand_folders(paths, files, problem)) {
+            PyErr_SetObject(PyExc_FileNotFoundError, py_text(problem).ptr());
+            throw py::error_already_set();
+        }
+        py::list out;
+        for (const std::string& f : files) out.append(py::bytes(f));
+        return out;
+    }, py::arg("paths"), "The files `paths` name, a folder's in its place (the CLI's FILE arguments): a list of bytes.");
 
     bind_tasks(m);
 

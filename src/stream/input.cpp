@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 #include "sediment/rows/json.hpp"
 
@@ -23,6 +25,47 @@ void append(std::string& s, const char* p, std::size_t n) {
     if (s.capacity() < need) s.reserve(std::max(need, 2 * s.capacity()));
     s.append(p, n);
 }
+}
+
+bool document_file_name(std::string_view name) {
+    const auto ends = [&](std::string_view tail) { return name.size() > tail.size() && name.substr(name.size() - tail.size()) == tail; };
+    return ends(".jsonl") || ends(".jsonl.gz") || ends(".json") || ends(".json.gz");
+}
+
+bool expand_folders(const std::vector<std::string>& arguments, std::vector<std::string>& files, std::string& error) {
+    namespace fs = std::filesystem;
+    for (const std::string& argument : arguments) {
+        std::error_code code;
+        if (argument == "-" || !fs::is_directory(argument, code)) {  // a file, or what open() will say cannot be read
+            files.push_back(argument);
+            continue;
+        }
+        std::vector<std::string> found;  // paths under the folder
+        fs::recursive_directory_iterator walk(argument, fs::directory_options::none, code), end;
+        for (; !code && walk != end; walk.increment(code)) {
+            const std::string name = walk->path().filename().string();
+            if (name.empty() || name[0] == '.') {  // hidden: not read, nor walked into
+                if (walk->is_directory(code)) walk.disable_recursion_pending();
+                code.clear();
+                continue;
+            }
+            if (walk->is_regular_file(code) && document_file_name(name))
+                found.push_back(walk->path().lexically_relative(argument).generic_string());
+            code.clear();  // (an entry that cannot be looked at: the walk goes on)
+        }
+        if (code) {
+            error = "cannot read the folder " + argument + ": " + code.message();
+            return false;
+        }
+        if (found.empty()) {
+            error = "the folder " + argument + " holds no *.jsonl, *.jsonl.gz, *.json or *.json.gz file";
+            return false;
+        }
+        std::sort(found.begin(), found.end());
+        const std::string prefix = argument.back() == '/' ? argument : argument + "/";
+        for (const std::string& path : found) files.push_back(prefix + path);
+    }
+    return true;
 }
 
 Input::~Input() {

@@ -11,6 +11,15 @@
 
 namespace sediment_rows_cli {
 
+/// Whether a file found in a folder is read: *.jsonl, *.jsonl.gz, *.json or *.json.gz.
+bool document_file_name(std::string_view name);
+
+/// The files that the command line's FILE arguments name, in order: each FILE as given ("-" too), and
+/// for a folder the files under it that document_file_name() takes, recursively, sorted by their path
+/// under it (byte order), each named FOLDER/PATH; a name that begins with '.' (a hidden file or folder)
+/// is passed over. False, with `error` set, when a folder cannot be walked or holds no such file.
+bool expand_folders(const std::vector<std::string>& arguments, std::vector<std::string>& files, std::string& error);
+
 /// A file read as a stream of bytes: plain or gzip-compressed (zlib tells them apart by their first
 /// bytes, whatever the name), or standard input for "-".
 class Input {

@@ -128,6 +128,10 @@ void Reporter::report(const Finding& f, std::string_view fields) {
     if (o_.max_errors && errors_ >= o_.max_errors) stopped_ = true;
 }
 
+void Reporter::file_summary(const std::string& path, std::string_view fields) {
+    if (o_.format == Format::jsonl) out_ << "{\"file\": " << json_string(display_name(path)) << ", \"summary\": {" << fields << "}}\n";
+}
+
 void Reporter::finish() {
     const std::size_t errors = unannotated_[0], warnings = unannotated_[1];
     if (errors + warnings == 0) return;

@@ -40,6 +40,9 @@ public:
 
     /// Reports one document. `fields` are extra JSON members for the jsonl line ("\"k\": v, " each).
     void report(const Finding& f, std::string_view fields = {});
+    /// Under --format jsonl, the record that sums up the file `path` after its documents:
+    /// {"file": F, "summary": {`fields`}} (`fields`: JSON members, "\"k\": v" with ", " between).
+    void file_summary(const std::string& path, std::string_view fields);
     /// Ends the report: under --format github, the count of findings beyond the first 10.
     void finish();
     /// True once --fail-fast or --max-errors says to stop.

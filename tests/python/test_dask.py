@@ -60,7 +60,7 @@ def make_corpus(root):
 def cli_verdicts(paths):
     run = subprocess.run([cli(), "validate", "--schema", SCHEMA, "--format", "jsonl", *paths], capture_output=True, text=True)
     assert run.returncode == 1, run.stderr
-    reports = [json.loads(l) for l in (run.stdout + run.stderr).splitlines() if l.startswith("{")]
+    reports = [r for r in (json.loads(l) for l in (run.stdout + run.stderr).splitlines() if l.startswith("{")) if "summary" not in r]
     valid = sum(r["valid"] for r in reports)
     errors = [(r["file"], r["line"], e["pointer"], e["message"]) for r in reports for e in r["errors"]]
     return valid, len(reports) - valid, errors
@@ -193,3 +193,28 @@ def test_a_corpus_mixing_families_under_any(tmp_path):
     assert (result.valid, result.invalid) == (len(rows) + 2, 1)
     [error] = result.errors
     assert (error.line, error.pointer, error.id) == (len(rows) + 2, "/tools/0", "rows.decode.no_items")
+
+
+def test_a_folder_is_its_document_files_as_the_cli_walks_it(corpus, tmp_path):
+    paths, _ = corpus
+    root = tmp_path / "export"
+    (root / "b").mkdir(parents=True)
+    (root / ".hidden").mkdir()
+    for k, path in enumerate(paths):  # some below a subfolder, all in another order than given
+        (root / ("b" if k % 2 else "") / os.path.basename(path)).write_bytes(open(path, "rb").read())
+    (root / ".hidden" / "x.jsonl").write_text("not read\n")
+    (root / "notes.txt").write_text("not read either\n")
+    for folder in (str(root), str(root) + "/"):
+        expected = cli_verdicts([folder])
+        assert {e[0] for e in expected[2]} >= {str(root / "b" / "shard-1.jsonl.gz"), str(root / "shard-0.jsonl")}
+        assert triples(sediment_rows.dask.validate(folder, SCHEMA, blocksize=1000, scheduler="sync")) == expected
+        assert triples(sediment_rows.validate_file(folder, SCHEMA)) == expected
+        docs = list(sediment_rows.read(folder, SCHEMA))
+        assert [(d.file, d.line) for d in docs if d.errors] == sorted({(e[0], e[1]) for e in expected[2]}, key=[(e[0], e[1]) for e in expected[2]].index)
+        assert sum(1 for d in docs if not d.errors) == expected[0]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for call in (lambda: sediment_rows.validate_file(empty), lambda: sediment_rows.read(empty),
+                 lambda: sediment_rows.dask.validate(str(empty), scheduler="sync")):
+        with pytest.raises(FileNotFoundError, match="holds no"):
+            call()

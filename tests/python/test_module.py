@@ -178,7 +178,7 @@ def test_loads_equals_json_loads_and_read_key_for_key():
     # rows written in the schema's key order are built from the parse itself: the same values, types and
     # key order as json.loads, and as read() (which builds them from the compact text of the typed models)
     rows = example_rows() + mixed_rows()
-    read_back = [value for _, value, _ in sediment_rows.read(ROW_PATH)]
+    read_back = [value for _, value, _, _ in sediment_rows.read(ROW_PATH)]
     for i, row in enumerate(rows):
         value = sediment_rows.loads(row)
         assert shape(value) == shape(json.loads(row))

@@ -132,17 +132,20 @@ class Converted(NamedTuple):
 if sys.version_info >= (3, 11):  # a NamedTuple is generic from Python 3.11 on
     class Document(NamedTuple, Generic[_Value]):
         """One document of a file, as read() yields it: its line (1 for a whole .json file), and its
-        value when it is valid (None otherwise), or its errors (empty when it is valid). To a type
+        value when it is valid (None otherwise), or its errors (empty when it is valid), and the file
+        (a folder's files are named FOLDER/PATH, as the CLI names them). To a type
         checker, ``value`` has the shape the schema's name gives (read()'s overloads, types.Read)."""
 
         line: int
         value: Optional[_Value]
         errors: List[Error]
+        file: str
 else:
     class Document(NamedTuple):  # the same fields, untyped
         line: int
         value: Any
         errors: List[Error]
+        file: str
 
 
 class FileError(NamedTuple):
@@ -189,21 +192,34 @@ def _path(path: Path) -> Tuple[str, bytes]:
     return path, os.fsencode(path)  # a name that is not UTF-8 (surrogateescape) reaches the file as it is
 
 
-def _documents(reader: Any) -> Iterator[Any]:
+def _files(path: Path) -> Tuple[str, List[bytes]]:
+    """The path as str, and the files it names: itself, or a folder's files (*.jsonl, *.jsonl.gz,
+    *.json, *.json.gz, recursively, sorted, hidden names passed over), as the CLI reads them.
+    FileNotFoundError for a folder that holds none."""
+    name, encoded = _path(path)
+    return name, _native._expand_folders([encoded])
+
+
+def _documents(reader: Any, name: str, single: bool) -> Iterator[Any]:
     try:
+        names: Dict[bytes, str] = {}
         while True:
             batch = reader.next_batch()
             if not batch:
                 return
-            for line, value, errors in batch:
-                yield Document(line, value, errors)
+            for line, value, errors, file in batch:
+                if file not in names:
+                    names[file] = name if single else os.fsdecode(file)
+                yield Document(line, value, errors, names[file])
     finally:
         reader.close()
 
 
 def _read(path: Path, schema: str = ROLLOUT, jobs: Optional[int] = None, document: bool = False) -> Any:
     """Iterates over the documents of a file under ``schema``, in file order, as Document tuples
-    (line, value or None, errors). A JSONL file holds one document per line (blank lines skipped); a
+    (line, value or None, errors, file). A folder stands for its files, read in turn: every *.jsonl,
+    *.jsonl.gz, *.json and *.json.gz under it, recursively, sorted by path (hidden names passed over),
+    each named FOLDER/PATH in ``file``; FileNotFoundError when it holds none. A JSONL file holds one document per line (blank lines skipped); a
     file named *.json or *.json.gz, or any file with ``document=True`` (the CLI's --document), is one
     document, whatever its layout. Plain or gzip-compressed, whatever the name. Bytes that are not
     UTF-8 anywhere give the document its error (rows.parse.syntax), as the CLI reports it.
@@ -215,8 +231,9 @@ def _read(path: Path, schema: str = ROLLOUT, jobs: Optional[int] = None, documen
     early (break, or close() on the iterator) stops the reading.
     """
     _check(path, schema)
-    reader = _native._Reader([_path(path)[1]], schema, _jobs(jobs, spare=1), bool(document))
-    return _documents(reader)
+    name, files = _files(path)
+    reader = _native._Reader(files, schema, _jobs(jobs, spare=1), bool(document))
+    return _documents(reader, name, not os.path.isdir(name))
 
 
 _read.__name__ = _read.__qualname__ = "read"
@@ -225,7 +242,7 @@ read: types.Read = _read  # typed by schema name: one overload per name (types.R
 
 def validate_file(path: Path, schema: str = ROLLOUT, jobs: Optional[int] = None, max_errors: Optional[int] = None,
                   document: bool = False) -> Validation:
-    """The verdicts on every document of a file (see read() for the layout and ``document``) without
+    """The verdicts on every document of a file or folder (see read() for the layout, folders and ``document``) without
     building a Python value: a Validation with the counts and the errors (FileError), on ``jobs``
     threads (every core by default) with the GIL released. ``max_errors`` caps the errors kept (the
     counts stay exact). A file that cannot be read raises OSError.
@@ -233,10 +250,12 @@ def validate_file(path: Path, schema: str = ROLLOUT, jobs: Optional[int] = None,
     if max_errors is not None and (not isinstance(max_errors, int) or max_errors < 0):
         raise ValueError("max_errors is a non-negative int, or None for no limit")
     _check(path, schema)
-    name, path = _path(path)
+    name, files = _files(path)
+    single = not os.path.isdir(name)
     limit = (1 << 62) if max_errors is None else max_errors
-    valid, invalid, errors = _native._validate_files([path], schema, _jobs(jobs), limit, bool(document))
-    return Validation(valid, invalid, [FileError(name, line, e.pointer, e.message, e.id) for _, line, e in errors])
+    valid, invalid, errors = _native._validate_files(files, schema, _jobs(jobs), limit, bool(document))
+    return Validation(valid, invalid, [FileError(name if single else os.fsdecode(file), line, e.pointer, e.message, e.id)
+                                       for file, line, e in errors])
 
 
 def convert(data: Data, source: str, target: str, style: Style = "compact", lossy: bool = False,

@@ -28,6 +28,7 @@ byte for byte whatever the block size, worker count or order of tasks.
 """
 import os
 import posixpath
+import re
 import threading
 import uuid
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union, cast
@@ -193,6 +194,9 @@ def _named(pattern: str, fs: Any, path: str) -> str:
     return head + path[len(folder):] if path.startswith(folder) else path
 
 
+_DOCUMENT_FILE = re.compile(r"\.jsonl?(\.gz)?$")  # what a folder's walk reads: *.jsonl, *.json, and gzipped
+
+
 class _File(NamedTuple):
     """One input file of a job: its file system and path, its name in results, how it is read, and its
     blocks (offset, length), or [(0, None)] for a file read whole."""
@@ -214,7 +218,22 @@ def _plan(paths: Union[str, List[str]], blocksize: Optional[int], storage_option
         fs, _, resolved = fsspec.core.get_fs_token_paths(pattern, mode="rb", storage_options=storage_options)
         if not resolved:
             raise FileNotFoundError(f"{pattern!r} names no file")
+        named = []  # (path, name)
         for path in resolved:
+            if not fs.isdir(path):
+                named.append((path, _named(pattern, fs, path)))
+                continue
+            # a folder: its document files, as the CLI walks one (sorted, hidden names passed over)
+            folder = path.rstrip("/")
+            found = sorted((found[len(folder) + 1:], found) for found in fs.find(folder))
+            found = [(relative, p) for relative, p in found
+                     if _DOCUMENT_FILE.search(relative) and not any(part.startswith(".") for part in relative.split("/"))]
+            if not found:
+                raise FileNotFoundError(f"the folder {pattern!r} holds no *.jsonl, *.jsonl.gz, *.json or *.json.gz file")
+            local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
+            head = pattern.rstrip("/") + "/" if local and len(resolved) == 1 else None
+            named += [(p, head + relative if head else _named(pattern, fs, p)) for relative, p in found]
+        for path, name in named:
             compression = infer_compression(path)
             whole = document or path.endswith(".json") or path.endswith(".json.gz")
             size = None
@@ -222,7 +241,7 @@ def _plan(paths: Union[str, List[str]], blocksize: Optional[int], storage_option
             if not (compression or whole or blocksize is None):
                 size = fs.info(path)["size"]
                 blocks = list(_offsets(size, blocksize)) if size else []
-            plan.append(_File(fs, path, _named(pattern, fs, path), compression, whole, size, blocks))
+            plan.append(_File(fs, path, name, compression, whole, size, blocks))
     return plan
 
 
@@ -236,8 +255,9 @@ def validate(paths: Union[str, List[str]], schema: str = "nemo-gym-rollout", blo
     the caller named it (a glob's matches below its folder as given: ``rows/*.jsonl`` -> ``rows/a.jsonl``),
     any other by its URL as fsspec writes it.
 
-    ``paths``: a path, a glob or a list of them, local or any fsspec URL (``storage_options`` go to the
-    file system, e.g. credentials). ``blocksize`` (bytes, or a string such as "64 MiB"; None for whole
+    ``paths``: a path, a glob, a folder or a list of them, local or any fsspec URL (``storage_options``
+    go to the file system, e.g. credentials). A folder stands for its *.jsonl, *.jsonl.gz, *.json and
+    *.json.gz files, recursively, sorted (hidden names passed over), a local one's named FOLDER/PATH. ``blocksize`` (bytes, or a string such as "64 MiB"; None for whole
     files) is the size of the byte blocks plain JSONL files are split into. ``max_errors`` caps the
     errors kept (the counts stay exact). ``document=True`` reads each file as one document, whatever its
     name (the CLI's --document). With ``compute=False`` the result is a dask.delayed.Delayed
