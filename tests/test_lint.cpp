@@ -366,10 +366,14 @@ TEST_CASE("lint: a session's rows agree on everything but their turns") {
     CHECK(ids(f) == "");
     // a CI outcome's raw payload breaks no rule of the row, but the session's rows repeat it
     linter.add(decoded(segment(4, 2, {{"/metadata/verifier_results/0/raw/z", "2"}})), f);
-    REQUIRE(f.size() == 1);
-    CHECK(f[0].id == "rows.lint.session.verifier_results");
-    CHECK(f[0].pointer == "/metadata/verifier_results");
-    CHECK(f[0].message == "expected the verifier_results of the session's first row (row 1): every segment of a session repeats it, got other values");
+    CHECK(ids(f) == "");  // the session's majority is known at its end
+    const std::vector<LintFinding> end = linter.finish();
+    REQUIRE(end.size() == 1);
+    CHECK(end[0].line == 3);
+    CHECK(end[0].error.id == "rows.lint.session.verifier_results");
+    CHECK(end[0].error.pointer == "/metadata/verifier_results");
+    CHECK(end[0].error.message ==
+          "expected the verifier_results that 2 of the session's 3 rows hold (the first at row 1): every segment of a session repeats it, got another value");
     // each value of the session, through its facts
     const SessionFacts base = session_facts(decoded(segment(4, 0)));
     const char* const pointers[] = {"/metadata/verifier_results", "/metadata/ci_resolution", "/reward", "/metadata/split",
@@ -386,17 +390,61 @@ TEST_CASE("lint: a session's rows agree on everything but their turns") {
         other.segment_index = 1, other.instance_id = "org_a-sess_b-seg1";
         other.digests[field] ^= 0x10;
         l.add(other, out);
-        REQUIRE(out.size() == 1);
-        CHECK(out[0].id == "rows.lint.session." + std::string(names[field]));
-        CHECK(out[0].pointer == pointers[field]);
+        CHECK(out.empty());
+        const std::vector<LintFinding> end = l.finish();
+        REQUIRE(end.size() == 1);  // a tie: the later row is the one that differs
+        CHECK(end[0].line == 2);
+        CHECK(end[0].error.id == "rows.lint.session." + std::string(names[field]));
+        CHECK(end[0].error.pointer == pointers[field]);
+        CHECK(end[0].error.message == "expected the " + std::string(field == SessionFacts::reward ? "reward and reward_source" : names[field]) +
+                                          " of the session's first row (row 1): every segment of a session repeats it, got another value");
     }
-    // the real values: an absent verification, a reward of another row
+    // the real values: an absent verification
     Linter l;
     std::vector<Error> out;
     l.add(decoded(segment(2, 0)), out);
     l.add(decoded(segment(2, 1, {{"/metadata/verification", ""}})), out);
-    REQUIRE(out.size() == 1);
-    CHECK(out[0].id == "rows.lint.session.verification");
+    CHECK(out.empty());
+    const std::vector<LintFinding> absent = l.finish();
+    REQUIRE(absent.size() == 1);
+    CHECK(absent[0].error.id == "rows.lint.session.verification");
+}
+
+TEST_CASE("lint: where a session's rows disagree, the rows that differ from most of them get the finding") {
+    // the first of four rows edited: one finding, at it, whatever its place
+    for (std::size_t edited = 0; edited < 4; ++edited) {
+        INFO("edited row " << edited + 1);
+        Linter linter;
+        linter.begin_file("rows.jsonl");
+        std::vector<Error> f;
+        for (std::size_t k = 0; k < 4; ++k)
+            linter.add(decoded(segment(4, static_cast<int>(k), k == edited ? std::vector<test::Change>{{"/metadata/split", "\"eval\""}}
+                                                                             : std::vector<test::Change>{})), f);
+        const std::vector<LintFinding> end = linter.finish();
+        REQUIRE(end.size() == 1);
+        CHECK(end[0].file == "rows.jsonl");
+        CHECK(end[0].line == edited + 1);
+        CHECK(end[0].error.id == "rows.lint.session.split");
+        CHECK(end[0].error.message == "expected the split that 3 of the session's 4 rows hold (the first at rows.jsonl:" +
+                                          std::to_string(edited == 0 ? 2 : 1) + "): every segment of a session repeats it, got another value");
+    }
+    // two against two: the value that came first holds; three values: the most common one
+    Linter tie;
+    std::vector<Error> f;
+    const std::vector<test::Change> eval{{"/metadata/split", "\"eval\""}};
+    for (const auto& [k, edit] : std::vector<std::pair<int, bool>>{{0, true}, {1, false}, {2, true}, {3, false}})
+        tie.add(decoded(segment(4, k, edit ? eval : std::vector<test::Change>{})), f);
+    std::vector<std::size_t> lines;
+    for (const LintFinding& e : tie.finish()) lines.push_back(e.line);
+    CHECK(lines == std::vector<std::size_t>{2, 4});
+    Linter three;
+    const std::vector<test::Change> other{{"/metadata/provenance/policy_version", "\"x\""}};
+    three.add(decoded(segment(4, 0, other)), f);
+    for (int k = 1; k < 4; ++k) three.add(decoded(segment(4, k)), f);
+    three.add(decoded(segment(4, 4, {{"/metadata/provenance/policy_version", "\"y\""}})), f);
+    lines.clear();
+    for (const LintFinding& e : three.finish()) lines.push_back(e.line);
+    CHECK(lines == std::vector<std::size_t>{1, 5});
 }
 
 TEST_CASE("lint: a session's digests are of its JSON values: the text's view, its model, any layout and key order") {
@@ -455,8 +503,11 @@ TEST_CASE("lint: a row the fast path leaves to the exact reader is linted as its
         REQUIRE(lint("nemo-gym-rollout", text, out, facts));
         linter.add(facts, out);
     }
-    REQUIRE(out.size() == 1);
-    CHECK(out[0].id == "rows.lint.session.verifier_results");
+    CHECK(out.empty());
+    const std::vector<LintFinding> end = linter.finish();
+    REQUIRE(end.size() == 1);
+    CHECK(end[0].line == 3);
+    CHECK(end[0].error.id == "rows.lint.session.verifier_results");
 }
 
 TEST_CASE("lint: segment indexes and instance ids are unique") {
@@ -539,16 +590,16 @@ TEST_CASE("lint CLI: findings with their rule, schema errors without lint, exit 
     auto r = test::cli("lint --schema nemo-gym-rollout " + rows_file);
     CHECK(r.status == 1);
     CHECK(r.out == rows_file + ":2: /reward: expected 1.0 for verdict \"passed\", got 0.0 [rows.lint.reward]\n" + rows_file +
-                       ":2: /reward: expected the reward and reward_source of the session's first row (line 1): every segment of a session repeats it, got other values [rows.lint.session.reward]\n" +
-                       rows_file + ":3: /metadata: unknown key 'bogus' [rows.decode.unknown_key]\n");
+                       ":3: /metadata: unknown key 'bogus' [rows.decode.unknown_key]\n" + rows_file +
+                       ":2: /reward: expected the reward and reward_source of the session's first row (" + rows_file +
+                       ":1): every segment of a session repeats it, got another value [rows.lint.session.reward]\n");
     CHECK(r.err == "3 rows: 2 findings, 1 not schema-valid (read as nemo-gym-rollout.v2: 1, nemo-gym-rollout.v4: 2)\n");
     r = test::cli("lint --schema nemo-gym-rollout.v4 --format jsonl -q " + rows_file);
     CHECK(r.status == 1);
     CHECK(r.out.find(R"("errors": [{"id": "rows.lint.reward", "pointer": "/reward", "message": )") != std::string::npos);
     CHECK(r.err == "");
     r = test::cli("lint --schema nemo-gym-rollout --fail-fast -q " + rows_file);
-    CHECK(r.out == rows_file + ":2: /reward: expected 1.0 for verdict \"passed\", got 0.0 [rows.lint.reward]\n" + rows_file +
-                       ":2: /reward: expected the reward and reward_source of the session's first row (line 1): every segment of a session repeats it, got other values [rows.lint.session.reward]\n");
+    CHECK(r.out == rows_file + ":2: /reward: expected 1.0 for verdict \"passed\", got 0.0 [rows.lint.reward]\n");
     const std::string clean = write("clean.jsonl", test::edited_row(3) + "\n" + segment(3, 1) + "\n");
     r = test::cli("lint --schema nemo-gym-rollout --sessions-complete " + clean);
     CHECK(r.status == 0);

@@ -258,8 +258,9 @@ PYBIND11_MODULE(_native, m) {
                  for (rows::LintFinding& f : l.linter.finish()) out.emplace_back(f.line, std::move(f.error));
                  return out;
              },
-             "After the last row: (row number from 1, Error) for each session whose segments are not 0..k-1\n"
-             "(sessions_complete), at the session's first row.");
+             "After the last row: (row number from 1, Error) for each row that differs from the value most of its\n"
+             "session's rows hold, and for each session whose segments are not 0..k-1 (sessions_complete), at the\n"
+             "session's first row; in row order.");
 
     m.def("_loads", [](std::string_view schema, const py::object& data) -> py::object {
         check_name(schema, data);

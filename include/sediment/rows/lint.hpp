@@ -17,7 +17,7 @@
 //           linter.add(std::move(facts), findings);
 //       report(findings);
 //   }
-//   for (const rows::LintFinding& f : linter.finish()) report(f);  // --sessions-complete
+//   for (const rows::LintFinding& f : linter.finish()) report(f);  // rows that differ from their session
 #pragma once
 
 #include <array>
@@ -101,7 +101,8 @@ struct SessionFacts {
 /// What the rules across rows keep of `row`.
 SessionFacts session_facts(const AnyRolloutRow& row);
 
-/// A finding of Linter::finish(): at the first row of the session it is about.
+/// A finding of Linter::finish(): at the row it is about (a row that differs from its session's other
+/// rows), or at the first row of the session (a session whose segments are not all there).
 struct LintFinding {
     std::string file;  ///< as given to Linter::begin_file ("" when none was)
     std::size_t line = 0;  ///< the line (or, without begin_file, the row number) of the session's first row
@@ -110,8 +111,11 @@ struct LintFinding {
 
 /// The rules across rows, over rows in input order: the rows of one session (org_id, session_id) agree
 /// on every value of SessionFacts::Field, a session's segment indexes and every instance_id are unique,
-/// and (LintOptions::sessions_complete) a session's segments are 0..k-1. Memory: one entry per session,
-/// and a segment index and line per row of it; never a row.
+/// and (LintOptions::sessions_complete) a session's segments are 0..k-1. Where a session's rows
+/// disagree, the rows that differ from the value most of them hold (on a tie, the value that came
+/// first) get the finding, from finish(): one edited row gets one finding, whichever row it is.
+/// Memory: one entry per session with each field's distinct digests, and a segment index, line and
+/// value per field for each row of it; never a row.
 class Linter {
 public:
     /// Throws std::invalid_argument for options check_lint_options() refuses.
@@ -128,8 +132,9 @@ public:
     /// The rules across rows only, for a row whose own rules ran elsewhere (on another thread).
     void add(SessionFacts facts, std::vector<Error>& findings);
 
-    /// After the last row: the findings about whole sessions (LintOptions::sessions_complete), in the
-    /// order the sessions began.
+    /// After the last row: the findings about rows that differ from the rest of their session, and
+    /// (LintOptions::sessions_complete) about sessions whose segments are not all there, ordered by
+    /// file and line.
     std::vector<LintFinding> finish();
 
     /// The options it was made with.
@@ -144,14 +149,21 @@ private:
         std::int64_t index;
         Where where;
         bool derived;  // its instance_id is "{org_id}-{session_id}-seg{index}"
+        std::array<std::uint16_t, SessionFacts::kFields> value;  // each field's value: its place in Session::values
+    };
+    struct Value {  // one distinct value of a field in a session
+        std::uint64_t digest;
+        std::size_t rows;   // that hold it
+        std::size_t first;  // the first of them: its place in Session::segments
     };
     struct Session {  // its org_id and session_id are its key
         Where first;
-        std::array<std::uint64_t, SessionFacts::kFields> digests;
+        std::array<std::vector<Value>, SessionFacts::kFields> values;  // each field's, in the order they came
         std::vector<Segment> segments;  // in arrival order
         std::size_t order;
     };
     std::string describe(const Where& w) const;
+    std::string describe_fully(const Where& w) const;  // "FILE:LINE", or "row N" without files
 
     LintOptions options_;
     std::vector<std::string> files_;

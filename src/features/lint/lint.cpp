@@ -247,6 +247,7 @@ constexpr const char* kFieldPointers[SessionFacts::kFields] = {
 /// The pointer of each field, and of reward_source (digested with the reward) at kFields.
 constexpr const char* pointer_of(int field) { return field < SessionFacts::kFields ? kFieldPointers[field] : "/metadata/reward_source"; }
 constexpr int kDigested = SessionFacts::kFields + 1;
+constexpr std::size_t kMaxValues = 65535;  // distinct values of a field that a session keeps apart (Linter::Segment::value)
 
 /// The member of the metadata each field is (one level down, no escapes), or "" for a field elsewhere.
 constexpr std::array<std::string_view, kDigested> kMetadataMembers = [] {
@@ -302,6 +303,10 @@ Linter::Linter(LintOptions options) : options_(options) { check_lint_options(opt
 
 void Linter::begin_file(std::string name) { files_.push_back(std::move(name)); }
 
+std::string Linter::describe_fully(const Where& w) const {
+    return files_.empty() ? "row " + std::to_string(w.line) : files_[w.file] + ":" + std::to_string(w.line);
+}
+
 std::string Linter::describe(const Where& w) const {
     const std::uint32_t current = files_.empty() ? 0 : static_cast<std::uint32_t>(files_.size() - 1);
     if (w.file == current || files_.empty()) return (files_.empty() ? "row " : "line ") + std::to_string(w.line);
@@ -323,15 +328,23 @@ void Linter::add(SessionFacts facts, std::vector<Error>& findings) {
     if (fresh) it = sessions_.try_emplace(key_).first;
     Session& s = it->second;
     bool duplicate_segment = false;
+    // each field's value: counted now, and blamed in finish(), where the session's majority is known
+    std::array<std::uint16_t, SessionFacts::kFields> value{};
+    for (int field = 0; field < SessionFacts::kFields; ++field) {
+        std::vector<Value>& values = s.values[field];
+        std::size_t v = 0;
+        while (v < values.size() && values[v].digest != facts.digests[field]) ++v;
+        if (v == values.size()) {
+            if (v == kMaxValues) --v;  // (a field with 65,535 values in one session: the last is "any other")
+            else values.push_back({facts.digests[field], 0, s.segments.size()});
+        }
+        ++values[v].rows;
+        value[field] = static_cast<std::uint16_t>(v);
+    }
     if (fresh) {
-        s.first = here, s.digests = facts.digests;
+        s.first = here;
         s.order = sessions_.size();
     } else {
-        for (int field = 0; field < SessionFacts::kFields; ++field)
-            if (s.digests[field] != facts.digests[field])
-                findings.push_back({kFieldIds[field], kFieldPointers[field],
-                                    std::string("expected the ") + kFieldNames[field] + " of the session's first row (" + describe(s.first) +
-                                        "): every segment of a session repeats it, got other values"});
         for (const Segment& seg : s.segments)
             if (seg.index == facts.segment_index) {
                 findings.push_back({"rows.lint.session.segment_index", "/metadata/segment_index",
@@ -350,7 +363,7 @@ void Linter::add(SessionFacts facts, std::vector<Error>& findings) {
     const std::string_view id = facts.instance_id;
     const bool derived = id.size() == spelling.size() + 4 + index.size() && id.substr(0, spelling.size()) == spelling &&
                          id.substr(spelling.size(), 4) == "-seg" && id.substr(spelling.size() + 4) == index;
-    s.segments.push_back({facts.segment_index, here, derived});
+    s.segments.push_back({facts.segment_index, here, derived, value});
     std::optional<Where> earlier;
     if (auto o = other_ids_.find(facts.instance_id); o != other_ids_.end()) earlier = o->second;
     auto sp = spellings_.find(spelling);
@@ -373,12 +386,34 @@ void Linter::add(SessionFacts facts, std::vector<Error>& findings) {
 }
 
 std::vector<LintFinding> Linter::finish() {
-    std::vector<LintFinding> out;
-    if (!options_.sessions_complete) return out;
+    std::vector<std::pair<Where, LintFinding>> out;
+    const auto add = [&](const Where& where, Error error) {
+        out.push_back({where, {files_.empty() ? std::string() : files_[where.file], where.line, std::move(error)}});
+    };
     std::vector<const std::pair<const std::string, Session>*> order;  // by org_id '\0' session_id
     for (const auto& entry : sessions_) order.push_back(&entry);
     std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) { return a->second.order < b->second.order; });
+    // the rows that differ from their session's majority (on a tie, the value that came first)
     for (const auto* entry : order) {
+        const Session& s = entry->second;
+        for (int field = 0; field < SessionFacts::kFields; ++field) {
+            const std::vector<Value>& values = s.values[field];
+            if (values.size() < 2) continue;
+            std::size_t majority = 0;
+            for (std::size_t v = 1; v < values.size(); ++v)
+                if (values[v].rows > values[majority].rows) majority = v;
+            const Value& most = values[majority];
+            for (const Segment& seg : s.segments)
+                if (seg.value[field] != majority)
+                    add(seg.where, {kFieldIds[field], kFieldPointers[field],
+                                    std::string("expected the ") + kFieldNames[field] +
+                                        (most.rows == 1 ? " of the session's first row (" + describe_fully(s.segments[most.first].where)
+                                                        : " that " + std::to_string(most.rows) + " of the session's " + std::to_string(s.segments.size()) +
+                                                              " rows hold (the first at " + describe_fully(s.segments[most.first].where)) +
+                                        "): every segment of a session repeats it, got another value"});
+        }
+    }
+    for (const auto* entry : options_.sessions_complete ? order : decltype(order){}) {
         const Session* s = &entry->second;
         const std::string_view session_id = std::string_view(entry->first).substr(entry->first.find('\0') + 1);
         std::vector<std::int64_t> indexes;
@@ -388,13 +423,17 @@ std::vector<LintFinding> Linter::finish() {
         std::int64_t missing = 0;
         while (missing < static_cast<std::int64_t>(indexes.size()) && indexes[missing] == missing) ++missing;
         if (missing == static_cast<std::int64_t>(indexes.size())) continue;
-        out.push_back({files_.empty() ? std::string() : files_[s->first.file], s->first.line,
-                       {"rows.lint.session.incomplete", "/metadata/segment_index",
+        add(s->first, {"rows.lint.session.incomplete", "/metadata/segment_index",
                         "expected segments 0.." + std::to_string(indexes.size() - 1) + " of session " + string_literal(session_id) +
                             " (--sessions-complete), got " + std::to_string(s->segments.size()) + " rows without segment " +
-                            std::to_string(missing)}});
+                            std::to_string(missing)});
     }
-    return out;
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.first.file, a.first.line) < std::tie(b.first.file, b.first.line);
+    });
+    std::vector<LintFinding> findings;
+    for (auto& [where, finding] : out) findings.push_back(std::move(finding));
+    return findings;
 }
 
 // ----- text ------------------------------------------------------------------------------------
