@@ -291,7 +291,13 @@ TEST_CASE("lint: every rule id of docs/lint.md has a test here, and every id tes
                            "rows.lint.session.split", "rows.lint.session.attribution_source", "rows.lint.session.verification",
                            "rows.lint.session.provenance", "rows.lint.session.session_commit_observation_ids",
                            "rows.lint.session.repository_identity", "rows.lint.session.segment_index",
-                           "rows.lint.session.instance_id", "rows.lint.session.incomplete"})
+                           "rows.lint.session.instance_id", "rows.lint.session.incomplete",
+                           // the other families' rules (test_lint_family.cpp)
+                           "rows.lint.sft.eligibility_source", "rows.lint.sft.ci_reliability", "rows.lint.sft.min_confidence",
+                           "rows.lint.sft.order", "rows.lint.dpo.label_source", "rows.lint.dpo.ci_reliability", "rows.lint.dpo.self_pair",
+                           "rows.lint.dpo.confidence_margin", "rows.lint.dpo.identical_responses", "rows.lint.dpo.bucket",
+                           "rows.lint.recovery.commits", "rows.lint.rlvr.instance_id", "rows.lint.split.file", "rows.lint.duplicate",
+                           "rows.lint.prompt.train_and_eval"})
         tested.insert(id);  // the rules across rows, tested below
     std::set<std::string> documented;
     for (std::size_t at = doc.find("`rows.lint."); at != std::string::npos; at = doc.find("`rows.lint.", at + 1))
@@ -629,7 +635,7 @@ TEST_CASE("lint CLI: findings with their rule, schema errors without lint, exit 
     CHECK(r.err == "3 rows: 1 findings, 0 not schema-valid\n");
     r = test::cli("lint --schema nemo-gym-response.v3 " + clean);
     CHECK(r.status == 2);
-    CHECK(r.err.find("lint reads rollout rows") != std::string::npos);
+    CHECK(r.err.find("lint reads Sediment's rows: --schema nemo-gym-rollout, sft-sample") != std::string::npos);
     r = test::cli("lint --help");
     CHECK(r.status == 0);
     CHECK(r.out.find("--sessions-complete") != std::string::npos);

@@ -202,21 +202,31 @@ Exit status:
   2  usage error, or a file that cannot be read
 )";
 
-const char* const kLint = R"(usage: sediment-rows lint --schema nemo-gym-rollout[.vN] [--eval-fraction F]
-                          [--sessions-complete] [OPTIONS] FILE...
+const char* const kLint = R"(usage: sediment-rows lint --schema NAME [--eval-fraction F] [--min-confidence C]
+                          [--max-pairs-per-bucket N] [--sessions-complete] [OPTIONS] FILE...
 
-Checks what a schema cannot say: that each rollout row is what Sediment's derivation rules produce
-(docs/lint.md lists every rule). A row that is not schema-valid gets its schema errors and no lint.
+Checks what a schema cannot say: that each row is what Sediment's derivation rules produce
+(docs/lint.md lists every rule, with the source in Sediment it comes from). A row that is not schema-valid gets its schema errors and no lint.
 Each finding names its rule: 'FILE:LINE: POINTER: message [rule]' (jsonl: "id" in each error).
   Within a row: reward, reward_source and the CI verdict agree; instance_id; split; verifier_results
   sorted and of the row's org; ci_resolution recomputed from verifier_results; the turns (input,
   echoes, tool calls and results, completions); the version 3 and 4 fields.
   Across rows (state per session, never per row): the rows of a session agree on everything but their
-  turns; segment indexes and instance ids are unique.
+  turns (the rows that differ from most of the session's get the finding); segment indexes and
+  instance ids are unique.
+  Other families: SFT's eligibility source, minimum confidence and completion order; DPO's label
+  sources, confidence margin, self pairs, identical responses and pairs per bucket; the split of a
+  row that names its session; a row twice (the same completion, pair, task or instance id), in any
+  of the files; an exact prompt in both train and eval; a row in NAME.train.jsonl or
+  NAME.eval.jsonl whose split is the other.
 Findings go to standard output, the summary to standard error.
 
-  --schema NAME          nemo-gym-rollout.vN, or nemo-gym-rollout: each row as the version it names
+  --schema NAME          nemo-gym-rollout, sft-sample, dpo-pair, diff-sft-sample, recovery-row,
+                         sediment-rlvr-rollout, sediment-rlvr-task, swe-bench-task (.vN: that
+                         version; without: each row as the version it names), or any
   --eval-fraction F      the eval fraction the split was derived with, 0.0 to 0.5 (default 0.1)
+  --min-confidence C     SFT's minimum label confidence, 0.0 to 1.0 (default 0.6, Sediment's)
+  --max-pairs-per-bucket N  DPO's most pairs per org, model and prompt (default 3, Sediment's)
   --sessions-complete    the files hold whole sessions: each session's segments are 0..k-1
 )";
 

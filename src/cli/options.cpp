@@ -101,6 +101,20 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
             } catch (const std::invalid_argument&) {
                 return "--eval-fraction is a number from 0.0 to 0.5";
             }
+        } else if (a == "--min-confidence" && c == "lint") {
+            char* end = nullptr;
+            const bool decimal = value() && !v.empty() && v.find_first_not_of("0123456789.") == std::string::npos;
+            o.lint.min_confidence = decimal ? std::strtod(v.c_str(), &end) : -1;
+            try {
+                if (!decimal || *end) throw std::invalid_argument("not a decimal");
+                rows::check_lint_options(o.lint);
+            } catch (const std::invalid_argument&) {
+                return "--min-confidence is a number from 0.0 to 1.0";
+            }
+        } else if (a == "--max-pairs-per-bucket" && c == "lint") {
+            const auto n = value() ? number(v, 1, 1000000) : std::nullopt;
+            if (!n) return "--max-pairs-per-bucket needs a number of pairs, 1 or more";
+            o.lint.max_pairs_per_bucket = static_cast<std::size_t>(*n);
         } else if (a == "--sessions-complete" && c == "lint") {
             if (!flag(o.lint.sessions_complete)) return "--sessions-complete takes no value";
         } else if (a == "--engine" && c == "validate") {
@@ -154,9 +168,9 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
         o.schema = rows::find_schema(o.schema_name);
     }
     if (o.schema_name.empty()) return c + " needs --schema NAME";
-    if (c == "lint" && (rows::schemas_named(o.schema_name).empty() ||
-                        rows::schema_info(rows::schemas_named(o.schema_name).front()).base != "nemo-gym-rollout"))
-        return "lint reads rollout rows: --schema nemo-gym-rollout[.vN]";
+    if (c == "lint" && !rows::lints(o.schema_name))
+        return "lint reads Sediment's rows: --schema nemo-gym-rollout, sft-sample, dpo-pair, diff-sft-sample, recovery-row, "
+               "sediment-rlvr-rollout, sediment-rlvr-task or swe-bench-task (each with or without .vN), or any";
     if (o.check_media_files && o.schema_name != "atif" && o.schema_name != "atif-v1.7")
         return "--check-media-files goes with --schema atif or atif-v1.7";
     if (o.files.empty()) return c + " needs at least one FILE (- for standard input)";

@@ -32,6 +32,12 @@ inline void check_name(std::string_view schema, const py::handle& data = py::non
     throw py::value_error(rows::unknown_schema_message(schema) + " (see schemas())");
 }
 
+/// Why lint refuses `schema`, a known name: it is no family of Sediment's rows (rows::lints()).
+inline std::string lint_refusal(std::string_view schema) {
+    return "lint reads Sediment's rows: '" + std::string(schema) + "' is none of nemo-gym-rollout, sft-sample, dpo-pair, diff-sft-sample, "
+           "recovery-row, sediment-rlvr-rollout, sediment-rlvr-task, swe-bench-task (each with or without its version) or 'any'";
+}
+
 /// An error as plain Python values, (id, pointer, message): what a Dask task returns, which pickles anywhere.
 inline py::tuple plain(const rows::Error& e) { return py::make_tuple(py_text(e.id), py_text(e.pointer), py_text(e.message)); }
 

@@ -218,9 +218,11 @@ PYBIND11_MODULE(_native, m) {
        "version each row names). engine='typed' decodes into the C++ models with every rule; engine='schema' runs the JSON\n"
        "Schema engine (valijson) over the bundled schema. No Python object is built for the document.");
 
-    m.def("lint", [](const py::object& data, std::string_view schema, double eval_fraction) {
+    m.def("lint", [](const py::object& data, std::string_view schema, double eval_fraction, double min_confidence) {
         check_name(schema, data);
-        const rows::LintOptions options{eval_fraction};
+        if (!rows::lints(schema)) throw std::invalid_argument(lint_refusal(schema));
+        rows::LintOptions options{eval_fraction};
+        options.min_confidence = min_confidence;
         rows::check_lint_options(options);
         const Text data_text = text_of(data);
         const std::string_view text = data_text.view;
@@ -230,19 +232,25 @@ PYBIND11_MODULE(_native, m) {
             checked = rows::lint(schema, text, options);
         }
         return checked.errors;
-    }, py::arg("data"), py::arg("schema") = "nemo-gym-rollout", py::arg("eval_fraction") = 0.1,
-       "The findings of one rollout row (bytes or str) under the rules within a row (docs/lint.md): its\n"
-       "schema errors when it is not schema-valid, else its lint findings (ids 'rows.lint.*'); empty when it\n"
-       "is what Sediment's derivation rules produce. `schema` is 'nemo-gym-rollout' or one of its versions.");
+    }, py::arg("data"), py::arg("schema") = "nemo-gym-rollout", py::arg("eval_fraction") = 0.1, py::arg("min_confidence") = 0.6,
+       "The findings of one row (bytes or str) under the rules within a row (docs/lint.md): its schema errors\n"
+       "when it is not schema-valid, else its lint findings (ids 'rows.lint.*'); empty when it is what Sediment's\n"
+       "derivation rules produce. `schema` is a family of Sediment's rows (nemo-gym-rollout, sft-sample, dpo-pair,\n"
+       "...), with or without its version, or 'any'.");
 
     py::class_<PyLinter>(m, "Linter",
                          "The rules within a row and across rows (docs/lint.md), over rows in input order: a few facts\n"
                          "per session are kept, never a row.")
-        .def(py::init([](std::string_view schema, double eval_fraction, bool sessions_complete) {
+        .def(py::init([](std::string_view schema, double eval_fraction, bool sessions_complete, double min_confidence,
+                         std::size_t max_pairs_per_bucket) {
                  check_name(schema);
-                 return std::make_unique<PyLinter>(std::string(schema), rows::LintOptions{eval_fraction, sessions_complete});
+                 if (!rows::lints(schema)) throw std::invalid_argument(lint_refusal(schema));
+                 rows::LintOptions options{eval_fraction, sessions_complete};
+                 options.min_confidence = min_confidence, options.max_pairs_per_bucket = max_pairs_per_bucket;
+                 return std::make_unique<PyLinter>(std::string(schema), options);
              }),
-             py::arg("schema") = "nemo-gym-rollout", py::arg("eval_fraction") = 0.1, py::arg("sessions_complete") = false)
+             py::arg("schema") = "nemo-gym-rollout", py::arg("eval_fraction") = 0.1, py::arg("sessions_complete") = false,
+             py::arg("min_confidence") = 0.6, py::arg("max_pairs_per_bucket") = 3)
         .def("add", [](PyLinter& l, const py::object& data) {
                  const Text data_text = text_of(data);
         const std::string_view text = data_text.view;

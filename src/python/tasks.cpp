@@ -87,7 +87,9 @@ void put_facts(std::string& out, const rows::SessionFacts& f) {
     put(static_cast<std::uint64_t>(f.line));
     put(f.segment_index);
     put(f.digests);
-    for (const std::string* s : {&f.org_id, &f.session_id, &f.instance_id}) {
+    put(static_cast<std::int8_t>(!f.row_split ? 0 : *f.row_split == rows::Split::eval ? 2 : 1));
+    for (const std::string* s : {&f.org_id, &f.session_id, &f.instance_id, &f.family, &f.split_pointer, &f.identity, &f.identity_pointer,
+                                 &f.prompt_sha256, &f.bucket, &f.order_key}) {
         put(static_cast<std::uint64_t>(s->size()));
         out += *s;
     }
@@ -106,7 +108,12 @@ bool take_facts(std::string_view& in, rows::SessionFacts& f) {
     f.line = static_cast<std::size_t>(line);
     take(f.segment_index);
     take(f.digests);
-    for (std::string* s : {&f.org_id, &f.session_id, &f.instance_id}) {
+    std::int8_t split = 0;
+    take(split);
+    f.row_split.reset();
+    if (split) f.row_split = split == 2 ? rows::Split::eval : rows::Split::train;
+    for (std::string* s : {&f.org_id, &f.session_id, &f.instance_id, &f.family, &f.split_pointer, &f.identity, &f.identity_pointer,
+                           &f.prompt_sha256, &f.bucket, &f.order_key}) {
         std::uint64_t size = 0;
         take(size);
         if (in.size() < size) throw std::invalid_argument("lint facts cut short");
@@ -194,9 +201,12 @@ void bind_tasks(py::module_& m) {
        "`format` reads under `source`; `upgrade` goes from `source` to `target`; `convert` likewise.\n"
        "The Dask jobs' task; an empty block checks the arguments (ValueError).");
 
-    m.def("_lint_block", [](const std::string& schema, double eval_fraction, const py::buffer& data, std::size_t first_line, bool whole) {
+    m.def("_lint_block", [](const std::string& schema, double eval_fraction, const py::buffer& data, std::size_t first_line, bool whole,
+                            double min_confidence) {
         check_name(schema);
-        const rows::LintOptions options{eval_fraction};
+        if (!rows::lints(schema)) throw std::invalid_argument(lint_refusal(schema));
+        rows::LintOptions options{eval_fraction};
+        options.min_confidence = min_confidence;
         rows::check_lint_options(options);
         const std::string_view text = contiguous(data);
         std::size_t newlines = 0, valid = 0, invalid = 0;
@@ -219,13 +229,16 @@ void bind_tasks(py::module_& m) {
             });
         }
         return py::make_tuple(newlines, valid, invalid, plain_errors(findings), py::bytes(facts_bytes));
-    }, py::arg("schema"), py::arg("eval_fraction"), py::arg("data"), py::arg("first_line"), py::arg("whole"),
+    }, py::arg("schema"), py::arg("eval_fraction"), py::arg("data"), py::arg("first_line"), py::arg("whole"), py::arg("min_confidence") = 0.6,
        "One block for the Dask lint: (newlines, schema-valid rows, invalid rows, [(line, (id, pointer, message))]: each row's\n"
        "findings within the row, or its schema errors, bytes: the SessionFacts of each schema-valid row, for _lint_across).");
 
     m.def("_lint_across", [](double eval_fraction, bool sessions_complete,
-                             const std::vector<std::pair<std::string, std::vector<std::pair<std::size_t, py::bytes>>>>& files) {
-        rows::Linter linter(rows::LintOptions{eval_fraction, sessions_complete});
+                             const std::vector<std::pair<std::string, std::vector<std::pair<std::size_t, py::bytes>>>>& files,
+                             std::size_t max_pairs_per_bucket) {
+        rows::LintOptions options{eval_fraction, sessions_complete};
+        options.max_pairs_per_bucket = max_pairs_per_bucket;
+        rows::Linter linter(options);
         std::vector<std::string_view> names;
         std::vector<std::vector<std::pair<std::size_t, std::string_view>>> blocks;  // views of the bytes, held by `files`
         for (const auto& [name, file_blocks] : files) {
@@ -258,7 +271,7 @@ void bind_tasks(py::module_& m) {
         for (const auto& [file, line, e] : across) rows_out.append(py::make_tuple(file, line, plain(e)));
         for (const rows::LintFinding& f : sessions) sessions_out.append(py::make_tuple(py_text(f.file), f.line, plain(f.error)));
         return py::make_tuple(rows_out, sessions_out);
-    }, py::arg("eval_fraction"), py::arg("sessions_complete"), py::arg("files"),
+    }, py::arg("eval_fraction"), py::arg("sessions_complete"), py::arg("files"), py::arg("max_pairs_per_bucket") = 3,
        "The Dask lint's last step: the rules across rows over every file's facts in input order ([(name, [(block's first line,\n"
        "_lint_block's bytes)])]): ([(file index, line, (id, pointer, message))] of the rows, [(file, line, (id, pointer, message))]\n"
        "of Linter.finish(), about whole sessions).");

@@ -440,3 +440,64 @@ def test_a_workers_peak_follows_its_block_size(tmp_path):
                     lambda: jobs.convert(str(shard), "nemo-gym-rollout", "atif-v1.7", out, blocksize="1 MiB")):
             assert growth(run) < 16, size_mb
         assert growth(lambda: jobs.format(str(shard), "nemo-gym-rollout", out, blocksize=None)) > size_mb
+
+
+def family_export(root):
+    """An export folder of SFT and DPO rows in Sediment's layout, with four faults: a confidence below
+    SFT's minimum, a pair twice, a fourth pair of one bucket, an eval prompt that a train row holds."""
+    def sft(k, split="train", prompt=None):
+        return {"prompt": [{"role": "user", "content": prompt or f"Task {k:02d}"}],
+                "completion": [{"role": "assistant", "content": f"Done {k}"}], "tools": [],
+                "metadata": {"org_id": "acme", "source_model": "m", "completion_id": f"call-{k:02d}", "recipe_id": "sft_curated",
+                             "recipe_version": 1, "eligibility_source": "explicit_accept", "label_confidence": 0.9 if k != 2 else 0.5,
+                             "ci_reliability": None, "provenance": {"policy_version": "5", "quarantine_revision": 0, "policy_digest": None},
+                             "split": split, "repository_identity": None, "attribution_source": None,
+                             "session_commit_observation_ids": [],
+                             "schema_id": "https://sediment.so/schemas/training-rows/sft-sample/v3.json", "schema_version": 3}}
+
+    def dpo(k, prompt):
+        p = {"policy_version": "5", "quarantine_revision": 0, "policy_digest": None}
+        return {"prompt": [{"role": "user", "content": prompt}], "chosen": [{"role": "assistant", "content": f"Good {k}"}],
+                "rejected": [{"role": "assistant", "content": f"Bad {k}"}], "tools": [],
+                "metadata": {"org_id": "acme", "source_model": "m", "chosen_completion_id": f"good-{k}", "rejected_completion_id": f"bad-{k}",
+                             "recipe_id": "dpo_human", "recipe_version": 2, "chosen_label_source": "explicit_accept",
+                             "rejected_label_source": "explicit_reject", "label_confidence": 0.7, "ci_reliability": None,
+                             "confidence_margin": 0.3, "provenance": {"chosen": p, "rejected": p}, "split": "train",
+                             "chosen_repository_identity": None, "rejected_repository_identity": None,
+                             "chosen_attribution_source": None, "rejected_attribution_source": None,
+                             "chosen_session_commit_observation_ids": [], "rejected_session_commit_observation_ids": [],
+                             "schema_id": "https://sediment.so/schemas/training-rows/dpo-pair/v4.json", "schema_version": 4}}
+
+    (root / "sft").mkdir(parents=True)
+    (root / "sft" / "sft.train.jsonl").write_text("".join(json.dumps(sft(k)) + "\n" for k in range(5)))
+    (root / "sft" / "sft.eval.jsonl").write_text(json.dumps(sft(9, "eval", prompt="Task 03")) + "\n")
+    pairs = [dpo(k, "Same prompt") for k in range(4)] + [dpo(0, "Same prompt")]
+    (root / "dpo.train.jsonl.gz").write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in pairs).encode()))
+    return str(root)
+
+
+def test_lint_of_every_family_over_a_folder_is_the_clis(tmp_path):
+    folder = family_export(tmp_path / "export")
+    run = subprocess.run([cli(), "lint", "--schema", "any", "--format", "jsonl", folder], capture_output=True)
+    assert run.returncode == 1, run.stderr
+    reports = [r for r in (json.loads(l) for l in run.stdout.decode().splitlines()) if "summary" not in r]
+    expected = [(r["file"], r["line"], e["id"], e["pointer"]) for r in reports for e in r["errors"]]
+    assert sorted(e[2] for e in expected) == ["rows.lint.dpo.bucket", "rows.lint.duplicate", "rows.lint.prompt.train_and_eval",
+                                              "rows.lint.sft.min_confidence"]
+    for blocksize in (None, 400):
+        result = sediment_rows.dask.lint(folder, "any", blocksize=blocksize, scheduler="threads")
+        assert [(f.file, f.line, f.id, f.pointer) for f in result.findings] == expected
+        assert (result.rows, result.invalid) == (11, 0)
+    looser = sediment_rows.dask.lint(folder, "any", min_confidence=0.5, max_pairs_per_bucket=4, scheduler="sync")
+    assert sorted(f.id for f in looser.findings) == ["rows.lint.duplicate", "rows.lint.prompt.train_and_eval"]
+    # the Python Linter over the same rows in the same order
+    linter = sediment_rows.Linter("sft-sample")
+    found = [e.id for path in (folder + "/sft/sft.train.jsonl", folder + "/sft/sft.eval.jsonl")
+             for line in open(path, "rb") for e in linter.add(line)]
+    assert found == ["rows.lint.sft.min_confidence"] and [(n, e.id) for n, e in linter.finish()] == [(6, "rows.lint.prompt.train_and_eval")]
+    # refused when called, not in a worker: a schema lint does not read, options out of range
+    for bad in ({"schema": "ci-outcome.v3"}, {"schema": "any", "min_confidence": 1.5}, {"schema": "any", "max_pairs_per_bucket": 0}):
+        with pytest.raises(ValueError):
+            sediment_rows.dask.lint(folder, compute=False, **bad)
+    with pytest.raises(ValueError):
+        sediment_rows.Linter("ci-outcome.v3")

@@ -1,5 +1,5 @@
-// Lint: what a schema cannot say of a rollout row, that it is what Sediment's derivation rules
-// produce (docs/lint.md lists every rule). A schema-valid row can still hold a reward of 1.0 beside a
+// Lint: what a schema cannot say of Sediment's rows (rollout rows and every other family), that they
+// are what Sediment's derivation rules produce (docs/lint.md lists every rule). A schema-valid row can still hold a reward of 1.0 beside a
 // failed CI verdict, a CI resolution that does not follow from its own CI outcomes, or a session split
 // across train and eval; lint finds them, each with a stable rule id, the JSON Pointer of the value
 // that breaks the rule, and what was expected:
@@ -40,9 +40,14 @@ struct LintOptions {
     double eval_fraction = 0.1;
     /// Linter::finish(): every session's segment indexes are 0..k-1 (the file holds whole sessions).
     bool sessions_complete = false;
+    /// The SFT policy's minimum label confidence (Sediment's SFTPolicy.min_confidence: 0.6), 0.0 to 1.0.
+    double min_confidence = 0.6;
+    /// The DPO policy's most pairs per (org, model, prompt) bucket (DPOPolicy.max_pairs_per_bucket: 3).
+    std::size_t max_pairs_per_bucket = 3;
 };
 
-/// Throws std::invalid_argument for an eval fraction outside 0.0-0.5 (or NaN).
+/// Throws std::invalid_argument for an eval fraction outside 0.0-0.5, a minimum confidence outside
+/// 0.0-1.0 (or NaN), or no pairs per bucket.
 void check_lint_options(const LintOptions& options);
 
 /// SHA-256 (FIPS 180-4) of `bytes`.
@@ -84,8 +89,15 @@ void lint_row(const NemoGymRolloutRowV4& row, std::vector<Error>& findings, cons
 /// The same, of a row of any version.
 void lint_row(const AnyRolloutRow& row, std::vector<Error>& findings, const LintOptions& options = {});
 
-/// What the rules across rows keep of one row: its session, its ids, and a 64-bit digest of each value
-/// that every row of a session repeats (made on any thread, taken by Linter::add in input order).
+/// The lowercase hex SHA-256 of `{"prompt": prompt}` in Sediment's digest form (json.dumps with
+/// sort_keys, compact separators, UTF-8, floats as Python's repr): the evidence's prompt_sha256, by
+/// which Sediment finds an exact prompt in both train and eval.
+std::string prompt_sha256(const Json& prompt);
+
+/// What the rules across rows keep of one row. A rollout row: its session, its ids, and a 64-bit digest
+/// of each value that every row of a session repeats. A row of another family: its family, split,
+/// identity, prompt digest and the like (the members after `line`). Made on any thread, taken by
+/// Linter::add in input order.
 struct SessionFacts {
     /// The values a session's rows share, in the order findings name them.
     enum Field { verifier_results, ci_resolution, reward, split, attribution_source, verification, provenance,
@@ -96,6 +108,15 @@ struct SessionFacts {
     std::int64_t segment_index = 0;  ///< the row's
     std::array<std::uint64_t, kFields> digests{};  ///< of each JSON value (members in any order), absent and null apart
     std::size_t line = 0;  ///< where the row is, for findings that name it (0: the Linter counts rows)
+
+    std::string family;                ///< a row of another family: its schema's name without a version ("" for a rollout row)
+    std::optional<Split> row_split;    ///< the row's split, where it has one
+    std::string split_pointer;         ///< where it is ("/metadata/split" or "/split")
+    std::string identity;              ///< what no other row of the family may share (a completion, a pair, an instance id), or ""
+    std::string identity_pointer;      ///< where the finding about a second copy goes
+    std::string prompt_sha256;         ///< prompt_sha256() of its prompt (SFT, DPO, diff-SFT; SWE-bench: its problem statement), or ""
+    std::string bucket;                ///< DPO: org_id, source_model and prompt digest, the pair's bucket
+    std::string order_key;             ///< SFT: its completion_id, in whose order Sediment writes the rows
 };
 
 /// What the rules across rows keep of `row`.
@@ -174,7 +195,23 @@ private:
     std::unordered_map<std::string, const Session*> spellings_;
     std::unordered_map<std::string, Where> other_ids_;  // instance ids that are not the derived one
     std::string key_, spelling_;  // scratch: a session's key and spelling, for lookups
+    // the rules across rows of the other families
+    void add_family(const SessionFacts& facts, const Where& here, std::vector<Error>& findings);
+    std::optional<Split> file_split_;  // the split the current file's name gives (NAME.train.jsonl, NAME.eval.jsonl.gz, ...)
+    std::unordered_map<std::string, Where> identities_;  // family '\0' identity: its first row
+    struct Prompt {
+        std::optional<Where> train;  // the first train row with it
+        std::vector<Where> eval;     // the eval rows with it
+    };
+    std::unordered_map<std::string, Prompt> prompts_;  // family '\0' prompt digest
+    std::unordered_map<std::string, std::pair<std::size_t, Where>> buckets_;  // DPO: pairs so far, and the first
+    std::string last_order_key_;  // SFT: the completion_id of the file's last row
 };
+
+/// Whether lint() reads documents of `name`: Sediment's rows, nemo-gym-rollout, sft-sample, dpo-pair,
+/// diff-sft-sample, recovery-row, sediment-rlvr-rollout, sediment-rlvr-task or swe-bench-task, with or
+/// without a version, or "any".
+bool lints(std::string_view name);
 
 /// Decodes `text` as a row of `name` (nemo-gym-rollout with or without its version) into `row`,
 /// reused from call to call, and lints it: nothing, with its schema errors appended, when it is not
@@ -183,12 +220,11 @@ private:
 std::optional<SchemaId> lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std::vector<Error>& findings,
                              const LintOptions& options = {}, const Limits& limits = {});
 
-/// Lints the text of one row of `name` (nemo-gym-rollout with or without its version): its schema
-/// errors when it is not schema-valid, else its findings under the rules within a row and, in
-/// `facts`, what the rules across rows keep of it (for Linter::add). Returns the version it was read
-/// as when it is schema-valid. A valid row is linted where the parser left it, nothing copied; any
-/// other is read by the exact reader. Throws std::invalid_argument for a name that stands for no
-/// rollout version.
+/// Lints the text of one row of `name` (a name lints() takes): its schema errors when it is not
+/// schema-valid, else its findings under the rules within a row and, in `facts`, what the rules
+/// across rows keep of it (for Linter::add). Returns the schema it was read as when it is
+/// schema-valid. A valid rollout row is linted where the parser left it, nothing copied; any other is
+/// read by the exact reader. Throws std::invalid_argument for a name lints() refuses.
 std::optional<SchemaId> lint(std::string_view name, std::string_view text, std::vector<Error>& findings, SessionFacts& facts,
                              const LintOptions& options = {}, const Limits& limits = {});
 
@@ -196,9 +232,9 @@ std::optional<SchemaId> lint(std::string_view name, std::string_view text, std::
 std::optional<SchemaId> lint(std::string_view name, const StringText& text, std::vector<Error>& findings, SessionFacts& facts,
                              const LintOptions& options = {}, const Limits& limits = {});
 
-/// A row's verdict: its schema errors when it is not schema-valid (of `name`, with or without its
-/// version), else its findings under the rules within a row. Throws std::invalid_argument for a name
-/// that stands for no rollout version.
+/// A row's verdict: its schema errors when it is not schema-valid (of `name`, a name lints() takes),
+/// else its findings under the rules within a row. Throws std::invalid_argument for a name lints()
+/// refuses.
 Validated lint(std::string_view name, std::string_view text, const LintOptions& options = {}, const Limits& limits = {});
 
 }  // namespace sediment::rows

@@ -3,6 +3,7 @@
 #include "sediment/rows/lint.hpp"
 
 #include "detail/decode.hpp"
+#include "features/lint/family.hpp"
 #include "features/lint/rules.hpp"
 
 #include <algorithm>
@@ -98,6 +99,9 @@ Split split_of(std::string_view session_id, double eval_fraction) {
 void check_lint_options(const LintOptions& options) {
     if (!(options.eval_fraction >= 0.0 && options.eval_fraction <= 0.5))
         throw std::invalid_argument("the eval fraction is 0.0 to 0.5");
+    if (!(options.min_confidence >= 0.0 && options.min_confidence <= 1.0))
+        throw std::invalid_argument("the minimum confidence is 0.0 to 1.0");
+    if (options.max_pairs_per_bucket < 1) throw std::invalid_argument("the pairs per bucket are at least 1");
 }
 
 
@@ -275,6 +279,8 @@ SessionFacts facts_of(const R& row, DigestAt digest_at) {
     s.session_id = md.session_id;
     s.instance_id = md.instance_id;
     s.segment_index = md.segment_index;
+    s.row_split = md.split;
+    s.split_pointer = "/metadata/split";
     for (int field = 0; field < SessionFacts::kFields; ++field) s.digests[field] = digest_at(field);
     s.digests[SessionFacts::reward] = mix(s.digests[SessionFacts::reward], digest_at(SessionFacts::kFields)) | 1;
     return s;
@@ -301,7 +307,17 @@ SessionFacts session_facts(const AnyRolloutRow& row) {
 
 Linter::Linter(LintOptions options) : options_(options) { check_lint_options(options_); }
 
-void Linter::begin_file(std::string name) { files_.push_back(std::move(name)); }
+void Linter::begin_file(std::string name) {
+    // Sediment's layout: NAME.train.jsonl and NAME.eval.jsonl (gzip too) hold the rows of one split
+    const std::size_t slash = name.find_last_of('/');
+    const std::string_view base = std::string_view(name).substr(slash == std::string::npos ? 0 : slash + 1);
+    const auto ends = [&](std::string_view tail) { return base.size() > tail.size() && base.substr(base.size() - tail.size()) == tail; };
+    file_split_.reset();
+    if (ends(".train.jsonl") || ends(".train.jsonl.gz")) file_split_ = Split::train;
+    else if (ends(".eval.jsonl") || ends(".eval.jsonl.gz")) file_split_ = Split::eval;
+    last_order_key_.clear();
+    files_.push_back(std::move(name));
+}
 
 std::string Linter::describe_fully(const Where& w) const {
     return files_.empty() ? "row " + std::to_string(w.line) : files_[w.file] + ":" + std::to_string(w.line);
@@ -318,9 +334,49 @@ void Linter::add(const AnyRolloutRow& row, std::vector<Error>& findings) {
     add(session_facts(row), findings);
 }
 
+void Linter::add_family(const SessionFacts& facts, const Where& here, std::vector<Error>& findings) {
+    bool copy = false;  // a second copy counts toward nothing else
+    if (!facts.identity.empty()) {  // the same completion, pair, task or instance twice
+        const auto [first, fresh] = identities_.try_emplace(facts.family + '\0' + facts.identity, here);
+        if ((copy = !fresh)) {
+            std::string shown = facts.identity;
+            std::replace(shown.begin(), shown.end(), '\0', ' ');
+            findings.push_back({"rows.lint.duplicate", facts.identity_pointer,
+                                "expected one " + facts.family + " row of " + string_literal(shown) + ", got a second copy of " +
+                                    describe(first->second)});
+        }
+    }
+    if (!facts.prompt_sha256.empty() && facts.row_split) {  // the same prompt in train and eval: blamed in finish()
+        Prompt& p = prompts_[facts.family + '\0' + facts.prompt_sha256];
+        if (*facts.row_split == Split::eval) p.eval.push_back(here);
+        else if (!p.train) p.train = here;
+    }
+    if (!facts.bucket.empty() && !copy) {  // DPO: at most max_pairs_per_bucket pairs per (org, model, prompt)
+        auto& [pairs, first] = buckets_.try_emplace(facts.bucket, 0, here).first->second;
+        if (++pairs > options_.max_pairs_per_bucket)
+            findings.push_back({"rows.lint.dpo.bucket", "/prompt",
+                                "expected at most " + std::to_string(options_.max_pairs_per_bucket) +
+                                    " pairs for one org, model and prompt, got pair " + std::to_string(pairs) + " (the first at " +
+                                    describe(first) + ")"});
+    }
+    if (!facts.order_key.empty()) {  // SFT: rows in completion_id order
+        if (facts.order_key < last_order_key_)
+            findings.push_back({"rows.lint.sft.order", "/metadata/completion_id",
+                                "expected rows in completion_id order, as Sediment writes them: got " + string_literal(facts.order_key) +
+                                    " after " + string_literal(last_order_key_)});
+        last_order_key_ = facts.order_key;
+    }
+}
+
 void Linter::add(SessionFacts facts, std::vector<Error>& findings) {
     ++rows_;
     const Where here{files_.empty() ? 0 : static_cast<std::uint32_t>(files_.size() - 1), facts.line ? facts.line : rows_};
+    if (facts.row_split && file_split_ && *facts.row_split != *file_split_)
+        findings.push_back({"rows.lint.split.file", facts.split_pointer,
+                            std::string("expected \"") + (*file_split_ == Split::eval ? "eval" : "train") +
+                                "\", the split the file's name gives (" + files_.back() + "), got \"" +
+                                (*facts.row_split == Split::eval ? "eval" : "train") + "\""});
+    if (!facts.family.empty()) return add_family(facts, here, findings);
     // the keys are spelled in scratch strings: a row of a known session allocates nothing here
     key_.assign(facts.org_id).append(1, '\0').append(facts.session_id);
     auto it = sessions_.find(key_);
@@ -413,6 +469,14 @@ std::vector<LintFinding> Linter::finish() {
                                         "): every segment of a session repeats it, got another value"});
         }
     }
+    // an exact prompt in both train and eval: at each eval row, naming the first train row
+    for (const auto& [key, p] : prompts_) {
+        if (!p.train) continue;
+        for (const Where& eval : p.eval)
+            add(eval, {"rows.lint.prompt.train_and_eval", key.substr(0, key.find('\0')) == "swe-bench-task" ? "/problem_statement" : "/prompt",
+                       "expected a prompt that no train row holds (Sediment refuses an exact prompt in both train and eval), got the prompt of " +
+                           describe_fully(*p.train) + " (prompt_sha256 " + key.substr(key.find('\0') + 1) + ")"});
+    }
     for (const auto* entry : options_.sessions_complete ? order : decltype(order){}) {
         const Session* s = &entry->second;
         const std::string_view session_id = std::string_view(entry->first).substr(entry->first.find('\0') + 1);
@@ -440,24 +504,46 @@ std::vector<LintFinding> Linter::finish() {
 
 namespace {
 
-/// The rollout versions `name` stands for: nemo-gym-rollout.vN, or every version. (Asked for every
-/// row: the last name's answer is kept.)
-const std::vector<SchemaId>& rollout_versions(std::string_view name) {
+constexpr std::string_view kLinted[] = {"nemo-gym-rollout", "sft-sample", "dpo-pair", "diff-sft-sample", "recovery-row",
+                                        "sediment-rlvr-rollout", "sediment-rlvr-task", "swe-bench-task"};
+
+bool rollout_name(std::string_view name) {
+    const std::vector<SchemaId> schemas = schemas_named(name);
+    return !schemas.empty() && std::all_of(schemas.begin(), schemas.end(), [](SchemaId s) { return schema_info(s).base == "nemo-gym-rollout"; });
+}
+
+/// The schemas `name` stands for, and whether they are rollout versions only. (Asked for every row:
+/// the last name's answer is kept.) Throws std::invalid_argument for a name lint does not read.
+const std::pair<std::vector<SchemaId>, bool>& linted_schemas(std::string_view name) {
     thread_local std::string last_name;
-    thread_local std::vector<SchemaId> schemas;
-    if (!schemas.empty() && name == last_name) return schemas;
-    schemas = schemas_named(name);
-    if (schemas.empty() || schema_info(schemas.front()).base != "nemo-gym-rollout") {
-        schemas.clear();
-        throw std::invalid_argument("lint reads rollout rows: '" + std::string(name) + "' is not nemo-gym-rollout[.vN]");
+    thread_local std::pair<std::vector<SchemaId>, bool> schemas;
+    if (!schemas.first.empty() && name == last_name) return schemas;
+    if (!lints(name)) {
+        schemas.first.clear();
+        throw std::invalid_argument("lint reads Sediment's rows: '" + std::string(name) +
+                                    "' is none of nemo-gym-rollout, sft-sample, dpo-pair, diff-sft-sample, recovery-row, "
+                                    "sediment-rlvr-rollout, sediment-rlvr-task, swe-bench-task (each with or without its version) or any");
     }
+    schemas = {schemas_named(name), rollout_name(name)};
     last_name.assign(name.data(), name.size());
     return schemas;
 }
 
 std::optional<SchemaId> lint_text(std::string_view name, std::string_view text, bool padded, std::vector<Error>& findings,
                                   SessionFacts& facts, const LintOptions& options, const Limits& limits) {
-    const std::vector<SchemaId>& schemas = rollout_versions(name);
+    const auto& [schemas, rollouts] = linted_schemas(name);
+    if (!rollouts) {  // another family, or any: validated, then read as its JSON value
+        Validated v = validate(name, StringText(text, padded), limits);
+        if (!v.errors.empty() || !v.schema) {
+            findings.insert(findings.end(), std::make_move_iterator(v.errors.begin()), std::make_move_iterator(v.errors.end()));
+            return std::nullopt;
+        }
+        if (schema_info(*v.schema).base == "nemo-gym-rollout")
+            return lint_text(schema_info(*v.schema).name, text, padded, findings, facts, options, limits);
+        Limits unbounded = limits;  // (a valid document parses within the limits it was read under)
+        lint_family_row(parse(text, unbounded), *v.schema, findings, facts, options);
+        return v.schema;
+    }
     // a valid row is linted where the parser left it; anything else is decoded by the exact reader
     thread_local detail::fast::AnyRolloutRowView view;
     simdjson::dom::element root;
@@ -493,9 +579,17 @@ std::optional<SchemaId> lint_text(std::string_view name, std::string_view text, 
 
 }  // namespace
 
+bool lints(std::string_view name) {
+    const std::vector<SchemaId> schemas = schemas_named(name);
+    return !schemas.empty() && std::all_of(schemas.begin(), schemas.end(), [](SchemaId s) {
+        return std::find(std::begin(kLinted), std::end(kLinted), schema_info(s).base) != std::end(kLinted);
+    });
+}
+
 std::optional<SchemaId> lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std::vector<Error>& findings,
                              const LintOptions& options, const Limits& limits) {
-    const std::vector<SchemaId>& schemas = rollout_versions(name);
+    if (!rollout_name(name)) throw std::invalid_argument("lint reads rollout rows into an AnyRolloutRow: '" + std::string(name) + "' is not nemo-gym-rollout[.vN]");
+    const std::vector<SchemaId>& schemas = linted_schemas(name).first;
     const bool valid = schemas.size() > 1 ? decode(text, row, findings, limits)
                                           : detail::with_version(row, schemas.front(), [&](auto& r) {
                                                 return decode(text, r, findings, schemas.front(), limits);

@@ -295,13 +295,14 @@ class Linted(NamedTuple):
 
 
 def _lint_block(fs: Any, path: str, offset: int, length: Optional[int], size: Optional[int], compression: Optional[str],
-                whole: bool, schema: str, eval_fraction: float) -> Any:
+                whole: bool, schema: str, eval_fraction: float, min_confidence: float) -> Any:
     """One task: each row's own findings and the facts the rules across rows need (_native._lint_block)."""
     return _block_text(fs, path, offset, length, size, compression,
-                       lambda text: _native._lint_block(schema, eval_fraction, text, 1, whole))
+                       lambda text: _native._lint_block(schema, eval_fraction, text, 1, whole, min_confidence))
 
 
-def _lint_combine(names: Sequence[str], files: Sequence[Sequence[Any]], eval_fraction: float, sessions_complete: bool) -> Linted:
+def _lint_combine(names: Sequence[str], files: Sequence[Sequence[Any]], eval_fraction: float, sessions_complete: bool,
+                  max_pairs_per_bucket: int) -> Linted:
     """The last step: the rules across rows over every row's facts in input order, and every finding
     numbered and ordered as the CLI reports it."""
     rows = invalid = 0
@@ -313,7 +314,7 @@ def _lint_combine(names: Sequence[str], files: Sequence[Sequence[Any]], eval_fra
         for line, (id, pointer, message) in findings:
             ordered.append((index, first + line - 1, 0, len(ordered), FileError(names[index], first + line - 1, pointer, message, id)))
         facts[index][1].append((first, block_facts))
-    across, sessions = _native._lint_across(eval_fraction, sessions_complete, facts)
+    across, sessions = _native._lint_across(eval_fraction, sessions_complete, facts, max_pairs_per_bucket)
     for index, line, (id, pointer, message) in across:
         ordered.append((index, line, 1, len(ordered), FileError(names[index], line, pointer, message, id)))
     ordered.sort(key=lambda finding: finding[:4])
@@ -323,14 +324,17 @@ def _lint_combine(names: Sequence[str], files: Sequence[Sequence[Any]], eval_fra
 
 
 def lint(paths: Union[str, List[str]], schema: str = "nemo-gym-rollout", eval_fraction: float = 0.1,
-         sessions_complete: bool = False, blocksize: Union[int, str, None] = "64 MiB",
+         sessions_complete: bool = False, min_confidence: float = 0.6, max_pairs_per_bucket: int = 3,
+         blocksize: Union[int, str, None] = "64 MiB",
          storage_options: Optional[Dict[str, Any]] = None, compute: bool = True, document: bool = False,
          **compute_kwargs: Any) -> Union[Linted, Delayed]:
     """``sediment-rows lint --schema SCHEMA`` over a sharded corpus (docs/lint.md): every rule within a
     row, in each block's task, and the rules across rows over the rows of each session wherever they
     sit, a session split across files or blocks included. Returns a Linted whose findings equal the
-    CLI's over the same files, in its order. ``eval_fraction`` and ``sessions_complete`` are the CLI's
-    ``--eval-fraction`` and ``--sessions-complete``; the other arguments are validate()'s.
+    CLI's over the same files, in its order. ``schema`` is any family of Sediment's rows, or "any";
+    ``eval_fraction``, ``sessions_complete``, ``min_confidence`` and ``max_pairs_per_bucket`` are the
+    CLI's ``--eval-fraction``, ``--sessions-complete``, ``--min-confidence`` and
+    ``--max-pairs-per-bucket``; the other arguments are validate()'s.
 
     The rules across rows need only a few facts of each row (SessionFacts: the session, the segment,
     the instance id and a 64-bit digest of each value a session's rows share: about 130 bytes), so each
@@ -339,12 +343,14 @@ def lint(paths: Union[str, List[str]], schema: str = "nemo-gym-rollout", eval_fr
     session would move every byte of the corpus between workers to learn the same."""
     if isinstance(paths, str):
         _check(paths, schema)
-    _native._lint_block(schema, eval_fraction, b"", 1, False)  # an unknown schema or a bad eval_fraction: ValueError now
+    _native._lint_block(schema, eval_fraction, b"", 1, False, min_confidence)  # a schema lint does not read, a bad option: ValueError now
+    if not isinstance(max_pairs_per_bucket, int) or isinstance(max_pairs_per_bucket, bool) or max_pairs_per_bucket < 1:
+        raise ValueError("max_pairs_per_bucket is an int, 1 or more")
     plan = _plan(paths, _checked(blocksize, None), storage_options, document)
     task = delayed(_lint_block, pure=False)
-    files = [[task(f.fs, f.path, offset, length, f.size, f.compression, f.whole, schema, eval_fraction) for offset, length in f.blocks]
-             for f in plan]
-    result = delayed(_lint_combine, pure=False)([f.name for f in plan], files, eval_fraction, sessions_complete)
+    files = [[task(f.fs, f.path, offset, length, f.size, f.compression, f.whole, schema, eval_fraction, min_confidence)
+              for offset, length in f.blocks] for f in plan]
+    result = delayed(_lint_combine, pure=False)([f.name for f in plan], files, eval_fraction, sessions_complete, max_pairs_per_bucket)
     return cast(Union[Linted, Delayed], _result(result, compute, compute_kwargs))
 
 

@@ -1,0 +1,246 @@
+// Lint of Sediment's other families: faithful rows of every family and version give no finding, each
+// rule's single fault is found with its id and pointer, and the rules across rows and files hold.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <functional>
+
+#include "cli.hpp"
+#include "sediment/rows/lint.hpp"
+
+using namespace sediment::rows;
+
+namespace {
+
+/// The first session id "sess-K" whose split (eval fraction 0.1) is `split`.
+std::string session_in(Split split) {
+    for (int k = 0;; ++k)
+        if (const std::string id = "sess-" + std::to_string(k); split_of(id) == split) return id;
+}
+
+std::string padded(int k) { return (k < 10 ? "0" : "") + std::to_string(k); }
+
+/// Row k of `schema`, made as Sediment's exporter makes it: every rule of docs/lint.md holds.
+Json faithful(SchemaId schema, int k, Split split = Split::train) {
+    Json row = test::base(schema);
+    const std::string family(schema_info(schema).base), side = split == Split::eval ? "eval" : "train";
+    const Json prompt = Json::array({Json{{"role", "user"}, {"content", "Task " + padded(k) + ": fix the build"}}});
+    const auto answer = [](const std::string& text) { return Json::array({Json{{"role", "assistant"}, {"content", text}}}); };
+    if (family == "sft-sample") {
+        Json& m = row["metadata"];
+        m["completion_id"] = "call-" + padded(k), m["recipe_id"] = "sft_curated", m["eligibility_source"] = "explicit_accept";
+        m["label_confidence"] = 0.9, m["split"] = side;
+        row["prompt"] = prompt, row["completion"] = answer("Done " + padded(k));
+    } else if (family == "dpo-pair") {
+        Json& m = row["metadata"];
+        m["chosen_completion_id"] = "good-" + padded(k), m["rejected_completion_id"] = "bad-" + padded(k), m["recipe_id"] = "dpo_human";
+        m["chosen_label_source"] = "explicit_accept", m["rejected_label_source"] = "explicit_reject";
+        m["label_confidence"] = 0.7, m["confidence_margin"] = 0.3, m["split"] = side;
+        row["prompt"] = prompt, row["chosen"] = answer("Good " + padded(k)), row["rejected"] = answer("Bad " + padded(k));
+    } else if (family == "diff-sft-sample") {
+        Json& m = row["metadata"];
+        m["session_id"] = session_in(split), m["completion_id"] = "call-" + padded(k), m["commit_sha"] = "c" + padded(k), m["split"] = side;
+        row["prompt"] = prompt;
+    } else if (family == "recovery-row") {
+        row["failed_commit_sha"] = "f" + padded(k), row["fixed_commit_sha"] = "g" + padded(k), row["split"] = side;
+    } else if (family == "sediment-rlvr-rollout") {
+        row["org_id"] = "org", row["session_id"] = session_in(split), row["segment_index"] = k;
+        row["instance_id"] = "org-" + session_in(split) + "-seg" + std::to_string(k), row["split"] = side;
+    } else if (family == "sediment-rlvr-task") {
+        row["instance_id"] = "task-" + padded(k), row["split"] = side;
+    } else if (family == "swe-bench-task") {
+        row["instance_id"] = "task-" + padded(k), row["problem_statement"] = "Problem " + padded(k), row["metadata"]["split"] = side;
+    }
+    return row;
+}
+
+const char* const kFamilies[] = {"sft-sample", "dpo-pair", "diff-sft-sample", "recovery-row", "sediment-rlvr-rollout",
+                                 "sediment-rlvr-task", "swe-bench-task"};
+
+/// Lints `rows` of `name` as the files `files` (row i in files[i]), rules within and across rows.
+std::vector<std::pair<std::size_t, Error>> lint_all(const std::string& name, const std::vector<std::string>& rows,
+                                                    const std::vector<std::string>& files = {}, const LintOptions& options = {}) {
+    Linter linter(options);
+    std::vector<std::pair<std::size_t, Error>> out;  // (row index, finding)
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!files.empty() && (i == 0 || files[i] != files[i - 1])) linter.begin_file(files[i]);
+        std::vector<Error> findings;
+        SessionFacts facts;
+        facts.line = i + 1;  // (each file's lines counted as the rows' indexes: names are what matter here)
+        const auto schema = lint(name, rows[i], findings, facts, options);
+        INFO(rows[i]);
+        REQUIRE(schema);
+        linter.add(std::move(facts), findings);
+        for (Error& e : findings) out.emplace_back(i, std::move(e));
+    }
+    for (LintFinding& f : linter.finish()) out.emplace_back(f.line - 1, std::move(f.error));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("lint families: faithful rows of every family and version give no finding, in Sediment's layout") {
+    for (const char* family : kFamilies) {
+        for (const SchemaId schema : schemas_named(family)) {
+            const std::string name(schema_info(schema).name);
+            INFO(name);
+            std::vector<std::string> rows, files;
+            for (int k = 0; k < 5; ++k) {
+                const Split split = k < 3 ? Split::train : Split::eval;
+                rows.push_back(encode(faithful(schema, k, split)));
+                files.push_back(std::string(family) + (split == Split::eval ? ".eval.jsonl" : ".train.jsonl.gz"));
+            }
+            const auto found = lint_all(name, rows, files);
+            for (const auto& [row, e] : found) FAIL_CHECK("row " << row << ": [" << e.id << "] " << e.pointer << ": " << e.message);
+            CHECK(found.empty());
+            CHECK(lint_all("any", rows, files).empty());  // each as the family and version it names
+        }
+    }
+}
+
+TEST_CASE("lint families: each rule within a row finds its single fault, with its id and pointer") {
+    struct Fault {
+        const char* family;
+        std::function<void(Json&)> edit;
+        const char* id;
+        const char* pointer;
+    };
+    const std::vector<Fault> faults = {
+        {"sft-sample", [](Json& r) { r["metadata"]["eligibility_source"] = "resolved_ci_pass"; }, "rows.lint.sft.eligibility_source", "/metadata/eligibility_source"},
+        {"sft-sample", [](Json& r) { r["metadata"]["recipe_id"] = "sft_verified"; r["metadata"]["ci_reliability"] = 1.0; },
+         "rows.lint.sft.eligibility_source", "/metadata/eligibility_source"},
+        {"sft-sample", [](Json& r) { r["metadata"]["recipe_id"] = "sft_verified"; r["metadata"]["eligibility_source"] = "resolved_ci_pass";
+                                     r["metadata"]["ci_reliability"] = nullptr; }, "rows.lint.sft.ci_reliability", "/metadata/ci_reliability"},
+        {"sft-sample", [](Json& r) { r["metadata"]["label_confidence"] = 0.59; }, "rows.lint.sft.min_confidence", "/metadata/label_confidence"},
+        {"dpo-pair", [](Json& r) { r["metadata"]["chosen_label_source"] = "resolved_ci_pass"; }, "rows.lint.dpo.label_source", "/metadata/chosen_label_source"},
+        {"dpo-pair", [](Json& r) { r["metadata"]["recipe_id"] = "dpo_outcome"; r["metadata"]["chosen_label_source"] = "resolved_ci_pass";
+                                   r["metadata"]["ci_reliability"] = 1.0; }, "rows.lint.dpo.label_source", "/metadata/rejected_label_source"},
+        {"dpo-pair", [](Json& r) { r["metadata"]["recipe_id"] = "dpo_outcome"; r["metadata"]["chosen_label_source"] = "resolved_ci_pass";
+                                   r["metadata"]["rejected_label_source"] = "resolved_ci_fail"; r["metadata"]["ci_reliability"] = nullptr; },
+         "rows.lint.dpo.ci_reliability", "/metadata/ci_reliability"},
+        {"dpo-pair", [](Json& r) { r["metadata"]["rejected_completion_id"] = r["metadata"]["chosen_completion_id"]; }, "rows.lint.dpo.self_pair", "/metadata/rejected_completion_id"},
+        {"dpo-pair", [](Json& r) { r["metadata"]["confidence_margin"] = 0.31; }, "rows.lint.dpo.confidence_margin", "/metadata/confidence_margin"},
+        {"dpo-pair", [](Json& r) { r["metadata"]["confidence_margin"] = -0.31; }, "rows.lint.dpo.confidence_margin", "/metadata/confidence_margin"},
+        {"dpo-pair", [](Json& r) { r["rejected"] = r["chosen"]; }, "rows.lint.dpo.identical_responses", "/rejected"},
+        {"diff-sft-sample", [](Json& r) { r["metadata"]["split"] = "eval"; }, "rows.lint.split", "/metadata/split"},
+        {"recovery-row", [](Json& r) { r["fixed_commit_sha"] = r["failed_commit_sha"]; }, "rows.lint.recovery.commits", "/fixed_commit_sha"},
+        {"sediment-rlvr-rollout", [](Json& r) { r["instance_id"] = "org-other-seg0"; }, "rows.lint.rlvr.instance_id", "/instance_id"},
+        {"sediment-rlvr-rollout", [](Json& r) { r["split"] = "eval"; }, "rows.lint.split", "/split"},
+    };
+    for (const Fault& fault : faults) {
+        for (const SchemaId schema : schemas_named(fault.family)) {
+            INFO(schema_info(schema).name << ": " << fault.id << " at " << fault.pointer);
+            Json row = faithful(schema, 1);
+            fault.edit(row);
+            const Validated v = lint(schema_info(schema).name, encode(row));
+            REQUIRE(v.schema);
+            REQUIRE(v.errors.size() == 1);
+            CHECK(v.errors[0].id == fault.id);
+            CHECK(v.errors[0].pointer == fault.pointer);
+        }
+    }
+    // a confidence floor of the caller's; a margin that leaves both confidences in [0, 1] at the edge
+    LintOptions strict;
+    strict.min_confidence = 0.95;
+    CHECK(lint("sft-sample", encode(faithful(SchemaId::sft_sample_v3, 1)), strict).errors.size() == 1);
+    Json edge = faithful(SchemaId::dpo_pair_v4, 1);
+    edge["metadata"]["label_confidence"] = 0.6, edge["metadata"]["confidence_margin"] = -0.4;
+    CHECK(lint("dpo-pair", encode(edge)).errors.empty());
+    // a response that differs only in a number's type (1 against 1.0) is not identical
+    Json typed = faithful(SchemaId::dpo_pair_v4, 1);
+    typed["chosen"] = Json::array({Json{{"role", "assistant"}, {"tool_calls", Json::array({Json{{"id", "t"}, {"type", "function"},
+                                    {"function", Json{{"name", "f"}, {"arguments", Json{{"n", 1}}}}}}})}}});
+    typed["rejected"] = typed["chosen"];
+    typed["rejected"][0]["tool_calls"][0]["function"]["arguments"]["n"] = 1.0;
+    CHECK(lint("dpo-pair.v4", encode(typed)).errors.empty());
+}
+
+TEST_CASE("lint families: a row twice, a prompt in train and eval, a split against its file, order and buckets") {
+    const auto ids = [](const std::vector<std::pair<std::size_t, Error>>& found) {
+        std::string out;
+        for (const auto& [row, e] : found) out += std::to_string(row) + " " + e.id + " " + e.pointer + "\n";
+        return out;
+    };
+    const std::string a = encode(faithful(SchemaId::sft_sample_v3, 1)), b = encode(faithful(SchemaId::sft_sample_v3, 2));
+    // the same completion in two files: at the later copy, naming the first
+    auto found = lint_all("sft-sample", {a, b, a}, {"x/sft.train.jsonl", "x/sft.train.jsonl", "y/sft.train.jsonl"});
+    CHECK(ids(found) == "2 rows.lint.duplicate /metadata/completion_id\n");
+    CHECK(found[0].second.message == "expected one sft-sample row of \"call-01\", got a second copy of x/sft.train.jsonl:1");
+    // an exact prompt in both splits: at the eval row, even when its file comes first
+    Json eval = faithful(SchemaId::sft_sample_v3, 7, Split::eval);
+    eval["prompt"] = faithful(SchemaId::sft_sample_v3, 2)["prompt"];
+    found = lint_all("sft-sample", {encode(eval), a, b}, {"sft.eval.jsonl", "sft.train.jsonl", "sft.train.jsonl"});
+    CHECK(ids(found) == "0 rows.lint.prompt.train_and_eval /prompt\n");
+    CHECK(found[0].second.message.find("the prompt of sft.train.jsonl:3 (prompt_sha256 " + prompt_sha256(eval["prompt"]) + ")") != std::string::npos);
+    // a split its file's name does not give; rows out of completion_id order
+    found = lint_all("sft-sample", {b, a}, {"sft.eval.jsonl.gz", "sft.eval.jsonl.gz"});
+    CHECK(ids(found) == "0 rows.lint.split.file /metadata/split\n1 rows.lint.split.file /metadata/split\n1 rows.lint.sft.order /metadata/completion_id\n");
+    // DPO: at most three pairs per org, model and prompt (or the caller's number)
+    std::vector<std::string> pairs;
+    for (int k = 0; k < 5; ++k) {
+        Json pair = faithful(SchemaId::dpo_pair_v4, k);
+        pair["prompt"] = faithful(SchemaId::dpo_pair_v4, 0)["prompt"];
+        pairs.push_back(encode(pair));
+    }
+    CHECK(ids(lint_all("dpo-pair", pairs)) == "3 rows.lint.dpo.bucket /prompt\n4 rows.lint.dpo.bucket /prompt\n");
+    LintOptions five;
+    five.max_pairs_per_bucket = 5;
+    CHECK(lint_all("dpo-pair", pairs, {}, five).empty());
+    // RLVR tasks and SWE-bench tasks: an instance id twice; SWE-bench's prompt is its problem statement
+    const std::string task = encode(faithful(SchemaId::swe_bench_task_v3, 1));
+    Json eval_task = faithful(SchemaId::swe_bench_task_v3, 2, Split::eval);
+    eval_task["problem_statement"] = "Problem 01";
+    CHECK(ids(lint_all("swe-bench-task", {task, task, encode(eval_task)})) ==
+          "1 rows.lint.duplicate /instance_id\n2 rows.lint.prompt.train_and_eval /problem_statement\n");
+}
+
+TEST_CASE("lint families: prompt_sha256 is Sediment's digest form, as Python's json.dumps and hashlib give it") {
+    const Json prompt = parse(R"([{"role": "user", "content": "é \u0001 \"q\" \\ \n\t \u2028 😀"},
+        {"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": {"z": 1.0, "a": [1e-07, 1.5e+300, -0.0, 12345678901234567890123, 3]}}, "type": "function", "id": "t"}]}])");
+    test::TempDir dir;
+    test::write_file(dir / "prompt.json", encode(prompt));
+    const auto python = test::run(test::kPython + " -c " + test::quote(
+        "import hashlib, json, sys; p = json.load(open(sys.argv[1], encoding=\"utf-8\")); "
+        "print(hashlib.sha256(json.dumps({\"prompt\": p}, ensure_ascii=False, allow_nan=False, sort_keys=True, "
+        "separators=(\",\", \":\")).encode(\"utf-8\")).hexdigest())") + " " + test::quote((dir / "prompt.json").string()));
+    REQUIRE(python.status == 0);
+    CHECK(prompt_sha256(prompt) + "\n" == python.out);
+}
+
+TEST_CASE("lint CLI: an export folder of every family, and names lint does not read") {
+    test::TempDir dir;
+    const auto root = dir / "export";
+    std::filesystem::create_directories(root);
+    std::string all;
+    for (const char* family : kFamilies) {
+        const SchemaId newest = schemas_named(family).back();
+        std::string train, eval;
+        for (int k = 0; k < 3; ++k) train += encode(faithful(newest, k)) + "\n";
+        eval += encode(faithful(newest, 3, Split::eval)) + "\n";
+        test::write_file(root / (std::string(family) + ".train.jsonl"), train);
+        test::write_file(root / (std::string(family) + ".eval.jsonl"), eval);
+    }
+    auto r = test::cli("lint --schema any " + test::quote(root.string()));
+    CHECK(r.status == 0);
+    CHECK(r.out == "");
+    CHECK(r.err.substr(r.err.rfind('\n', r.err.size() - 2) + 1).rfind("28 rows: 0 findings, 0 not schema-valid", 0) == 0);
+    // one fault in each of two files: only they are reported, each at its file, line and pointer
+    Json bad_sft = faithful(SchemaId::sft_sample_v3, 1);
+    bad_sft["metadata"]["label_confidence"] = 0.5;
+    Json bad_task = faithful(SchemaId::sediment_rlvr_task_v3, 3, Split::eval);
+    bad_task["split"] = "train";
+    test::write_file(root / "sft-sample.train.jsonl", encode(faithful(SchemaId::sft_sample_v3, 0)) + "\n" + encode(bad_sft) + "\n");
+    test::write_file(root / "sediment-rlvr-task.eval.jsonl", encode(bad_task) + "\n");
+    r = test::cli("lint --schema any -q " + test::quote(root.string()));
+    CHECK(r.status == 1);
+    CHECK(r.out == root.string() + "/sediment-rlvr-task.eval.jsonl:1: /split: expected \"eval\", the split the file's name gives (" + root.string() +
+                       "/sediment-rlvr-task.eval.jsonl), got \"train\" [rows.lint.split.file]\n" + root.string() +
+                       "/sft-sample.train.jsonl:2: /metadata/label_confidence: expected at least the SFT policy's minimum confidence 0.6 "
+                       "(--min-confidence), got 0.5 [rows.lint.sft.min_confidence]\n");
+    CHECK(test::cli("lint --schema any -q --min-confidence 0.5 " + test::quote((root / "sft-sample.train.jsonl").string())).status == 0);
+    // a name lint does not read, and bad policy values, are usage errors
+    r = test::cli("lint --schema ci-outcome.v3 " + test::quote(root.string()));
+    CHECK(r.status == 2);
+    CHECK(r.err.rfind("sediment-rows: lint reads Sediment's rows: --schema nemo-gym-rollout, sft-sample,", 0) == 0);
+    CHECK(test::cli("lint --schema any --min-confidence 1.5 " + test::quote(root.string())).status == 2);
+    CHECK(test::cli("lint --schema any --max-pairs-per-bucket 0 " + test::quote(root.string())).status == 2);
+}
