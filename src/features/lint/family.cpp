@@ -18,7 +18,12 @@ namespace {
 /// `s` as Python's json.dumps(ensure_ascii=False) writes a string.
 void append_digest_string(std::string& out, std::string_view s) {
     out += '"';
-    for (const char c : s) {
+    std::size_t plain = 0;  // the bytes before s[i] that need no escape, appended at once
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (static_cast<unsigned char>(c) >= 0x20 && c != '"' && c != '\\') continue;
+        out.append(s.data() + plain, i - plain);
+        plain = i + 1;
         switch (c) {
             case '"': out += "\\\""; break;
             case '\\': out += "\\\\"; break;
@@ -27,17 +32,15 @@ void append_digest_string(std::string& out, std::string_view s) {
             case '\t': out += "\\t"; break;
             case '\b': out += "\\b"; break;
             case '\f': out += "\\f"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    static const char kHex[] = "0123456789abcdef";
-                    out += "\\u00";
-                    out += kHex[(c >> 4) & 0xf];
-                    out += kHex[c & 0xf];
-                } else {
-                    out += c;
-                }
+            default: {  // another control character
+                static const char kHex[] = "0123456789abcdef";
+                out += "\\u00";
+                out += kHex[(c >> 4) & 0xf];
+                out += kHex[c & 0xf];
+            }
         }
     }
+    out.append(s.data() + plain, s.size() - plain);
     out += '"';
 }
 
