@@ -194,16 +194,31 @@ TEST_CASE("lint families: a row twice, a prompt in train and eval, a split again
 }
 
 TEST_CASE("lint families: prompt_sha256 is Sediment's digest form, as Python's json.dumps and hashlib give it") {
-    const Json prompt = parse(R"([{"role": "user", "content": "é \u0001 \"q\" \\ \n\t \u2028 😀"},
-        {"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": {"z": 1.0, "a": [1e-07, 1.5e+300, -0.0, 12345678901234567890123, 3]}}, "type": "function", "id": "t"}]}])");
-    test::TempDir dir;
-    test::write_file(dir / "prompt.json", encode(prompt));
-    const auto python = test::run(test::kPython + " -c " + test::quote(
-        "import hashlib, json, sys; p = json.load(open(sys.argv[1], encoding=\"utf-8\")); "
-        "print(hashlib.sha256(json.dumps({\"prompt\": p}, ensure_ascii=False, allow_nan=False, sort_keys=True, "
-        "separators=(\",\", \":\")).encode(\"utf-8\")).hexdigest())") + " " + test::quote((dir / "prompt.json").string()));
-    REQUIRE(python.status == 0);
-    CHECK(prompt_sha256(prompt) + "\n" == python.out);
+    // arguments whose numbers simdjson's DOM reads (lint's fast reading), and ones only the exact reader
+    // does: -0 (Python's integer 0), an integer beyond 64 bits
+    for (const char* numbers : {R"({"z": 1.0, "a": [1e-07, 1.5e+300, 0.1, 100, 1E2, -7, 18446744073709551615], "b": {"y": true, "x": null}})",
+                                R"({"z": 1.0, "a": [-0, -0.0, 12345678901234567890123, 3]})"}) {
+        INFO(numbers);
+        const std::string prompt_text = std::string(R"([{"role": "user", "content": "é \u0001 \"q\" \\ \n\t \u2028 😀 \u007f"},
+            {"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": )") + numbers + R"(}, "type": "function", "id": "t"}]}])";
+        test::TempDir dir;
+        test::write_file(dir / "prompt.json", prompt_text);
+        const auto python = test::run(test::kPython + " -c " + test::quote(
+            "import hashlib, json, sys; p = json.load(open(sys.argv[1], encoding=\"utf-8\")); "
+            "print(hashlib.sha256(json.dumps({\"prompt\": p}, ensure_ascii=False, allow_nan=False, sort_keys=True, "
+            "separators=(\",\", \":\")).encode(\"utf-8\")).hexdigest())") + " " + test::quote((dir / "prompt.json").string()));
+        REQUIRE(python.status == 0);
+        CHECK(prompt_sha256(parse(prompt_text)) + "\n" == python.out);
+        // lint's digest of a row with that prompt, the prompt written as Python's json writes it
+        std::string row = encode(faithful(SchemaId::sft_sample_v3, 1));
+        const std::string marker = encode(faithful(SchemaId::sft_sample_v3, 1)["prompt"]);
+        row.replace(row.find(marker), marker.size(), prompt_text);
+        std::vector<Error> findings;
+        SessionFacts facts;
+        REQUIRE(lint("sft-sample", row, findings, facts));
+        CHECK(findings.empty());
+        CHECK(facts.prompt_sha256 + "\n" == python.out);
+    }
 }
 
 TEST_CASE("lint CLI: an export folder of every family, and names lint does not read") {
