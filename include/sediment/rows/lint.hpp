@@ -198,13 +198,23 @@ private:
     // the rules across rows of the other families
     void add_family(const SessionFacts& facts, const Where& here, std::vector<Error>& findings);
     std::optional<Split> file_split_;  // the split the current file's name gives (NAME.train.jsonl, NAME.eval.jsonl.gz, ...)
-    std::unordered_map<std::string, Where> identities_;  // family '\0' identity: its first row
+    struct Key {  // the first 128 bits of SHA-256 of "FAMILY\0VALUE": what the maps below are keyed by
+        std::array<std::uint64_t, 2> words;
+        bool operator==(const Key& other) const { return words == other.words; }
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.words[0]); }
+    };
+    Key key_of(std::string_view family, std::string_view value);
+    std::unordered_map<Key, Where, KeyHash> identities_;  // each identity's first row
     struct Prompt {
+        bool task = false;           // a SWE-bench task's problem statement (reported at /problem_statement)
         std::optional<Where> train;  // the first train row with it
         std::vector<Where> eval;     // the eval rows with it
     };
-    std::unordered_map<std::string, Prompt> prompts_;  // family '\0' prompt digest
-    std::unordered_map<std::string, std::pair<std::size_t, Where>> buckets_;  // DPO: pairs so far, and the first
+    std::unordered_map<Key, Prompt, KeyHash> prompts_;  // by family and prompt_sha256
+    std::unordered_map<Key, std::string, KeyHash> prompt_digests_;  // the prompt_sha256 of those that findings name
+    std::unordered_map<Key, std::pair<std::size_t, Where>, KeyHash> buckets_;  // DPO: pairs so far, and the first
     std::string last_order_key_;  // SFT: the completion_id of the file's last row
 };
 

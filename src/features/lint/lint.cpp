@@ -393,10 +393,18 @@ void Linter::add(const AnyRolloutRow& row, std::vector<Error>& findings) {
     add(session_facts(row), findings);
 }
 
+Linter::Key Linter::key_of(std::string_view family, std::string_view value) {
+    key_.assign(family.data(), family.size()).append(1, '\0').append(value.data(), value.size());
+    const std::array<unsigned char, 32> digest = sha256(key_);
+    Key key;
+    std::memcpy(key.words.data(), digest.data(), sizeof key.words);
+    return key;
+}
+
 void Linter::add_family(const SessionFacts& facts, const Where& here, std::vector<Error>& findings) {
     bool copy = false;  // a second copy counts toward nothing else
     if (!facts.identity.empty()) {  // the same completion, pair, task or instance twice
-        const auto [first, fresh] = identities_.try_emplace(facts.family + '\0' + facts.identity, here);
+        const auto [first, fresh] = identities_.try_emplace(key_of(facts.family, facts.identity), here);
         if ((copy = !fresh)) {
             std::string shown = facts.identity;
             std::replace(shown.begin(), shown.end(), '\0', ' ');
@@ -406,12 +414,15 @@ void Linter::add_family(const SessionFacts& facts, const Where& here, std::vecto
         }
     }
     if (!facts.prompt_sha256.empty() && facts.row_split) {  // the same prompt in train and eval: blamed in finish()
-        Prompt& p = prompts_[facts.family + '\0' + facts.prompt_sha256];
+        const Key key = key_of(facts.family, facts.prompt_sha256);
+        Prompt& p = prompts_[key];
+        p.task = facts.family == "swe-bench-task";
         if (*facts.row_split == Split::eval) p.eval.push_back(here);
         else if (!p.train) p.train = here;
+        if (p.train && !p.eval.empty()) prompt_digests_.try_emplace(key, facts.prompt_sha256);  // (a prompt in both: kept for the finding)
     }
     if (!facts.bucket.empty() && !copy) {  // DPO: at most max_pairs_per_bucket pairs per (org, model, prompt)
-        auto& [pairs, first] = buckets_.try_emplace(facts.bucket, 0, here).first->second;
+        auto& [pairs, first] = buckets_.try_emplace(key_of(facts.family, facts.bucket), 0, here).first->second;
         if (++pairs > options_.max_pairs_per_bucket)
             findings.push_back({"rows.lint.dpo.bucket", "/prompt",
                                 "expected at most " + std::to_string(options_.max_pairs_per_bucket) +
@@ -532,9 +543,9 @@ std::vector<LintFinding> Linter::finish() {
     for (const auto& [key, p] : prompts_) {
         if (!p.train) continue;
         for (const Where& eval : p.eval)
-            add(eval, {"rows.lint.prompt.train_and_eval", key.substr(0, key.find('\0')) == "swe-bench-task" ? "/problem_statement" : "/prompt",
+            add(eval, {"rows.lint.prompt.train_and_eval", p.task ? "/problem_statement" : "/prompt",
                        "expected a prompt that no train row holds (Sediment refuses an exact prompt in both train and eval), got the prompt of " +
-                           describe_fully(*p.train) + " (prompt_sha256 " + key.substr(key.find('\0') + 1) + ")"});
+                           describe_fully(*p.train) + " (prompt_sha256 " + prompt_digests_.at(key) + ")"});
     }
     for (const auto* entry : options_.sessions_complete ? order : decltype(order){}) {
         const Session* s = &entry->second;
