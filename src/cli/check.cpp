@@ -70,7 +70,6 @@ std::vector<rows::Error> trajectory_and_media(const Document& d, const Options& 
 int run_validate(const Options& o) {
     Reporter reporter(std::cout, o.reporting());
     Tally tally(o, reporter);
-    Versions versions{o.schema == nullptr, {}};
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         rows::Validated c;
         if (o.schema_engine) c = rows::validate(o.schema_name, d.text, rows::Engine::schema, o.limits);
@@ -80,14 +79,14 @@ int run_validate(const Options& o) {
             out.finding.errors = o.schema->id == rows::SchemaId::atif
                                      ? trajectory_and_media<rows::HarborAtifTrajectory>(d, o, std::move(out.finding.errors))
                                      : trajectory_and_media<rows::NemoGymAtifTrajectory>(d, o, std::move(out.finding.errors));
-        if (c.schema && versions.any) out.finding.read_as = rows::schema_info(*c.schema).name;
+        if (c.schema && tally.by_version) out.finding.read_as = rows::schema_info(*c.schema).name;
     }, [&](Outcome& out) {
         if (out.kind != Document::document) return tally.other(out), true;
         tally.count(out.finding);
-        reporter.report(out.finding, versions.take(out));
+        reporter.report(out.finding, tally.schema_field(out.finding));
         return std::cout.good() && !reporter.stopped();
     });
-    summary(o, tally.file_lines("valid", "invalid"), std::to_string(tally.ok) + " valid, " + std::to_string(tally.failed) + " invalid" + versions.summary(), t, reporter);
+    summary(o, tally.file_lines("valid", "invalid"), std::to_string(tally.ok) + " valid, " + std::to_string(tally.failed) + " invalid" + tally.read_as_summary(), t, reporter);
     return tally.status();
 }
 
@@ -96,7 +95,6 @@ int run_validate(const Options& o) {
 int run_lint(const Options& o) {
     Reporter reporter(std::cout, o.reporting());
     Tally tally(o, reporter);
-    Versions versions{o.schema == nullptr, {}};
     rows::Linter linter(o.lint);
     const std::string* current = nullptr;
     std::size_t invalid = 0, findings = 0;
@@ -105,13 +103,13 @@ int run_lint(const Options& o) {
         rows::SessionFacts facts;
         const auto version = rows::lint(o.schema_name, d.string_text(), out.finding.errors, facts, o.lint, o.limits);
         if (!version) {
-            if (versions.any)  // the version it was read as, for the report
+            if (tally.by_version)  // the version it was read as, for the report
                 if (const auto read_as = rows::validate(o.schema_name, d.text, o.limits).schema) out.finding.read_as = rows::schema_info(*read_as).name;
             return;
         }
         facts.line = d.line;
         out.facts = std::move(facts);
-        if (versions.any) out.finding.read_as = rows::schema_info(*version).name;
+        if (tally.by_version) out.finding.read_as = rows::schema_info(*version).name;
     }, [&](Outcome& out) {
         if (out.kind != Document::document) return tally.other(out), true;
         if (out.facts) {
@@ -122,7 +120,7 @@ int run_lint(const Options& o) {
         }
         findings += out.facts ? out.finding.errors.size() : 0;
         tally.count(out.finding);
-        reporter.report(out.finding, versions.take(out));
+        reporter.report(out.finding, tally.schema_field(out.finding));
         return std::cout.good() && !reporter.stopped();
     });
     if (!reporter.stopped()) {
@@ -138,7 +136,7 @@ int run_lint(const Options& o) {
         }
     }
     summary(o, tally.file_lines("without findings", "with findings or not schema-valid"), std::to_string(tally.ok + tally.failed) + " rows: " + std::to_string(findings) + " findings, " +
-                   std::to_string(invalid) + " not schema-valid" + versions.summary(),
+                   std::to_string(invalid) + " not schema-valid" + tally.read_as_summary(),
             t, reporter);
     return tally.status(session_findings);
 }

@@ -106,7 +106,7 @@ struct Tally {
     };
 
     bool quiet, require_documents;
-    bool by_version;  // the schema was named without its version: each file's documents counted by version (as Versions)
+    bool by_version;  // the schema was named without its version: each document's version reported and counted
     Reporter& reporter;
     std::size_t ok = 0, failed = 0;
     std::vector<File> files;                     // in input order; the last is the file being read
@@ -164,6 +164,13 @@ struct Tally {
     /// The summary's line for each file, when there are several: "  FILE: 3 valid, 1 invalid (read as
     /// sft-sample.v3: 4)" with `passed` "valid" and `failed` "invalid".
     std::string file_lines(const char* passed, const char* failed_word) const;
+    /// With by_version, the jsonl fields that report the version `f` was read as: "\"schema\": ..., ".
+    std::string schema_field(const Finding& f) const {
+        if (!by_version) return "";
+        return "\"schema\": " + (f.read_as.empty() ? std::string("null") : json_string(f.read_as)) + ", ";
+    }
+    /// With by_version, every file's documents by version: " (read as nemo-gym-rollout.v1: 2, ...)".
+    std::string read_as_summary() const;
     int status(bool failed_otherwise = false) const {
         if (io_error) return kExitUsage;
         return failed || failed_otherwise || (require_documents && empty_files) ? kExitFailed : kExitOk;
@@ -178,25 +185,6 @@ private:
     void end_file(const std::string* path);
 };
 
-/// The version each document was read as, for a --schema without one: reported with each document, and
-/// counted for the summary.
-struct Versions {
-    bool any = false;  // the schema was named without its version
-    std::map<std::string, std::size_t> counts;
-
-    /// Takes the version of one outcome; the jsonl fields that report it.
-    std::string take(Outcome& out) {
-        if (!any) return "";
-        ++counts[out.finding.read_as.empty() ? "no version" : out.finding.read_as];
-        return "\"schema\": " + (out.finding.read_as.empty() ? std::string("null") : json_string(out.finding.read_as)) + ", ";
-    }
-    /// " (read as nemo-gym-rollout.v1: 2, nemo-gym-rollout.v4: 7)"
-    std::string summary() const {
-        std::string text;
-        for (const auto& [name, n] : counts) text += (text.empty() ? "" : ", ") + name + ": " + std::to_string(n);
-        return text.empty() ? "" : " (read as " + text + ")";
-    }
-};
 
 /// The summary on standard error (not with --quiet): `file_lines` (Tally::file_lines), `counts`, the time, speed and peak memory with
 /// --verbose, why the run stopped early. (check.cpp)

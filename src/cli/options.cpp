@@ -91,25 +91,16 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
             if (!flag(o.lossy)) return "--lossy takes no value";
         } else if ((a == "--check-media-files" || a == "--check-image-files") && c == "validate") {  // the old name stays
             if (!flag(o.check_media_files)) return a + " takes no value";
-        } else if (a == "--eval-fraction" && c == "lint") {
+        } else if ((a == "--eval-fraction" || a == "--min-confidence") && c == "lint") {
+            double& field = a == "--eval-fraction" ? o.lint.eval_fraction : o.lint.min_confidence;
             char* end = nullptr;
             const bool decimal = value() && !v.empty() && v.find_first_not_of("0123456789.") == std::string::npos;
-            o.lint.eval_fraction = decimal ? std::strtod(v.c_str(), &end) : -1;
+            field = decimal ? std::strtod(v.c_str(), &end) : -1;
             try {
                 if (!decimal || *end) throw std::invalid_argument("not a decimal");
                 rows::check_lint_options(o.lint);  // the library's bounds
             } catch (const std::invalid_argument&) {
-                return "--eval-fraction is a number from 0.0 to 0.5";
-            }
-        } else if (a == "--min-confidence" && c == "lint") {
-            char* end = nullptr;
-            const bool decimal = value() && !v.empty() && v.find_first_not_of("0123456789.") == std::string::npos;
-            o.lint.min_confidence = decimal ? std::strtod(v.c_str(), &end) : -1;
-            try {
-                if (!decimal || *end) throw std::invalid_argument("not a decimal");
-                rows::check_lint_options(o.lint);
-            } catch (const std::invalid_argument&) {
-                return "--min-confidence is a number from 0.0 to 1.0";
+                return a + (a == "--eval-fraction" ? " is a number from 0.0 to 0.5" : " is a number from 0.0 to 1.0");
             }
         } else if (a == "--max-pairs-per-bucket" && c == "lint") {
             const auto n = value() ? number(v, 1, 1000000) : std::nullopt;

@@ -69,29 +69,39 @@ bool Destination::finish(const std::string* input, bool failed) {
     return done;
 }
 
+namespace {
+
+/// Documents by the version each was read as, "a: 2, b: 7"; with `json`, as JSON members.
+std::string listed(const std::map<std::string, std::size_t>& read_as, bool json) {
+    std::string text;
+    for (const auto& [name, n] : read_as) text += (text.empty() ? "" : ", ") + (json ? json_string(name) : name) + ": " + std::to_string(n);
+    return text;
+}
+
+}  // namespace
+
 void Tally::end_file(const std::string* path) {
     const File& file = file_of(path);
     std::string fields = "\"documents\": " + std::to_string(file.ok + file.failed) + ", \"valid\": " + std::to_string(file.ok) +
                          ", \"invalid\": " + std::to_string(file.failed);
-    if (!file.read_as.empty()) {
-        std::string counts;
-        for (const auto& [name, n] : file.read_as) counts += (counts.empty() ? "" : ", ") + json_string(name) + ": " + std::to_string(n);
-        fields += ", \"read_as\": {" + counts + "}";
-    }
+    if (!file.read_as.empty()) fields += ", \"read_as\": {" + listed(file.read_as, true) + "}";
     reporter.file_summary(*path, fields);
 }
 
 std::string Tally::file_lines(const char* passed, const char* failed_word) const {
     if (files.size() < 2) return "";
     std::string lines;
-    for (const File& file : files) {
+    for (const File& file : files)
         lines += "  " + display_name(*file.path) + ": " + std::to_string(file.ok) + " " + passed + ", " + std::to_string(file.failed) + " " +
-                 failed_word;
-        std::string counts;
-        for (const auto& [name, n] : file.read_as) counts += (counts.empty() ? "" : ", ") + name + ": " + std::to_string(n);
-        lines += (counts.empty() ? "" : " (read as " + counts + ")") + "\n";
-    }
+                 failed_word + (file.read_as.empty() ? "" : " (read as " + listed(file.read_as, false) + ")") + "\n";
     return lines;
+}
+
+std::string Tally::read_as_summary() const {
+    std::map<std::string, std::size_t> all;
+    for (const File& file : files)
+        for (const auto& [name, n] : file.read_as) all[name] += n;
+    return all.empty() ? "" : " (read as " + listed(all, false) + ")";
 }
 
 void Tally::other(const Outcome& o, Destination& destination) {
@@ -167,21 +177,20 @@ int run_upgrade(const Options& o) {
     if (const std::string problem = destination.open(o); !problem.empty()) return usage_error(problem, "upgrade");
     Reporter reporter(std::cerr, o.reporting());
     Tally tally(o, reporter);
-    Versions versions{o.schema == nullptr, {}};
     const RunTotals t = run_documents(o.files, o.run(), [&](const Document& d, Outcome& out) {
         rows::Upgraded up;
         if (rows::upgrade(d.text, o.schema_name, o.to->id, up, out.finding.errors, o.style, options, o.limits))
             out.out = std::move(up.text) + "\n";
         out.finding.dropped = std::move(up.losses);  // (failed: what --lossy would drop)
-        if (up.from && versions.any) out.finding.read_as = rows::schema_info(*up.from).name;
+        if (up.from && tally.by_version) out.finding.read_as = rows::schema_info(*up.from).name;
     }, [&](Outcome& out) {
         if (out.kind != Document::document) return tally.other(out, destination), true;
         tally.count(out.finding);
-        const std::string fields = versions.take(out) + dropped_field(o, out);
+        const std::string fields = tally.schema_field(out.finding) + dropped_field(o, out);
         reporter.report(out.finding, fields);
         return tally.wrote(destination.write(out.finding.path, out.out), destination) && !reporter.stopped();
     });
-    summary(o, tally.file_lines("upgraded", "failed"), std::to_string(tally.ok) + " upgraded, " + std::to_string(tally.failed) + " failed" + versions.summary() + tally.losses_summary("upgrade"),
+    summary(o, tally.file_lines("upgraded", "failed"), std::to_string(tally.ok) + " upgraded, " + std::to_string(tally.failed) + " failed" + tally.read_as_summary() + tally.losses_summary("upgrade"),
             t, reporter);
     return tally.status();
 }
