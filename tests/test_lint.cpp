@@ -9,7 +9,7 @@
 #include "cli.hpp"
 #include "process.hpp"
 #include "detail/fast.hpp"
-#include "features/lint/family.hpp"
+#include "features/lint/split.hpp"
 #include "support.hpp"
 
 using namespace sediment::rows;

@@ -129,14 +129,15 @@ public:
         string_literal(name);
     }
 
-    /// Any JSON value, keys in their own order.
     /// An item of an array that must be empty (Nothing): always an error.
     [[noreturn]] void nothing() {
         separate();  // the item's place
         fail("rows.encode.no_items", "no item is allowed here (\"items\": false)");
     }
 
-    void json(const Json& j) {
+    /// Any JSON value, keys in their own order, or with `sort_keys` in code point order (Python's
+    /// json.dumps(sort_keys=True); UTF-8's byte order is code point order).
+    void json(const Json& j, bool sort_keys = false) {
         switch (j.type()) {
             case Json::value_t::null: return null();
             case Json::value_t::boolean: return boolean(j.get<bool>());
@@ -146,15 +147,21 @@ public:
             case Json::value_t::string: return string(j.get_ref<const std::string&>());
             case Json::value_t::array:
                 begin_array();
-                for (const Json& item : j) json(item);
+                for (const Json& item : j) json(item, sort_keys);
                 return end_array();
-            case Json::value_t::object:
+            case Json::value_t::object: {
+                const Json::object_t& object = j.get_ref<const Json::object_t&>();
                 begin_object();
-                for (const auto& member : j.get_ref<const Json::object_t&>()) {
-                    key(member.first);
-                    json(member.second);
+                if (!sort_keys) {
+                    for (const auto& member : object) key(member.first), json(member.second);
+                    return end_object();
                 }
+                std::vector<const Json::object_t::value_type*> sorted;
+                for (const auto& member : object) sorted.push_back(&member);
+                std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+                for (const auto* member : sorted) key(member->first), json(member->second, true);
                 return end_object();
+            }
             default:
                 if (!is_big_integer(j)) separate(), fail("rows.encode.type", "binary values cannot be written as JSON");
                 big_integer(big_integer_digits(j));

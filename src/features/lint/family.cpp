@@ -5,85 +5,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include <simdjson.h>
 
 #include "detail/text.hpp"
+#include "detail/writer.hpp"
 #include "sediment/rows/encode.hpp"
 
 namespace sediment::rows {
 
 namespace {
-
-/// `s` as Python's json.dumps(ensure_ascii=False) writes a string.
-void append_digest_string(std::string& out, std::string_view s) {
-    out += '"';
-    std::size_t plain = 0;  // the bytes before s[i] that need no escape, appended at once
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        if (static_cast<unsigned char>(c) >= 0x20 && c != '"' && c != '\\') continue;
-        out.append(s.data() + plain, i - plain);
-        plain = i + 1;
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            default: {  // another control character
-                static const char kHex[] = "0123456789abcdef";
-                out += "\\u00";
-                out += kHex[(c >> 4) & 0xf];
-                out += kHex[c & 0xf];
-            }
-        }
-    }
-    out.append(s.data() + plain, s.size() - plain);
-    out += '"';
-}
-
-/// `v` in Sediment's digest form: json.dumps(v, ensure_ascii=False, sort_keys=True, separators=(",", ":")).
-void append_digest_form(std::string& out, const Json& v) {
-    switch (v.type()) {
-        case Json::value_t::null: out += "null"; break;
-        case Json::value_t::boolean: out += v.get<bool>() ? "true" : "false"; break;
-        case Json::value_t::number_integer: out += std::to_string(v.get<std::int64_t>()); break;
-        case Json::value_t::number_unsigned: out += std::to_string(v.get<std::uint64_t>()); break;
-        case Json::value_t::number_float: detail::append_double(out, v.get<double>()); break;
-        case Json::value_t::string: append_digest_string(out, v.get_ref<const std::string&>()); break;
-        case Json::value_t::array: {
-            out += '[';
-            bool first = true;
-            for (const Json& item : v) {
-                if (!first) out += ',';
-                first = false;
-                append_digest_form(out, item);
-            }
-            out += ']';
-            break;
-        }
-        case Json::value_t::object: {
-            std::vector<const std::pair<const std::string, Json>*> members;  // sorted by key: code point order is UTF-8's byte order
-            for (const auto& m : v.get_ref<const Json::object_t&>()) members.push_back(&m);
-            std::sort(members.begin(), members.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
-            out += '{';
-            for (std::size_t i = 0; i < members.size(); ++i) {
-                if (i) out += ',';
-                append_digest_string(out, members[i]->first);
-                out += ':';
-                append_digest_form(out, members[i]->second);
-            }
-            out += '}';
-            break;
-        }
-        default:  // a big integer: its digits
-            out += is_big_integer(v) ? std::string(big_integer_digits(v)) : std::string("null");
-    }
-}
 
 std::string hex_digest(const std::array<unsigned char, 32>& digest) {
     static const char kHex[] = "0123456789abcdef";
@@ -92,15 +26,26 @@ std::string hex_digest(const std::array<unsigned char, 32>& digest) {
     return out;
 }
 
-std::string json_text(const Json& v) { return encode(v); }
+/// The prompt_sha256 of the prompt that `write_prompt` writes with a Writer: the SHA-256 of `{"prompt":
+/// ...}` in Sediment's digest form (compact, keys sorted, UTF-8 as it is: the compact style writes
+/// strings and numbers as Python's json.dumps(ensure_ascii=False) does). "" when it cannot write it.
+template <class WritePrompt>
+std::string prompt_digest(WritePrompt&& write_prompt) {
+    std::string form;
+    {
+        detail::Writer w(form, Style::compact);
+        w.begin_object();
+        w.key("prompt");
+        if (!write_prompt(w)) return "";
+        w.end_object();
+    }
+    return hex_digest(sha256(form));
+}
 
 }  // namespace
 
 std::string prompt_sha256(const Json& prompt) {
-    std::string text = "{\"prompt\":";
-    append_digest_form(text, prompt);
-    text += '}';
-    return hex_digest(sha256(text));
+    return prompt_digest([&](detail::Writer& w) { return w.json(prompt, true), true; });
 }
 
 namespace {
@@ -116,7 +61,7 @@ public:
     std::int64_t integer(std::string_view p) const { return at(p).get<std::int64_t>(); }
     bool is_null(std::string_view p) const { return at(p).is_null(); }
     std::string literal(std::string_view p) const { return encode(at(p)); }
-    bool digest_form(std::string_view p, std::string& out) const { return append_digest_form(out, at(p)), true; }
+    bool digest_form(std::string_view p, detail::Writer& w) const { return w.json(at(p), true), true; }
 
 private:
     static Json::json_pointer pointer(std::string_view p) { return Json::json_pointer(std::string(p)); }
@@ -140,57 +85,48 @@ public:
     std::int64_t integer(std::string_view p) const { return at(p).get_int64().value_unsafe(); }
     bool is_null(std::string_view p) const { return at(p).is_null(); }
     std::string literal(std::string_view p) const {
-        const simdjson::dom::element e = at(p);
-        if (e.is_string()) return encode(Json(std::string(e.get_string().value_unsafe())));
         std::string out;
-        if (e.is_double()) detail::append_double(out, e.get_double().value_unsafe());
-        else out = simdjson::minify(e);
-        return out;
+        detail::Writer w(out, Style::compact);
+        write(w, at(p), false);
+        return w.finish();
     }
-    bool digest_form(std::string_view p, std::string& out) const { return append(out, at(p)); }
+    bool digest_form(std::string_view p, detail::Writer& w) const { return write(w, at(p), true); }
 
 private:
     simdjson::dom::element at(std::string_view p) const { return root_.at_pointer(p).value_unsafe(); }
-    static bool append(std::string& out, simdjson::dom::element e) {
+    /// Writes `e`; with `digest`, keys sorted, and false for -0 (Python's integer 0 or its float -0.0:
+    /// the DOM does not tell them apart).
+    static bool write(detail::Writer& w, simdjson::dom::element e, bool digest) {
         using Type = simdjson::dom::element_type;
         switch (e.type()) {
-            case Type::NULL_VALUE: out += "null"; return true;
-            case Type::BOOL: out += e.get_bool().value_unsafe() ? "true" : "false"; return true;
-            case Type::INT64: out += std::to_string(e.get_int64().value_unsafe()); return true;
-            case Type::UINT64: out += std::to_string(e.get_uint64().value_unsafe()); return true;
+            case Type::NULL_VALUE: return w.null(), true;
+            case Type::BOOL: return w.boolean(e.get_bool().value_unsafe()), true;
+            case Type::INT64: return w.integer(e.get_int64().value_unsafe()), true;
+            case Type::UINT64: return w.unsigned_integer(e.get_uint64().value_unsafe()), true;
             case Type::DOUBLE: {
                 const double d = e.get_double().value_unsafe();
-                if (d == 0 && std::signbit(d)) return false;  // "-0" (Python: the integer 0) or "-0.0": the exact reader tells
-                detail::append_double(out, d);
-                return true;
+                if (digest && d == 0 && std::signbit(d)) return false;
+                return w.floating(d), true;
             }
-            case Type::STRING: append_digest_string(out, e.get_string().value_unsafe()); return true;
+            case Type::STRING: return w.string(e.get_string().value_unsafe()), true;
             case Type::ARRAY: {
-                out += '[';
-                bool first = true;
+                w.begin_array();
                 const simdjson::dom::array items = e.get_array().value_unsafe();  // (a copy: the result is a temporary)
-                for (const simdjson::dom::element item : items) {
-                    if (!first) out += ',';
-                    first = false;
-                    if (!append(out, item)) return false;
-                }
-                out += ']';
-                return true;
+                for (const simdjson::dom::element item : items)
+                    if (!write(w, item, digest)) return false;
+                return w.end_array(), true;
             }
             case Type::OBJECT: {
-                std::vector<std::pair<std::string_view, simdjson::dom::element>> members;  // sorted by key, as sort_keys
+                std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
                 const simdjson::dom::object object = e.get_object().value_unsafe();
                 for (const auto m : object) members.emplace_back(m.key, m.value);
-                std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-                out += '{';
-                for (std::size_t i = 0; i < members.size(); ++i) {
-                    if (i) out += ',';
-                    append_digest_string(out, members[i].first);
-                    out += ':';
-                    if (!append(out, members[i].second)) return false;
+                if (digest) std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+                w.begin_object();
+                for (const auto& [key, value] : members) {
+                    w.key(key);
+                    if (!write(w, value, digest)) return false;
                 }
-                out += '}';
-                return true;
+                return w.end_object(), true;
             }
         }
         return false;
@@ -224,11 +160,15 @@ private:
     void add(const char* id, std::string pointer, std::string message) { findings_.push_back({id, std::move(pointer), std::move(message)}); }
     std::string text(std::string_view p) const { return std::string(row_.text(p)); }
     bool prompt(std::string_view p) {
-        std::string form = "{\"prompt\":";
-        if (!row_.digest_form(p, form)) return false;
-        form += '}';
-        facts_.prompt_sha256 = hex_digest(sha256(form));
-        return true;
+        facts_.prompt_sha256 = prompt_digest([&](detail::Writer& w) { return row_.digest_form(p, w); });
+        return !facts_.prompt_sha256.empty();
+    }
+    /// `p`'s value in the digest form, or nothing when only the exact reader can write it.
+    std::optional<std::string> digest_form(std::string_view p) const {
+        std::string out;
+        detail::Writer w(out, Style::compact);
+        if (!row_.digest_form(p, w)) return std::nullopt;
+        return w.finish();
     }
 
     bool sft() {
@@ -245,7 +185,7 @@ private:
                 "expected the reliability of the CI resolution that recipe \"sft_verified\" requires, got null");
         if (row_.number("/metadata/label_confidence") < options_.min_confidence)  // project_sft(): below_confidence_floor
             add("rows.lint.sft.min_confidence", "/metadata/label_confidence",
-                "expected at least the SFT policy's minimum confidence " + json_text(Json(options_.min_confidence)) + " (--min-confidence), got " +
+                "expected at least the SFT policy's minimum confidence " + encode(Json(options_.min_confidence)) + " (--min-confidence), got " +
                     row_.literal("/metadata/label_confidence"));
         facts_.identity = text("/metadata/completion_id");  // one sample per completion (project_sft)
         facts_.identity_pointer = "/metadata/completion_id";
@@ -279,9 +219,9 @@ private:
         if (!human && row_.is_null("/metadata/ci_reliability"))
             add("rows.lint.dpo.ci_reliability", "/metadata/ci_reliability",
                 "expected the reliability of the CI resolutions that recipe \"dpo_outcome\" requires, got null");
-        std::string chosen_form, rejected_form;  // project_dpo(): identical responses decline the pair
-        if (!row_.digest_form("/chosen", chosen_form) || !row_.digest_form("/rejected", rejected_form)) return false;
-        if (chosen_form == rejected_form)
+        const auto chosen_form = digest_form("/chosen"), rejected_form = digest_form("/rejected");  // project_dpo(): _response_key()
+        if (!chosen_form || !rejected_form) return false;
+        if (*chosen_form == *rejected_form)
             add("rows.lint.dpo.identical_responses", "/rejected", "expected a response that differs from the chosen one, got the same messages");
         facts_.identity = text("/metadata/chosen_completion_id") + '\0' + text("/metadata/rejected_completion_id");
         facts_.identity_pointer = "/metadata/rejected_completion_id";
@@ -309,7 +249,7 @@ private:
         const std::string expected = text("/org_id") + "-" + session + "-seg" + std::to_string(row_.integer("/segment_index"));
         if (row_.text("/instance_id") != expected)
             add("rows.lint.rlvr.instance_id", "/instance_id",
-                "expected " + json_text(Json(expected)) + " ({org_id}-{session_id}-seg{segment_index}), got " + row_.literal("/instance_id"));
+                "expected " + encode(Json(expected)) + " ({org_id}-{session_id}-seg{segment_index}), got " + row_.literal("/instance_id"));
         session_split(session, "/split");
         facts_.identity = text("/instance_id");
         facts_.identity_pointer = "/instance_id";
@@ -329,9 +269,9 @@ private:
         const Split expected = score < options_.eval_fraction ? Split::eval : Split::train;
         const char* name = expected == Split::eval ? "eval" : "train";
         if (row_.text(pointer) != name)
-            add("rows.lint.split", pointer, "expected \"" + std::string(name) + "\" (score " + json_text(Json(score)) +
+            add("rows.lint.split", pointer, "expected \"" + std::string(name) + "\" (score " + encode(Json(score)) +
                                                  (expected == Split::eval ? " < " : " >= ") + "eval fraction " +
-                                                 json_text(Json(options_.eval_fraction)) + "), got " + row_.literal(pointer));
+                                                 encode(Json(options_.eval_fraction)) + "), got " + row_.literal(pointer));
     }
 
     const Row& row_;

@@ -1,19 +1,12 @@
 // The rules within one row of Sediment's other families (family.cpp), for lint.cpp.
 #pragma once
 
-#include <array>
 #include <string_view>
 #include <vector>
 
 #include "sediment/rows/lint.hpp"
 
 namespace sediment::rows {
-
-namespace detail {
-/// SHA-256 of `bytes`, with the processor's SHA extensions where it has them and `hardware` is true,
-/// else in portable code (sha256() is this with `hardware`; the tests check both).
-std::array<unsigned char, 32> sha256(std::string_view bytes, bool hardware);
-}  // namespace detail
 
 /// Appends the findings of the rules within the row `text`, a schema-valid document of `schema` (a
 /// family other than the rollout rows) under `limits`, and fills in the facts the rules across rows take
