@@ -530,8 +530,9 @@ bool lints(std::string_view name) {
 
 std::optional<SchemaId> lint(std::string_view name, std::string_view text, AnyRolloutRow& row, std::vector<Error>& findings,
                              const LintOptions& options, const Limits& limits) {
-    const auto& [schemas, rollouts] = linted_schemas(name);
-    if (!rollouts) throw std::invalid_argument("lint reads rollout rows into an AnyRolloutRow: '" + std::string(name) + "' is not nemo-gym-rollout[.vN]");
+    const auto& looked_up = linted_schemas(name);  // (no structured binding: a lambda below uses it)
+    const std::vector<SchemaId>& schemas = looked_up.first;
+    if (!looked_up.second) throw std::invalid_argument("lint reads rollout rows into an AnyRolloutRow: '" + std::string(name) + "' is not nemo-gym-rollout[.vN]");
     const bool valid = schemas.size() > 1 ? decode(text, row, findings, limits)
                                           : detail::with_version(row, schemas.front(), [&](auto& r) {
                                                 return decode(text, r, findings, schemas.front(), limits);
