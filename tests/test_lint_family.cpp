@@ -194,10 +194,13 @@ TEST_CASE("lint families: a row twice, a prompt in train and eval, a split again
 }
 
 TEST_CASE("lint families: prompt_sha256 is Sediment's digest form, as Python's json.dumps and hashlib give it") {
-    // arguments whose numbers simdjson's DOM reads (lint's fast reading), and ones only the exact reader
-    // does: -0 (Python's integer 0), an integer beyond 64 bits
+    // arguments whose numbers simdjson's DOM reads (lint's fast reading): integers beyond 64 bits too (the
+    // fast path's markers), -0 alone (Python's integer 0) or -0 decimals alone (its float -0.0); and the
+    // ones only the exact reader tells apart: both kinds of -0, or a string that spells the other kind
     for (const char* numbers : {R"({"z": 1.0, "a": [1e-07, 1.5e+300, 0.1, 100, 1E2, -7, 18446744073709551615], "b": {"y": true, "x": null}})",
-                                R"({"z": 1.0, "a": [-0, -0.0, 12345678901234567890123, 3]})"}) {
+                                R"({"a": [12345678901234567890123, -98765432109876543210, 1], "b": 1e-05})",
+                                R"({"a": [-0, 3], "b": "-0"})", R"({"a": [-0.0, -0e3, 1E-0], "b": 2})",
+                                R"({"z": 1.0, "a": [-0, -0.0, 12345678901234567890123, 3]})", R"({"a": [-0.0], "b": "x -0 y"})"}) {
         INFO(numbers);
         const std::string prompt_text = std::string(R"([{"role": "user", "content": "é \u0001 \"q\" \\ \n\t \u2028 😀 \u007f"},
             {"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": )") + numbers + R"(}, "type": "function", "id": "t"}]}])";
@@ -218,6 +221,48 @@ TEST_CASE("lint families: prompt_sha256 is Sediment's digest form, as Python's j
         REQUIRE(lint("sft-sample", row, findings, facts));
         CHECK(findings.empty());
         CHECK(facts.prompt_sha256 + "\n" == python.out);
+    }
+}
+
+TEST_CASE("lint families: a DPO pair's responses are the same when their digest forms are") {
+    // project_dpo() compares json.dumps(sort_keys=True) of the two: members in any order, an integer and a
+    // decimal apart, a -0 as Python reads it (an integer 0, or the float -0.0)
+    struct Case {
+        const char* chosen;
+        const char* rejected;
+        bool same;
+    };
+    const Case cases[] = {
+        {R"({"role": "assistant", "content": "x"})", R"({"content": "x", "role": "assistant"})", true},
+        {R"({"role": "assistant", "content": "x"})", R"({"role": "assistant", "content": "y"})", false},
+        {R"({"role": "assistant", "content": "x", "tool_calls": [{"id": "t", "type": "function", "function": {"name": "f", "arguments": {"n": 1}}}]})",
+         R"({"role": "assistant", "content": "x", "tool_calls": [{"id": "t", "type": "function", "function": {"name": "f", "arguments": {"n": 1.0}}}]})", false},
+        {R"({"role": "assistant", "content": "x", "tool_calls": [{"id": "t", "type": "function", "function": {"name": "f", "arguments": {"n": 123456789012345678901234}}}]})",
+         R"({"role": "assistant", "content": "x", "tool_calls": [{"id": "t", "type": "function", "function": {"name": "f", "arguments": {"n": 123456789012345678901234}}}]})", true},
+        {R"({"role": "assistant", "content": "x", "tool_calls": [{"id": "t", "type": "function", "function": {"name": "f", "arguments": {"n": 123456789012345678901234}}}]})",
+         R"({"role": "assistant", "content": "x", "tool_calls": [{"id": "t", "type": "function", "function": {"name": "f", "arguments": {"n": 123456789012345678901235}}}]})", false},
+        {R"({"role": "assistant", "content": "x", "tool_calls": [{"id": "t", "type": "function", "function": {"name": "f", "arguments": {"n": -0}}}]})",
+         R"({"role": "assistant", "content": "x", "tool_calls": [{"id": "t", "type": "function", "function": {"name": "f", "arguments": {"n": 0}}}]})", true},
+        {R"({"role": "assistant", "content": "x", "tool_calls": [{"id": "t", "type": "function", "function": {"name": "f", "arguments": {"n": -0.0}}}]})",
+         R"({"role": "assistant", "content": "x", "tool_calls": [{"id": "t", "type": "function", "function": {"name": "f", "arguments": {"n": 0.0}}}]})", false},
+        {R"({"role": "assistant", "content": "x", "tool_calls": [{"id": "t", "type": "function", "function": {"name": "f", "arguments": {"n": -0.0, "m": -0}}}]})",
+         R"({"role": "assistant", "content": "x", "tool_calls": [{"id": "t", "type": "function", "function": {"name": "f", "arguments": {"m": 0, "n": -0.0}}}]})", true},
+    };
+    for (const Case& c : cases) {
+        INFO(c.chosen << "\n" << c.rejected);
+        Json pair = faithful(SchemaId::dpo_pair_v4, 1);
+        pair["chosen"] = "CHOSEN", pair["rejected"] = "REJECTED";  // (placeholders for the texts, as written)
+        std::string row = encode(pair);
+        for (const auto& [placeholder, text] : {std::pair{"\"CHOSEN\"", c.chosen}, std::pair{"\"REJECTED\"", c.rejected}})
+            row.replace(row.find(placeholder), std::string_view(placeholder).size(), "[" + std::string(text) + "]");
+        std::vector<Error> findings;
+        SessionFacts facts;
+        REQUIRE(lint("dpo-pair", row, findings, facts));
+        CHECK(findings.size() == (c.same ? 1u : 0u));
+        if (c.same && !findings.empty()) {
+            CHECK(findings[0].id == "rows.lint.dpo.identical_responses");
+            CHECK(findings[0].pointer == "/rejected");
+        }
     }
 }
 

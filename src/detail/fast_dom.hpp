@@ -40,15 +40,17 @@ inline std::size_t marker_index(std::string_view marker) {
 }
 
 /// What looks at the DOM of a valid document: its root and its big integers (empty: the DOM holds no
-/// marker, and a string of U+0000 and digits is a string). Both live until the thread's next parse.
+/// marker, and a string of U+0000 and digits is a string). The root lives until the thread's next
+/// parse, the big integers' list only during the call (the literals it views are the text's).
 using DomLook = std::function<void(simdjson::dom::element root, const BigIntegers& big_integers)>;
 
 /// The fast path's verdict on `text` as a document of `name` (validate(name, ...)'s names: a schema, a
 /// family, or "any"): the version of a document it accepts; nothing when it does not accept it, and
 /// the exact reader must judge. `look` sees the DOM of an accepted document whose objects hold their
 /// keys in the order of their models' fields (the order the typed models write; a free-form object's
-/// own order is its order), and only then. `padded`: kTextPadding readable bytes follow `text`.
+/// own order is its order), and only then; with `any_order`, of every accepted document. `padded`:
+/// kTextPadding readable bytes follow `text`.
 std::optional<SchemaId> fast_check_dom(std::string_view name, std::string_view text, const Limits& limits, bool padded,
-                                       const DomLook& look);
+                                       const DomLook& look, bool any_order = false);
 
 }  // namespace sediment::rows::detail

@@ -363,12 +363,12 @@ std::optional<SchemaId> fast_check_named(std::string_view base, std::string_view
 }
 
 std::optional<SchemaId> fast_check_dom(std::string_view name, std::string_view text, const Limits& limits, bool padded,
-                                       const DomLook& look) {
+                                       const DomLook& look, bool any_order) {
     fast::Document doc;
     if (!fast::parse_dom(text, limits, doc, padded, true)) return std::nullopt;
     bool in_order = false;
-    const std::optional<SchemaId> version = checked_version(doc, name, limits, &in_order);
-    if (version && in_order) look(doc.root, doc.big_integers);
+    const std::optional<SchemaId> version = checked_version(doc, name, limits, any_order ? nullptr : &in_order);
+    if (version && (in_order || any_order)) look(doc.root, doc.big_integers);
     return version;
 }
 

@@ -88,8 +88,9 @@ void put_facts(std::string& out, const rows::SessionFacts& f) {
     put(f.segment_index);
     put(f.digests);
     put(static_cast<std::int8_t>(!f.row_split ? 0 : *f.row_split == rows::Split::eval ? 2 : 1));
-    for (const std::string* s : {&f.org_id, &f.session_id, &f.instance_id, &f.family, &f.split_pointer, &f.identity, &f.identity_pointer,
-                                 &f.prompt_sha256, &f.bucket, &f.order_key}) {
+    put(f.identity_key), put(f.prompt_key), put(f.bucket_key);
+    for (const std::string* s : {&f.org_id, &f.session_id, &f.instance_id, &f.family, &f.split_pointer, &f.identity, &f.prompt_sha256,
+                                 &f.order_key}) {
         put(static_cast<std::uint64_t>(s->size()));
         out += *s;
     }
@@ -112,8 +113,9 @@ bool take_facts(std::string_view& in, rows::SessionFacts& f) {
     take(split);
     f.row_split.reset();
     if (split) f.row_split = split == 2 ? rows::Split::eval : rows::Split::train;
-    for (std::string* s : {&f.org_id, &f.session_id, &f.instance_id, &f.family, &f.split_pointer, &f.identity, &f.identity_pointer,
-                           &f.prompt_sha256, &f.bucket, &f.order_key}) {
+    take(f.identity_key), take(f.prompt_key), take(f.bucket_key);
+    for (std::string* s : {&f.org_id, &f.session_id, &f.instance_id, &f.family, &f.split_pointer, &f.identity, &f.prompt_sha256,
+                           &f.order_key}) {
         std::uint64_t size = 0;
         take(size);
         if (in.size() < size) throw std::invalid_argument("lint facts cut short");

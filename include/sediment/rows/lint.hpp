@@ -27,6 +27,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "error.hpp"
@@ -94,6 +95,29 @@ void lint_row(const AnyRolloutRow& row, std::vector<Error>& findings, const Lint
 /// which Sediment finds an exact prompt in both train and eval.
 std::string prompt_sha256(const Json& prompt);
 
+/// 128 bits that stand for a value in the Linter's tables (SessionFacts).
+using FactKey = std::array<std::uint64_t, 2>;
+
+namespace detail {
+/// Memory for a large table of random access (the Linter's): in 2 MiB pages where Linux gives them
+/// (one TLB entry for 2 MiB of slots); std::allocator's interface.
+void* table_allocate(std::size_t bytes);
+void table_deallocate(void* p, std::size_t bytes) noexcept;
+template <class T>
+struct TableAllocator {
+    using value_type = T;
+    TableAllocator() = default;
+    template <class U>
+    TableAllocator(const TableAllocator<U>&) noexcept {}
+    T* allocate(std::size_t n) { return static_cast<T*>(table_allocate(n * sizeof(T))); }
+    void deallocate(T* p, std::size_t n) noexcept { table_deallocate(p, n * sizeof(T)); }
+    template <class U>
+    bool operator==(const TableAllocator<U>&) const noexcept { return true; }
+    template <class U>
+    bool operator!=(const TableAllocator<U>&) const noexcept { return false; }
+};
+}  // namespace detail
+
 /// What the rules across rows keep of one row. A rollout row: its session, its ids, and a 64-bit digest
 /// of each value that every row of a session repeats. A row of another family: its family, split,
 /// identity, prompt digest and the like (the members after `line`). Made on any thread, taken by
@@ -113,10 +137,13 @@ struct SessionFacts {
     std::optional<Split> row_split;    ///< the row's split, where it has one
     std::string split_pointer;         ///< where it is ("/metadata/split" or "/split")
     std::string identity;              ///< what no other row of the family may share (a completion, a pair, an instance id), or ""
-    std::string identity_pointer;      ///< where the finding about a second copy goes
     std::string prompt_sha256;         ///< prompt_sha256() of its prompt (SFT, DPO, diff-SFT; SWE-bench: its problem statement), or ""
-    std::string bucket;                ///< DPO: org_id, source_model and prompt digest, the pair's bucket
     std::string order_key;             ///< SFT: its completion_id, in whose order Sediment writes the rows
+    /// What the Linter keeps of them (zero: nothing): the first 128 bits of SHA-256 of the identity, the
+    /// first 128 bits of prompt_sha256 and, of a DPO pair, of SHA-256 of its bucket (org_id '\0'
+    /// source_model '\0' the prompt's 32-byte digest). lint() fills them in, on the thread that lints the
+    /// row; Linter::add() computes the first two where they are zero.
+    FactKey identity_key{}, prompt_key{}, bucket_key{};
 };
 
 /// What the rules across rows keep of `row`.
@@ -198,23 +225,58 @@ private:
     // the rules across rows of the other families
     void add_family(const SessionFacts& facts, const Where& here, std::vector<Error>& findings);
     std::optional<Split> file_split_;  // the split the current file's name gives (NAME.train.jsonl, NAME.eval.jsonl.gz, ...)
-    struct Key {  // the first 128 bits of SHA-256 of "FAMILY\0VALUE": what the maps below are keyed by
-        std::array<std::uint64_t, 2> words;
-        bool operator==(const Key& other) const { return words == other.words; }
+    /// An open-addressing table keyed by FactKeys (uniform bits already: a key's first word is its
+    /// hash), linear probing, at most half full. The key {0, 0} marks an empty slot: a key that is
+    /// {0, 0} is stored as {0, 1}.
+    template <class V>
+    class KeyTable {
+    public:
+        /// The value of `key`, and true when it was not there and now holds `value`.
+        std::pair<V*, bool> try_emplace(FactKey key, const V& value) {
+            if (2 * (size_ + 1) > slots_.size()) grow();
+            std::pair<FactKey, V>* slot = find_slot(key);
+            const bool fresh = slot->first == FactKey{};
+            if (fresh) *slot = {stored(key), value}, ++size_;
+            return {&slot->second, fresh};
+        }
+        const V* find(FactKey key) const {
+            if (slots_.empty()) return nullptr;
+            const std::pair<FactKey, V>* slot = const_cast<KeyTable*>(this)->find_slot(key);
+            return slot->first == FactKey{} ? nullptr : &slot->second;
+        }
+
+    private:
+        static FactKey stored(FactKey key) { return key == FactKey{} ? FactKey{0, 1} : key; }
+        std::pair<FactKey, V>* find_slot(FactKey key) {
+            key = stored(key);
+            const std::size_t mask = slots_.size() - 1;
+            for (std::size_t i = static_cast<std::size_t>(key[0]) & mask;; i = (i + 1) & mask) {
+                const FactKey& k = slots_[i].first;
+                if ((k[0] == key[0] && k[1] == key[1]) || (k[0] == 0 && k[1] == 0)) return &slots_[i];
+            }
+        }
+        void grow() {
+            std::vector<std::pair<FactKey, V>, detail::TableAllocator<std::pair<FactKey, V>>> old(slots_.empty() ? 1024 : 2 * slots_.size());
+            old.swap(slots_);
+            for (const auto& slot : old)
+                if (slot.first != FactKey{}) *find_slot(slot.first) = slot;
+        }
+        std::vector<std::pair<FactKey, V>, detail::TableAllocator<std::pair<FactKey, V>>> slots_;
+        std::size_t size_ = 0;
     };
-    struct KeyHash {
-        std::size_t operator()(const Key& k) const { return static_cast<std::size_t>(k.words[0]); }
+    struct FamilyTables {  // the keys of one family's rows
+        KeyTable<Where> identities;  // each identity's first row
+        KeyTable<Where> train_prompts;  // each prompt's first train row
+        struct EvalPrompt {  // an eval row with a prompt: blamed in finish() when a train row holds it
+            FactKey key;
+            Where where;
+            std::string sha256;  // its prompt_sha256, for the finding
+        };
+        std::vector<EvalPrompt> eval_prompts;
+        KeyTable<std::pair<std::size_t, Where>> buckets;  // DPO: pairs so far, and the first
     };
-    Key key_of(std::string_view family, std::string_view value);
-    std::unordered_map<Key, Where, KeyHash> identities_;  // each identity's first row
-    struct Prompt {
-        bool task = false;           // a SWE-bench task's problem statement (reported at /problem_statement)
-        std::optional<Where> train;  // the first train row with it
-        std::vector<Where> eval;     // the eval rows with it
-    };
-    std::unordered_map<Key, Prompt, KeyHash> prompts_;  // by family and prompt_sha256
-    std::unordered_map<Key, std::string, KeyHash> prompt_digests_;  // the prompt_sha256 of those that findings name
-    std::unordered_map<Key, std::pair<std::size_t, Where>, KeyHash> buckets_;  // DPO: pairs so far, and the first
+    std::vector<std::pair<std::string, FamilyTables>> families_;  // in the order they came
+    FamilyTables& tables_of(std::string_view family);
     std::string last_order_key_;  // SFT: the completion_id of the file's last row
 };
 

@@ -4,16 +4,20 @@
 #include "features/lint/family.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
 
 #include <simdjson.h>
 
+#include "detail/fast_dom.hpp"
 #include "detail/text.hpp"
 #include "detail/writer.hpp"
 #include "sediment/rows/encode.hpp"
+#include "sediment/rows/versions.hpp"
 
 namespace sediment::rows {
 
@@ -30,22 +34,30 @@ std::string hex_digest(const std::array<unsigned char, 32>& digest) {
 /// ...}` in Sediment's digest form (compact, keys sorted, UTF-8 as it is: the compact style writes
 /// strings and numbers as Python's json.dumps(ensure_ascii=False) does). "" when it cannot write it.
 template <class WritePrompt>
-std::string prompt_digest(WritePrompt&& write_prompt) {
-    std::string form;
+std::optional<std::array<unsigned char, 32>> prompt_digest(WritePrompt&& write_prompt) {
+    thread_local std::string form;  // (its capacity kept from row to row)
+    form.clear();
     {
         detail::Writer w(form, Style::compact);
         w.begin_object();
         w.key("prompt");
-        if (!write_prompt(w)) return "";
+        if (!write_prompt(w)) return std::nullopt;
         w.end_object();
     }
-    return hex_digest(sha256(form));
+    return sha256(form);
 }
 
 }  // namespace
 
 std::string prompt_sha256(const Json& prompt) {
-    return prompt_digest([&](detail::Writer& w) { return w.json(prompt, true), true; });
+    return hex_digest(*prompt_digest([&](detail::Writer& w) { return w.json(prompt, true), true; }));
+}
+
+std::string_view identity_pointer(std::string_view family) {
+    if (family == "sft-sample") return "/metadata/completion_id";  // one sample per completion (project_sft)
+    if (family == "dpo-pair") return "/metadata/rejected_completion_id";
+    if (family == "diff-sft-sample") return "/metadata/commit_sha";  // a row per (call, commit)
+    return "/instance_id";
 }
 
 namespace {
@@ -62,27 +74,42 @@ public:
     bool is_null(std::string_view p) const { return at(p).is_null(); }
     std::string literal(std::string_view p) const { return encode(at(p)); }
     bool digest_form(std::string_view p, detail::Writer& w) const { return w.json(at(p), true), true; }
+    std::optional<bool> same(std::string_view p, std::string_view q) const { return form(p) == form(q); }
+    bool complete() const { return true; }
 
 private:
+    std::string form(std::string_view p) const {
+        std::string out;
+        detail::Writer w(out, Style::compact);
+        w.json(at(p), true);
+        return w.finish();
+    }
     static Json::json_pointer pointer(std::string_view p) { return Json::json_pointer(std::string(p)); }
     const Json& at(std::string_view p) const { return row_.at(pointer(p)); }
     const Json& row_;
 };
 
-/// The same, of simdjson's DOM: what lint reads a row as, parsed in a few microseconds. A number it
-/// cannot tell apart as Python does (-0, an integer or a decimal) makes digest_form() false: the row
-/// is then read as a JsonRow.
+/// The same, of simdjson's DOM: what lint reads a row as, where the fast path that checked it left it.
+/// An integer beyond 64 bits stands there as a marker (detail::BigIntegers): written as its literal,
+/// and where a rule reads it as a number, complete() is false. A -0 it cannot tell apart as Python does
+/// (an integer or a decimal: negative_zero()) makes digest_form() false. Either way the row is then
+/// read as a JsonRow.
 class DomRow {
 public:
-    explicit DomRow(simdjson::dom::element root) : root_(root) {}
-    bool has(std::string_view p) const { return root_.at_pointer(p).error() == simdjson::SUCCESS; }
+    DomRow(std::string_view text, simdjson::dom::element root, const detail::BigIntegers& big) : text_(text), root_(root), big_(big) {}
+    bool has(std::string_view p) const { return find(p).error() == simdjson::SUCCESS; }
     std::string_view text(std::string_view p) const { return at(p).get_string().value_unsafe(); }
     double number(std::string_view p) const {
         const simdjson::dom::element e = at(p);
+        if (e.is_string()) return complete_ = false, 0;  // a marker
         return e.is_double() ? e.get_double().value_unsafe() : e.is_int64() ? static_cast<double>(e.get_int64().value_unsafe())
                                                                              : static_cast<double>(e.get_uint64().value_unsafe());
     }
-    std::int64_t integer(std::string_view p) const { return at(p).get_int64().value_unsafe(); }
+    std::int64_t integer(std::string_view p) const {
+        const simdjson::dom::element e = at(p);
+        if (!e.is_int64()) return complete_ = false, 0;  // beyond int64: a marker, or a uint64
+        return e.get_int64().value_unsafe();
+    }
     bool is_null(std::string_view p) const { return at(p).is_null(); }
     std::string literal(std::string_view p) const {
         std::string out;
@@ -91,12 +118,35 @@ public:
         return w.finish();
     }
     bool digest_form(std::string_view p, detail::Writer& w) const { return write(w, at(p), true); }
+    /// Whether the values at `p` and `q` have the same digest form: compared where they are, up to
+    /// their first difference; nothing when only the exact reader can tell.
+    std::optional<bool> same(std::string_view p, std::string_view q) const {
+        if (const std::optional<bool> equal = same(at(p), at(q))) return equal;
+        std::string a, b;  // a -0 met: the digest forms, where negative_zero() tells
+        detail::Writer wa(a, Style::compact), wb(b, Style::compact);
+        if (!write(wa, at(p), true) || !write(wb, at(q), true)) return std::nullopt;
+        return wa.finish() == wb.finish();
+    }
+    /// False when a rule read, as a number, a value only the exact reader holds.
+    bool complete() const { return complete_; }
 
 private:
-    simdjson::dom::element at(std::string_view p) const { return root_.at_pointer(p).value_unsafe(); }
+    /// The value at `p`, a pointer of members whose names need no escape ("/metadata/split"): a key
+    /// at a time, as simdjson's at_key() finds it, with no pointer to parse.
+    simdjson::simdjson_result<simdjson::dom::element> find(std::string_view p) const {
+        simdjson::simdjson_result<simdjson::dom::element> e{simdjson::dom::element(root_)};
+        while (!p.empty() && e.error() == simdjson::SUCCESS) {
+            p.remove_prefix(1);  // the '/'
+            const std::size_t end = std::min(p.find('/'), p.size());
+            e = e.value_unsafe().get_object().at_key(p.substr(0, end));
+            p.remove_prefix(end);
+        }
+        return e;
+    }
+    simdjson::dom::element at(std::string_view p) const { return find(p).value_unsafe(); }
     /// Writes `e`; with `digest`, keys sorted, and false for -0 (Python's integer 0 or its float -0.0:
     /// the DOM does not tell them apart).
-    static bool write(detail::Writer& w, simdjson::dom::element e, bool digest) {
+    bool write(detail::Writer& w, simdjson::dom::element e, bool digest) const {
         using Type = simdjson::dom::element_type;
         switch (e.type()) {
             case Type::NULL_VALUE: return w.null(), true;
@@ -105,10 +155,18 @@ private:
             case Type::UINT64: return w.unsigned_integer(e.get_uint64().value_unsafe()), true;
             case Type::DOUBLE: {
                 const double d = e.get_double().value_unsafe();
-                if (digest && d == 0 && std::signbit(d)) return false;
+                if (digest && d == 0 && std::signbit(d)) {  // Python's integer 0 ("-0"), or its float -0.0?
+                    const Zero zero = negative_zero();
+                    if (zero == Zero::either) return false;
+                    return zero == Zero::integer ? w.integer(0) : w.floating(d), true;
+                }
                 return w.floating(d), true;
             }
-            case Type::STRING: return w.string(e.get_string().value_unsafe()), true;
+            case Type::STRING: {
+                const std::string_view s = e.get_string().value_unsafe();
+                if (!big_.empty() && detail::marker_form(s)) return w.big_integer(big_[detail::marker_index(s)].first), true;
+                return w.string(s), true;
+            }
             case Type::ARRAY: {
                 w.begin_array();
                 const simdjson::dom::array items = e.get_array().value_unsafe();  // (a copy: the result is a temporary)
@@ -117,32 +175,98 @@ private:
                 return w.end_array(), true;
             }
             case Type::OBJECT: {
-                std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
-                const simdjson::dom::object object = e.get_object().value_unsafe();
+                // its members on one stack for the thread (their places: a member's value pushes more),
+                // sorted for the digest form
+                thread_local std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
+                const std::size_t first = members.size();
+                const simdjson::dom::object object = e.get_object().value_unsafe();  // (a copy: the result is a temporary)
                 for (const auto m : object) members.emplace_back(m.key, m.value);
-                if (digest) std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+                const auto begin = members.begin() + static_cast<std::ptrdiff_t>(first);
+                if (digest) std::sort(begin, members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+                const std::size_t last = members.size();
+                bool written = true;
                 w.begin_object();
-                for (const auto& [key, value] : members) {
-                    w.key(key);
-                    if (!write(w, value, digest)) return false;
+                for (std::size_t i = first; written && i < last; ++i) {
+                    w.key(members[i].first);
+                    written = write(w, members[i].second, digest);
                 }
-                return w.end_object(), true;
+                members.resize(first);
+                return written && (w.end_object(), true);
             }
         }
         return false;
     }
+    /// same() of two values; nothing where a -0 is met.
+    std::optional<bool> same(simdjson::dom::element x, simdjson::dom::element y) const {
+        using Type = simdjson::dom::element_type;
+        const auto negative_zero = [](simdjson::dom::element e) {
+            return e.is_double() && e.get_double().value_unsafe() == 0 && std::signbit(e.get_double().value_unsafe());
+        };
+        if (negative_zero(x) || negative_zero(y)) return std::nullopt;
+        if (x.type() != y.type()) return false;  // (an integer has one type for its value; 1 and 1.0 differ)
+        switch (x.type()) {
+            case Type::NULL_VALUE: return true;
+            case Type::BOOL: return x.get_bool().value_unsafe() == y.get_bool().value_unsafe();
+            case Type::INT64: return x.get_int64().value_unsafe() == y.get_int64().value_unsafe();
+            case Type::UINT64: return x.get_uint64().value_unsafe() == y.get_uint64().value_unsafe();
+            case Type::DOUBLE: return x.get_double().value_unsafe() == y.get_double().value_unsafe();
+            case Type::STRING: {
+                std::string_view a = x.get_string().value_unsafe(), b = y.get_string().value_unsafe();
+                if (!big_.empty() && detail::marker_form(a)) a = big_[detail::marker_index(a)].first;  // a big integer's literal
+                if (!big_.empty() && detail::marker_form(b)) b = big_[detail::marker_index(b)].first;
+                return a == b;
+            }
+            case Type::ARRAY: {
+                const simdjson::dom::array a = x.get_array().value_unsafe(), b = y.get_array().value_unsafe();
+                auto i = a.begin(), j = b.begin();
+                for (; i != a.end() && j != b.end(); ++i, ++j)
+                    if (const std::optional<bool> equal = same(*i, *j); !equal || !*equal) return equal;
+                return i == a.end() && j == b.end();
+            }
+            case Type::OBJECT: {  // the same keys, each with the same value, in any order
+                const simdjson::dom::object a = x.get_object().value_unsafe(), b = y.get_object().value_unsafe();
+                if (a.size() != b.size()) return false;
+                for (const auto m : a) {
+                    simdjson::dom::element other;
+                    if (b.at_key(m.key).get(other)) return false;
+                    if (const std::optional<bool> equal = same(m.value, other); !equal || !*equal) return equal;
+                }
+                return true;
+            }
+        }
+        return std::nullopt;
+    }
+    /// What the text's negative zeros are: every "-0" in it (in a string or not) that a number could
+    /// begin with is "-0" alone (an integer to Python), or every one is a decimal ("-0.", "-0e"); a
+    /// -0 of the DOM is one of them.
+    enum class Zero { integer, decimal, either };
+    Zero negative_zero() const {
+        bool integer = false, decimal = false;
+        for (std::size_t at = text_.find("-0"); at != std::string_view::npos; at = text_.find("-0", at + 2)) {
+            const char next = at + 2 < text_.size() ? text_[at + 2] : ' ';
+            if (next == '.' || next == 'e' || next == 'E') decimal = true;
+            else if (next < '0' || next > '9') integer = true;
+        }
+        return integer && decimal ? Zero::either : integer ? Zero::integer : Zero::decimal;
+    }
+    std::string_view text_;
     simdjson::dom::element root_;
+    const detail::BigIntegers& big_;
+    mutable bool complete_ = true;
 };
 
 /// The rules within a row of each family (docs/lint.md), and its facts, over a JsonRow or a DomRow.
-/// run() is false when the row must be read as a JsonRow instead (DomRow::digest_form()).
+/// run() is false when the row must be read as a JsonRow instead (DomRow::digest_form(), complete()).
 template <class Row>
 class FamilyRules {
 public:
     FamilyRules(const Row& row, const SchemaInfo& schema, std::vector<Error>& findings, SessionFacts& facts, const LintOptions& options)
         : row_(row), schema_(schema), findings_(findings), facts_(facts), options_(options) {}
 
-    bool run() {
+    bool run() { return rules() && row_.complete(); }
+
+private:
+    bool rules() {
         const std::string_view family = schema_.base;
         facts_.family = std::string(family);
         facts_.split_pointer = row_.has("/metadata/split") ? "/metadata/split" : "/split";
@@ -156,21 +280,16 @@ public:
         return true;
     }
 
-private:
     void add(const char* id, std::string pointer, std::string message) { findings_.push_back({id, std::move(pointer), std::move(message)}); }
     std::string text(std::string_view p) const { return std::string(row_.text(p)); }
     bool prompt(std::string_view p) {
-        facts_.prompt_sha256 = prompt_digest([&](detail::Writer& w) { return row_.digest_form(p, w); });
-        return !facts_.prompt_sha256.empty();
+        const auto digest = prompt_digest([&](detail::Writer& w) { return row_.digest_form(p, w); });
+        if (!digest) return false;
+        prompt_digest_ = *digest;
+        facts_.prompt_sha256 = hex_digest(*digest);
+        std::memcpy(facts_.prompt_key.data(), digest->data(), sizeof facts_.prompt_key);
+        return true;
     }
-    /// `p`'s value in the digest form, or nothing when only the exact reader can write it.
-    std::optional<std::string> digest_form(std::string_view p) const {
-        std::string out;
-        detail::Writer w(out, Style::compact);
-        if (!row_.digest_form(p, w)) return std::nullopt;
-        return w.finish();
-    }
-
     bool sft() {
         const std::string recipe = text("/metadata/recipe_id"), source = text("/metadata/eligibility_source");
         // sft.py _eligibility_source(): sft_verified admits a clean resolved CI pass only; sft_curated an
@@ -188,7 +307,6 @@ private:
                 "expected at least the SFT policy's minimum confidence " + encode(Json(options_.min_confidence)) + " (--min-confidence), got " +
                     row_.literal("/metadata/label_confidence"));
         facts_.identity = text("/metadata/completion_id");  // one sample per completion (project_sft)
-        facts_.identity_pointer = "/metadata/completion_id";
         facts_.order_key = facts_.identity;  // rows in completion_id order
         return prompt("/prompt");
     }
@@ -219,21 +337,21 @@ private:
         if (!human && row_.is_null("/metadata/ci_reliability"))
             add("rows.lint.dpo.ci_reliability", "/metadata/ci_reliability",
                 "expected the reliability of the CI resolutions that recipe \"dpo_outcome\" requires, got null");
-        const auto chosen_form = digest_form("/chosen"), rejected_form = digest_form("/rejected");  // project_dpo(): _response_key()
-        if (!chosen_form || !rejected_form) return false;
-        if (*chosen_form == *rejected_form)
+        const std::optional<bool> same = row_.same("/chosen", "/rejected");  // project_dpo(): _response_key()
+        if (!same) return false;
+        if (*same)
             add("rows.lint.dpo.identical_responses", "/rejected", "expected a response that differs from the chosen one, got the same messages");
         facts_.identity = text("/metadata/chosen_completion_id") + '\0' + text("/metadata/rejected_completion_id");
-        facts_.identity_pointer = "/metadata/rejected_completion_id";
         if (!prompt("/prompt")) return false;
-        facts_.bucket = text("/metadata/org_id") + '\0' + text("/metadata/source_model") + '\0' + facts_.prompt_sha256;
+        std::string bucket = text("/metadata/org_id") + '\0' + text("/metadata/source_model") + '\0';
+        bucket.append(reinterpret_cast<const char*>(prompt_digest_.data()), prompt_digest_.size());
+        facts_.bucket_key = fact_key(bucket);
         return true;
     }
 
     bool diff_sft() {
         session_split(text("/metadata/session_id"), "/metadata/split");
         facts_.identity = text("/metadata/completion_id") + '\0' + text("/metadata/commit_sha");  // a row per (call, commit)
-        facts_.identity_pointer = "/metadata/commit_sha";
         return prompt("/prompt");
     }
 
@@ -252,13 +370,11 @@ private:
                 "expected " + encode(Json(expected)) + " ({org_id}-{session_id}-seg{segment_index}), got " + row_.literal("/instance_id"));
         session_split(session, "/split");
         facts_.identity = text("/instance_id");
-        facts_.identity_pointer = "/instance_id";
         return true;
     }
 
     bool task() {
         facts_.identity = text("/instance_id");
-        facts_.identity_pointer = "/instance_id";
         return schema_.base != "swe-bench-task" || prompt("/problem_statement");  // consumer_rlvr.py: {"prompt": problem_statement}
     }
 
@@ -275,6 +391,7 @@ private:
     }
 
     const Row& row_;
+    std::array<unsigned char, 32> prompt_digest_{};  // of the prompt, once prompt() has read it
     const SchemaInfo& schema_;
     std::vector<Error>& findings_;
     SessionFacts& facts_;
@@ -283,20 +400,32 @@ private:
 
 }  // namespace
 
-void lint_family_row(std::string_view text, bool padded, SchemaId schema, std::vector<Error>& findings, SessionFacts& facts,
-                     const LintOptions& options, const Limits& limits) {
-    thread_local simdjson::dom::parser parser;
-    simdjson::dom::element root;
+std::optional<SchemaId> lint_family_text(std::string_view name, std::string_view text, bool padded, std::vector<Error>& findings,
+                                         SessionFacts& facts, const LintOptions& options, const Limits& limits) {
+    // the fast path checks the row and lends its DOM: the rules read the row there, with no second parse
+    std::optional<simdjson::dom::element> dom;
+    thread_local detail::BigIntegers big;  // (a copy: the fast path's own is gone once it returns)
+    big.clear();
+    std::optional<SchemaId> version = detail::fast_check_dom(
+        name, text, limits, padded, [&](simdjson::dom::element root, const detail::BigIntegers& b) { dom = root, big = b; }, true);
+    if (!version) {  // the exact reader's verdict
+        Validated v = validate(name, StringText(text, padded), limits);
+        if (!v.errors.empty() || !v.schema) {
+            findings.insert(findings.end(), std::make_move_iterator(v.errors.begin()), std::make_move_iterator(v.errors.end()));
+            return std::nullopt;
+        }
+        version = v.schema;
+    }
+    if (schema_info(*version).base == "nemo-gym-rollout") return version;  // the caller lints it as one
     const std::size_t before = findings.size();
-    if (!parser.parse(text.data(), text.size(), !padded).get(root)) {
-        const DomRow row(root);
-        if (FamilyRules<DomRow>(row, schema_info(schema), findings, facts, options).run()) return;
+    if (!dom || !FamilyRules<DomRow>(DomRow(text, *dom, big), schema_info(*version), findings, facts, options).run()) {
         findings.resize(before);  // read again, exactly
         facts = SessionFacts{};
+        const Json document = parse(text, limits);  // (valid under them)
+        FamilyRules<JsonRow>(JsonRow(document), schema_info(*version), findings, facts, options).run();
     }
-    const Json document = parse(text, limits);  // (valid under them)
-    const JsonRow row(document);
-    FamilyRules<JsonRow>(row, schema_info(schema), findings, facts, options).run();
+    if (!facts.identity.empty()) facts.identity_key = fact_key(facts.identity);  // (here, on the thread that lints the row)
+    return version;
 }
 
 }  // namespace sediment::rows

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -18,6 +19,10 @@
 #include <stdexcept>
 #include <tuple>
 #include <utility>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "sediment/rows/decode.hpp"
 #include "detail/fast.hpp"
@@ -266,36 +271,78 @@ void Linter::add(const AnyRolloutRow& row, std::vector<Error>& findings) {
     add(session_facts(row), findings);
 }
 
-Linter::Key Linter::key_of(std::string_view family, std::string_view value) {
-    key_.assign(family.data(), family.size()).append(1, '\0').append(value.data(), value.size());
-    const std::array<unsigned char, 32> digest = sha256(key_);
-    Key key;
-    std::memcpy(key.words.data(), digest.data(), sizeof key.words);
-    return key;
+namespace detail {
+
+void* table_allocate(std::size_t bytes) {
+    constexpr std::size_t kHuge = std::size_t(2) << 20;
+    if (bytes < kHuge) return ::operator new(bytes);
+    void* p = std::aligned_alloc(kHuge, (bytes + kHuge - 1) / kHuge * kHuge);
+    if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);  // (advice: without it, 4 KiB pages)
+#endif
+    return p;
+}
+
+void table_deallocate(void* p, std::size_t bytes) noexcept {
+    if (bytes < (std::size_t(2) << 20)) ::operator delete(p);
+    else std::free(p);
+}
+
+}  // namespace detail
+
+FactKey fact_key(std::string_view value) {
+    const std::array<unsigned char, 32> digest = sha256(value);
+    FactKey out;
+    std::memcpy(out.data(), digest.data(), sizeof out);
+    return out;
+}
+
+namespace {
+
+/// The key of the prompt digest `hex` (64 hexadecimal digits): its first 128 bits; zero for another text.
+FactKey prompt_key_of(std::string_view hex) {
+    std::array<unsigned char, 32> digest{};
+    const auto nibble = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+    for (std::size_t i = 0; i < 2 * sizeof(FactKey); ++i) {
+        const int high = hex.size() == 64 ? nibble(hex[2 * i]) : -1, low = hex.size() == 64 ? nibble(hex[2 * i + 1]) : -1;
+        if (high < 0 || low < 0) return {};
+        digest[i] = static_cast<unsigned char>(high << 4 | low);
+    }
+    FactKey out;
+    std::memcpy(out.data(), digest.data(), sizeof out);
+    return out;
+}
+
+}  // namespace
+
+Linter::FamilyTables& Linter::tables_of(std::string_view family) {
+    for (auto& [name, tables] : families_)
+        if (name == family) return tables;
+    return families_.emplace_back(std::string(family), FamilyTables{}).second;
 }
 
 void Linter::add_family(const SessionFacts& facts, const Where& here, std::vector<Error>& findings) {
+    FamilyTables& t = tables_of(facts.family);
     bool copy = false;  // a second copy counts toward nothing else
     if (!facts.identity.empty()) {  // the same completion, pair, task or instance twice
-        const auto [first, fresh] = identities_.try_emplace(key_of(facts.family, facts.identity), here);
+        const FactKey key = facts.identity_key != FactKey{} ? facts.identity_key : fact_key(facts.identity);
+        const auto [first, fresh] = t.identities.try_emplace(key, here);
         if ((copy = !fresh)) {
             std::string shown = facts.identity;
             std::replace(shown.begin(), shown.end(), '\0', ' ');
-            findings.push_back({"rows.lint.duplicate", facts.identity_pointer,
+            findings.push_back({"rows.lint.duplicate", std::string(identity_pointer(facts.family)),
                                 "expected one " + facts.family + " row of " + string_literal(shown) + ", got a second copy of " +
-                                    describe(first->second)});
+                                    describe(*first)});
         }
     }
-    if (!facts.prompt_sha256.empty() && facts.row_split) {  // the same prompt in train and eval: blamed in finish()
-        const Key key = key_of(facts.family, facts.prompt_sha256);
-        Prompt& p = prompts_[key];
-        p.task = facts.family == "swe-bench-task";
-        if (*facts.row_split == Split::eval) p.eval.push_back(here);
-        else if (!p.train) p.train = here;
-        if (p.train && !p.eval.empty()) prompt_digests_.try_emplace(key, facts.prompt_sha256);  // (a prompt in both: kept for the finding)
+    const FactKey prompt = facts.prompt_key != FactKey{} ? facts.prompt_key : prompt_key_of(facts.prompt_sha256);
+    if (prompt != FactKey{} && facts.row_split) {  // the same prompt in train and eval: blamed in finish()
+        if (*facts.row_split == Split::train) t.train_prompts.try_emplace(prompt, here);
+        else t.eval_prompts.push_back({prompt, here, facts.prompt_sha256});
     }
-    if (!facts.bucket.empty() && !copy) {  // DPO: at most max_pairs_per_bucket pairs per (org, model, prompt)
-        auto& [pairs, first] = buckets_.try_emplace(key_of(facts.family, facts.bucket), 0, here).first->second;
+    if (facts.bucket_key != FactKey{} && !copy) {  // DPO: at most max_pairs_per_bucket pairs per (org, model, prompt)
+        auto& [pairs, first] = *t.buckets.try_emplace(facts.bucket_key, {0, here}).first;
         if (++pairs > options_.max_pairs_per_bucket)
             findings.push_back({"rows.lint.dpo.bucket", "/prompt",
                                 "expected at most " + std::to_string(options_.max_pairs_per_bucket) +
@@ -413,13 +460,12 @@ std::vector<LintFinding> Linter::finish() {
         }
     }
     // an exact prompt in both train and eval: at each eval row, naming the first train row
-    for (const auto& [key, p] : prompts_) {
-        if (!p.train) continue;
-        for (const Where& eval : p.eval)
-            add(eval, {"rows.lint.prompt.train_and_eval", p.task ? "/problem_statement" : "/prompt",
-                       "expected a prompt that no train row holds (Sediment refuses an exact prompt in both train and eval), got the prompt of " +
-                           describe_fully(*p.train) + " (prompt_sha256 " + prompt_digests_.at(key) + ")"});
-    }
+    for (const auto& [family, t] : families_)
+        for (const FamilyTables::EvalPrompt& e : t.eval_prompts)
+            if (const Where* train = t.train_prompts.find(e.key))
+                add(e.where, {"rows.lint.prompt.train_and_eval", family == "swe-bench-task" ? "/problem_statement" : "/prompt",
+                              "expected a prompt that no train row holds (Sediment refuses an exact prompt in both train and eval), got the prompt of " +
+                                  describe_fully(*train) + " (prompt_sha256 " + e.sha256 + ")"});
     for (const auto* entry : options_.sessions_complete ? order : decltype(order){}) {
         const Session* s = &entry->second;
         const std::string_view session_id = std::string_view(entry->first).substr(entry->first.find('\0') + 1);
@@ -475,16 +521,11 @@ const std::pair<std::vector<SchemaId>, bool>& linted_schemas(std::string_view na
 std::optional<SchemaId> lint_text(std::string_view name, std::string_view text, bool padded, std::vector<Error>& findings,
                                   SessionFacts& facts, const LintOptions& options, const Limits& limits) {
     const auto& [schemas, rollouts] = linted_schemas(name);
-    if (!rollouts) {  // another family, or any: validated, then read as its JSON value
-        Validated v = validate(name, StringText(text, padded), limits);
-        if (!v.errors.empty() || !v.schema) {
-            findings.insert(findings.end(), std::make_move_iterator(v.errors.begin()), std::make_move_iterator(v.errors.end()));
-            return std::nullopt;
-        }
-        if (schema_info(*v.schema).base == "nemo-gym-rollout")
-            return lint_text(schema_info(*v.schema).name, text, padded, findings, facts, options, limits);
-        lint_family_row(text, padded, *v.schema, findings, facts, options, limits);
-        return v.schema;
+    if (!rollouts) {  // another family, or any
+        const std::optional<SchemaId> version = lint_family_text(name, text, padded, findings, facts, options, limits);
+        if (version && schema_info(*version).base == "nemo-gym-rollout")
+            return lint_text(schema_info(*version).name, text, padded, findings, facts, options, limits);
+        return version;
     }
     // a valid row is linted where the parser left it; anything else is decoded by the exact reader
     thread_local detail::fast::AnyRolloutRowView view;
