@@ -13,7 +13,8 @@
 #     simdjson's parse_many over the same file as a whole process (throughput --parse-many);
 #   - cores: the CLI's `validate -j 1` beside `-j 2`, and Python's validate_file() on 1 and 2 threads,
 #     on a 363 MB file of v4 rows;
-#   - the CLI's `lint` beside `validate` on the same 9,600 faithful v4 rows, in alternating rounds;
+#   - the CLI's `lint` beside `validate` on the same 9,600 faithful v4 rows, in alternating rounds, and on
+#     faithful rows of each other family's newest version (bench/faithful_family.py over schemagen.py's);
 #   - the CLI's `convert` as a whole process on one core: ATIF -> response on the public trajectories
 #     (200 times over), rows -> ATIF on the v4 corpus;
 #   - ATIF (bench/atif.cpp, through bench/atif.py): both ATIF readers, ATIF -> response and Harbor's
@@ -145,6 +146,35 @@ for jobs in (1, cores):
             best[command] = max(best[command], size / (time.perf_counter() - start) / 1e6)
     print(f"{'CLI lint, %d thread%s' % (jobs, 's' if jobs > 1 else ''):34} {best['lint']:9.1f} MB/s   "
           f"({best['lint'] / best['validate']:.2f}x validate's {best['validate']:.1f} MB/s, same file)")
+PY
+
+# lint beside validate on each other family's newest version (issue 49, target 0.8x): schemagen.py's rows
+# (10,000, Sediment's bytes) made faithful by bench/faithful_family.py, so that every rule runs and
+# nothing is found; the same alternating rounds, and the CPU time of each beside its wall time
+for name in sft-sample.v3 dpo-pair.v4 diff-sft-sample.v3 recovery-row.v3 swe-bench-task.v3 sediment-rlvr-task.v3 sediment-rlvr-rollout.v4; do
+  family=$build/bench-lint-$name.jsonl
+  [ -s "$family" ] || python3 "$schemagen" "$name" 10000 --seed 5 --sediment | python3 "$root/bench/faithful_family.py" "${name%.v*}" > "$family"
+done
+python3 - "$build/sediment-rows" "$(nproc)" "$build" <<'PY'
+import os, resource, subprocess, sys, time
+cli, cores, build = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def run(command, jobs, name, path):
+    before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    subprocess.run([cli, command, "-q", "--schema", name, "-j", str(jobs), path], check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.perf_counter() - start, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+for name in ("sft-sample.v3", "dpo-pair.v4", "diff-sft-sample.v3", "recovery-row.v3", "swe-bench-task.v3",
+             "sediment-rlvr-task.v3", "sediment-rlvr-rollout.v4"):
+    path = os.path.join(build, f"bench-lint-{name}.jsonl")
+    for jobs in (1, cores):
+        best = {c: [1e9, 1e9] for c in ("validate", "lint")}
+        for _ in range(5):
+            for command in best:
+                wall, cpu = run(command, jobs, name, path)
+                best[command] = [min(best[command][0], wall), min(best[command][1], cpu)]
+        (vw, vc), (lw, lc) = best["validate"], best["lint"]
+        print(f"{'CLI lint ' + name + ', -j %d' % jobs:40} {os.path.getsize(path) / lw / 1e6:7.1f} MB/s   "
+              f"({vw / lw:.2f}x validate's wall time, {vc / lc:.2f}x its CPU time)")
 PY
 
 fixtures=$(dirname "$rowgen")/../fixtures/atif

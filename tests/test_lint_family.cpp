@@ -195,11 +195,12 @@ TEST_CASE("lint families: a row twice, a prompt in train and eval, a split again
 
 TEST_CASE("lint families: prompt_sha256 is Sediment's digest form, as Python's json.dumps and hashlib give it") {
     // arguments whose numbers simdjson's DOM reads (lint's fast reading): integers beyond 64 bits too (the
-    // fast path's markers), -0 alone (Python's integer 0) or -0 decimals alone (its float -0.0); and the
-    // ones only the exact reader tells apart: both kinds of -0, or a string that spells the other kind
+    // fast path's markers), -0 alone (Python's integer 0) or -0 decimals alone (its float -0.0), beside
+    // strings and exponents that spell the other kind; and both kinds of -0, which only the exact reader
+    // tells apart
     for (const char* numbers : {R"({"z": 1.0, "a": [1e-07, 1.5e+300, 0.1, 100, 1E2, -7, 18446744073709551615], "b": {"y": true, "x": null}})",
                                 R"({"a": [12345678901234567890123, -98765432109876543210, 1], "b": 1e-05})",
-                                R"({"a": [-0, 3], "b": "-0"})", R"({"a": [-0.0, -0e3, 1E-0], "b": 2})",
+                                R"({"a": [-0, 3, 1e-0], "b": "-0.0"})", R"({"a": [-0.0, -0e3, 1E-0], "b": "-0"})",
                                 R"({"z": 1.0, "a": [-0, -0.0, 12345678901234567890123, 3]})", R"({"a": [-0.0], "b": "x -0 y"})"}) {
         INFO(numbers);
         const std::string prompt_text = std::string(R"([{"role": "user", "content": "é \u0001 \"q\" \\ \n\t \u2028 😀 \u007f"},

@@ -144,8 +144,7 @@ private:
         return e;
     }
     simdjson::dom::element at(std::string_view p) const { return find(p).value_unsafe(); }
-    /// Writes `e`; with `digest`, keys sorted, and false for -0 (Python's integer 0 or its float -0.0:
-    /// the DOM does not tell them apart).
+    /// Writes `e`; with `digest`, keys sorted, and false for a -0 that negative_zero() cannot tell apart.
     bool write(detail::Writer& w, simdjson::dom::element e, bool digest) const {
         using Type = simdjson::dom::element_type;
         switch (e.type()) {
@@ -175,15 +174,18 @@ private:
                 return w.end_array(), true;
             }
             case Type::OBJECT: {
-                // its members on one stack for the thread (their places: a member's value pushes more),
-                // sorted for the digest form
-                thread_local std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
+                // its members on the thread's stack of them (by place: a member's value pushes more),
+                // sorted for the digest form (a few, as a rule: by insertion)
+                std::vector<Member>& members = members_;
                 const std::size_t first = members.size();
                 const simdjson::dom::object object = e.get_object().value_unsafe();  // (a copy: the result is a temporary)
                 for (const auto m : object) members.emplace_back(m.key, m.value);
-                const auto begin = members.begin() + static_cast<std::ptrdiff_t>(first);
-                if (digest) std::sort(begin, members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
                 const std::size_t last = members.size();
+                const auto by_key = [](const Member& a, const Member& b) { return a.first < b.first; };
+                if (digest && last - first > 8) std::sort(members.begin() + static_cast<std::ptrdiff_t>(first), members.end(), by_key);
+                else if (digest)
+                    for (std::size_t i = first + 1; i < last; ++i)
+                        for (std::size_t j = i; j > first && by_key(members[j], members[j - 1]); --j) std::swap(members[j], members[j - 1]);
                 bool written = true;
                 w.begin_object();
                 for (std::size_t i = first; written && i < last; ++i) {
@@ -236,22 +238,45 @@ private:
         }
         return std::nullopt;
     }
-    /// What the text's negative zeros are: every "-0" in it (in a string or not) that a number could
-    /// begin with is "-0" alone (an integer to Python), or every one is a decimal ("-0.", "-0e"); a
-    /// -0 of the DOM is one of them.
+    /// What the text's negative zero literals are: every one is "-0" alone (an integer to Python), or
+    /// every one is a decimal ("-0.0", "-0e3"); a -0 of the DOM is one of them. (The text is valid JSON:
+    /// a literal starts outside strings, with '-' not after an exponent's 'e'.)
     enum class Zero { integer, decimal, either };
     Zero negative_zero() const {
+        if (!zero_) zero_ = scan_negative_zeros();
+        return *zero_;
+    }
+    Zero scan_negative_zeros() const {
         bool integer = false, decimal = false;
-        for (std::size_t at = text_.find("-0"); at != std::string_view::npos; at = text_.find("-0", at + 2)) {
-            const char next = at + 2 < text_.size() ? text_[at + 2] : ' ';
-            if (next == '.' || next == 'e' || next == 'E') decimal = true;
-            else if (next < '0' || next > '9') integer = true;
+        const char* const text = text_.data();
+        const std::size_t n = text_.size();
+        for (std::size_t i = 0; i < n; ++i) {
+            if (text[i] == '"') {  // past the string, to its closing quote: one not escaped
+                for (std::size_t j = i + 1;; j = i + 1) {
+                    const void* quote = std::memchr(text + j, '"', n - j);
+                    if (!quote) return Zero::either;  // (not valid JSON: never, for a row the fast path took)
+                    i = static_cast<std::size_t>(static_cast<const char*>(quote) - text);
+                    std::size_t slashes = 0;
+                    while (text[i - 1 - slashes] == '\\') ++slashes;
+                    if (slashes % 2 == 0) break;
+                }
+            } else if (text[i] == '-' && i + 1 < n && text[i + 1] == '0' && (i == 0 || (text[i - 1] != 'e' && text[i - 1] != 'E'))) {
+                const char next = i + 2 < n ? text[i + 2] : ' ';
+                (next == '.' || next == 'e' || next == 'E' ? decimal : integer) = true;
+            }
         }
         return integer && decimal ? Zero::either : integer ? Zero::integer : Zero::decimal;
+    }
+    using Member = std::pair<std::string_view, simdjson::dom::element>;
+    static std::vector<Member>& thread_members() {
+        thread_local std::vector<Member> members;
+        return members;
     }
     std::string_view text_;
     simdjson::dom::element root_;
     const detail::BigIntegers& big_;
+    std::vector<Member>& members_ = thread_members();  // what write() sorts objects' members in
+    mutable std::optional<Zero> zero_;  // negative_zero(), once it is asked
     mutable bool complete_ = true;
 };
 
