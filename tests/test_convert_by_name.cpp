@@ -198,8 +198,10 @@ TEST_CASE("convert: by name, a row read under raised limits converts both ways u
         const Json& doc;
         Limits limits;
         const char* refused_by_default;
+        bool every_way;  // also through Harbor's model and to a part: the deep row shows that those ways
+                         // pass the caller's limits on (the wide row's 64 MiB copies cost 15 s under ASan)
     };
-    for (const Case& c : {Case{row, deeper, "rows.parse.depth"}, Case{wide, longer, "rows.parse.size"}}) {
+    for (const Case& c : {Case{row, deeper, "rows.parse.depth", true}, Case{wide, longer, "rows.parse.size", false}}) {
         INFO(c.refused_by_default);
         const std::string text = encode(c.doc);
         std::vector<Error> errors;
@@ -212,6 +214,7 @@ TEST_CASE("convert: by name, a row read under raised limits converts both ways u
         REQUIRE(convert(trajectory.text, "atif-v1.7", "nemo-gym-rollout", back, errors, Style::compact, {}, std::nullopt, c.limits));
         CHECK(back.text == text);
         CHECK(errors.empty());
+        if (!c.every_way) continue;
         // Harbor's model, upgraded first, and a part
         REQUIRE(convert(trajectory.text, "atif", "nemo-gym-rollout", back, errors, Style::compact, {}, std::nullopt, c.limits));
         CHECK(back.text == text);

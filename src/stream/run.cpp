@@ -238,6 +238,271 @@ bool ends_with(const std::string& s, const char* suffix) {
     return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
 }
 
+/// One run of run_documents(): the files read here, their documents gathered into batches, each batch
+/// processed on the workers (or here, on one thread), and the outcomes taken here in input order.
+class Run {
+public:
+    Run(const RunOptions& options, const Process& process, const Take& take)
+        : options_(options), keep_(options.limits.max_document_bytes), take_(take), progress_(options.progress),
+          guarded_([this, &process](const Document& d, Outcome& o) {
+              // a document longer than the limit is not kept whole: its error is given here, with its full size
+              if (d.size > keep_) o.finding.errors = {sediment::rows::document_size_error(d.size, options_.limits)};
+              else process(d, o);
+          }),
+          pool_(options.jobs + 1) {
+        if (options.jobs > 1) workers_.emplace(options.jobs, guarded_);
+        batch_.pool = &pool_;
+    }
+
+    RunTotals operator()(const std::vector<std::string>& files) {
+        const auto start = Clock::now();
+        for (const std::string& path : files) {
+            if (stopped_) break;
+            read_file(path);
+        }
+        if (!stopped_ && !batch_.documents.empty()) dispatch();
+        while (workers_ && !stopped_ && workers_->in_flight() > 0) hand_over(workers_->take());
+        workers_.reset();
+        progress_.clear();
+        totals_.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        return totals_;
+    }
+
+private:
+    static constexpr std::size_t kBatchBytes = BlockPool::kBlockBytes, kBatchDocuments = 4096;
+    static constexpr std::size_t kHintBytes = 4096;  // kept of a line longer than the limit, for layout_hint()
+
+    // ----- batches: gathered here, processed, and their outcomes taken in input order -------------
+
+    bool full() const { return batch_.bytes >= kBatchBytes || batch_.documents.size() >= kBatchDocuments; }
+
+    /// Takes a batch's outcomes, until take() says to stop.
+    void hand_over(Results r) {
+        progress_.clear();
+        for (Outcome& o : r.outcomes) {
+            if (stopped_) break;
+            totals_.documents += o.kind == Document::document;
+            stopped_ = !take_(o);
+        }
+        totals_.bytes += r.bytes;
+        progress_.update(totals_.documents, totals_.bytes);
+    }
+
+    /// Sends the batch to be processed: here, or to the workers once fewer than two batches a worker
+    /// are in flight.
+    void dispatch() {
+        if (!workers_) {
+            hand_over(process_batch(batch_, guarded_));
+        } else {
+            while (!stopped_ && workers_->in_flight() >= 2 * options_.jobs) hand_over(workers_->take());
+            workers_->submit(std::move(batch_));
+        }
+        batch_ = Batch();
+        batch_.pool = &pool_;
+    }
+    void dispatch_when_full() {
+        if (full()) dispatch();
+    }
+
+    /// Adds an item to the batch (a line's document only once its block is in the batch too: see
+    /// read_lines()), with its --metadata line.
+    void push(Document d) {
+        if (options_.metadata && d.kind == Document::document) {
+            std::size_t size = 0;
+            bool terminated = false;
+            std::string text;
+            do {
+                ++metadata_line_;
+                if (!options_.metadata->next_line(text, keep_, size, terminated)) {
+                    d.kind = Document::io_error;
+                    d.message = options_.metadata->error().empty()
+                                    ? options_.metadata->path() + ": no metadata line left for the next document"
+                                    : options_.metadata->error();
+                    break;
+                }
+            } while (blank_line(text));
+            d.metadata = std::move(text);
+            d.metadata_line = metadata_line_;
+        }
+        batch_.bytes += d.text.size() + 1;
+        batch_.documents.push_back(std::move(d));
+    }
+    void add(Document d) {
+        push(std::move(d));
+        dispatch_when_full();
+    }
+
+    // ----- reading ---------------------------------------------------------------------------------
+
+    /// The documents of one file, then its end (and why it could not be read, when it could not).
+    void read_file(const std::string& path) {
+        Document end;
+        end.kind = Document::end_of_file;
+        end.path = &path;
+        Input in;
+        if (!in.open(path)) {
+            add(io_error(path, in.error()));
+            add(std::move(end));
+            return;
+        }
+        if (whole_document(path, options_.whole_files)) {
+            Document d;
+            d.path = &path;
+            d.line = 1;
+            d.whole_file = true;
+            d.own = std::make_unique<std::string>();
+            if (in.rest(*d.own, keep_, d.size)) {  // even an empty one: it is not a JSON document
+                d.text = *d.own;
+                d.padded = d.own->capacity() - d.own->size() >= sediment::rows::kTextPadding;
+                add(std::move(d));
+                ++end.documents;
+            }
+        } else {
+            Lines lines{path, end};
+            if (const auto file = MappedFile::open(path)) read_mapped_lines(file, lines);
+            else read_lines(in, lines);
+        }
+        if (!in.error().empty()) add(io_error(path, in.error()));
+        end.compressed = in.compressed();
+        add(std::move(end));
+    }
+
+    /// A JSONL file being cut into lines.
+    struct Lines {
+        const std::string& path;
+        Document& end;  // counts its documents
+        std::size_t number = 0;  // of the last line cut
+        const char* padded_before = nullptr;  // a line that ends before it has kTextPadding readable bytes after it
+    };
+
+    /// The next line of `lines`: a document, or a blank line (handed over with --blank-lines only).
+    void cut(Lines& lines, const char* text, std::size_t size, bool terminated) {
+        ++lines.number;
+        const std::string_view line(text, size);
+        if (blank_line(line) && size <= keep_) {
+            if (options_.blank_lines) {
+                Document d;
+                d.kind = Document::blank_line;
+                d.path = &lines.path;
+                d.line = lines.number;
+                push(std::move(d));
+            }
+            return;
+        }
+        Document d;
+        d.path = &lines.path;
+        d.line = lines.number;
+        d.unterminated = !terminated;
+        d.text = line.substr(0, keep_);
+        d.padded = !lines.padded_before || text + d.text.size() <= lines.padded_before;
+        d.size = size;
+        push(std::move(d));
+        ++lines.end.documents;
+    }
+
+    /// A plain file's lines, where they are in its mapping: the batch holds its part of the file.
+    void read_mapped_lines(const std::shared_ptr<const MappedFile>& file, Lines& lines) {
+        const std::string_view bytes = file->bytes();
+        lines.padded_before = bytes.data() + file->readable() - std::min(file->readable(), sediment::rows::kTextPadding);
+        std::size_t line_start = 0, batch_start = 0;
+        while (line_start < bytes.size() && !stopped_) {
+            const auto* newline = static_cast<const char*>(std::memchr(bytes.data() + line_start, '\n', bytes.size() - line_start));
+            const std::size_t at = newline ? static_cast<std::size_t>(newline - bytes.data()) : bytes.size();
+            cut(lines, bytes.data() + line_start, at - line_start, newline != nullptr);
+            line_start = at + 1;
+            if (full() || line_start >= bytes.size()) {  // the batch holds its part of the file, then goes when full
+                batch_.mapped.push_back({file, batch_start, std::min(line_start, bytes.size())});
+                batch_start = line_start;
+                dispatch_when_full();
+            }
+        }
+    }
+
+    /// The lines of any other input, read a block at a time and cut where they are: this thread copies
+    /// nothing and allocates nothing per line. A block goes into the batch with its whole lines; the
+    /// partial line at its end starts the next block. A block holding one line only grows, up to the
+    /// limit; past it, the line's first bytes are kept for its hint, and the rest is counted and dropped.
+    void read_lines(Input& in, Lines& lines) {
+        Block block = pool_.take(BlockPool::kBlockBytes);
+        std::size_t line_start = 0, scanned = 0;  // the first line not yet cut; bytes searched for '\n'
+        for (;;) {
+            if (stopped_) return;
+            bool read = true;  // false after a line past the limit: the bytes after its end are in the block
+            if (block.size == block.capacity) {
+                if (line_start > 0) {  // the whole lines go; the partial one starts the next block
+                    Block next = pool_.take((block.size - line_start) * 2);
+                    next.size = block.size - line_start;
+                    std::memcpy(next.data.get(), block.data.get() + line_start, next.size);
+                    block.size = line_start;
+                    batch_.blocks.push_back(std::move(block));
+                    dispatch_when_full();
+                    block = std::move(next);
+                    scanned = block.size;
+                    line_start = 0;
+                } else if (block.size > keep_) {  // one line, longer than the limit
+                    auto own = std::make_unique<std::string>(block.data.get(), std::min(block.size, kHintBytes));
+                    own->reserve(own->size() + sediment::rows::kTextPadding);
+                    std::size_t size = block.size;
+                    const char* newline = nullptr;
+                    std::size_t n = 0;
+                    while (!newline && (n = in.read(block.data.get(), block.capacity)) > 0) {
+                        newline = static_cast<const char*>(std::memchr(block.data.get(), '\n', n));
+                        size += newline ? static_cast<std::size_t>(newline - block.data.get()) : n;
+                    }
+                    ++lines.number;
+                    if (!newline && !in.error().empty()) return;  // a read error: the line is not whole
+                    Document d;
+                    d.path = &lines.path;
+                    d.line = lines.number;
+                    d.unterminated = !newline;
+                    d.text = *own;
+                    d.own = std::move(own);
+                    d.size = size;
+                    push(std::move(d));
+                    ++lines.end.documents;
+                    if (!newline) break;
+                    line_start = scanned = static_cast<std::size_t>(newline - block.data.get()) + 1;
+                    block.size = n;
+                    read = false;
+                } else {  // one line, longer than the block: a larger block, up to just past the limit
+                    Block larger(keep_ - block.capacity >= block.capacity ? 2 * block.capacity : keep_ + 1);
+                    std::memcpy(larger.data.get(), block.data.get(), block.size);
+                    larger.size = block.size;
+                    pool_.give(std::move(block));
+                    block = std::move(larger);
+                }
+            }
+            if (read) {
+                const std::size_t n = in.read(block.data.get() + block.size, block.capacity - block.size);
+                if (n == 0) break;
+                block.size += n;
+            }
+            while (const auto* newline = static_cast<const char*>(std::memchr(block.data.get() + scanned, '\n', block.size - scanned))) {
+                const std::size_t at = static_cast<std::size_t>(newline - block.data.get());
+                cut(lines, block.data.get() + line_start, at - line_start, true);
+                line_start = scanned = at + 1;
+            }
+            scanned = block.size;
+        }
+        if (line_start < block.size && in.error().empty())  // after a read error, the last line may not be whole
+            cut(lines, block.data.get() + line_start, block.size - line_start, false);
+        batch_.blocks.push_back(std::move(block));
+        dispatch_when_full();
+    }
+
+    const RunOptions& options_;
+    const std::size_t keep_;  // the longest document kept whole
+    const Take& take_;
+    Progress progress_;
+    const Process guarded_;
+    BlockPool pool_;  // before the workers, which give blocks back until they stop
+    std::optional<Workers> workers_;
+    Batch batch_;
+    bool stopped_ = false;
+    RunTotals totals_;
+    std::size_t metadata_line_ = 0;
+};
+
 }  // namespace
 
 bool whole_document(const std::string& path, bool whole_files) {
@@ -273,226 +538,7 @@ std::string upgrade_refusal(std::string_view from, const rows::SchemaInfo& to, b
 
 RunTotals run_documents(const std::vector<std::string>& files, const RunOptions& options, const Process& process,
                         const Take& take) {
-    constexpr std::size_t kBatchBytes = BlockPool::kBlockBytes, kBatchDocuments = 4096;
-    constexpr std::size_t kHintBytes = 4096;          // kept of a line longer than the limit, for layout_hint()
-    const auto start = Clock::now();
-    const std::size_t keep = options.limits.max_document_bytes;
-    RunTotals totals;
-    Progress progress(options.progress);
-    // A document longer than the limit is not kept whole: its error is given here, with its full size.
-    const Process guarded = [&](const Document& d, Outcome& o) {
-        if (d.size > keep) o.finding.errors = {sediment::rows::document_size_error(d.size, options.limits)};
-        else process(d, o);
-    };
-    BlockPool pool(options.jobs + 1);  // before the workers, which give blocks back until they stop
-    std::optional<Workers> workers;
-    if (options.jobs > 1) workers.emplace(options.jobs, guarded);
-    bool stopped = false;
-    const auto hand_over = [&](Results r) {
-        progress.clear();
-        for (Outcome& o : r.outcomes) {
-            if (stopped) break;
-            totals.documents += o.kind == Document::document;
-            stopped = !take(o);
-        }
-        totals.bytes += r.bytes;
-        progress.update(totals.documents, totals.bytes);
-    };
-    Batch batch;
-    batch.pool = &pool;
-    const auto dispatch = [&] {
-        if (!workers) {
-            hand_over(process_batch(batch, guarded));
-        } else {
-            while (!stopped && workers->in_flight() >= 2 * options.jobs) hand_over(workers->take());
-            workers->submit(std::move(batch));
-        }
-        batch = Batch();
-        batch.pool = &pool;
-    };
-    const auto full = [&] { return batch.bytes >= kBatchBytes || batch.documents.size() >= kBatchDocuments; };
-    const auto dispatch_when_full = [&] {
-        if (full()) dispatch();
-    };
-
-    Input* const metadata = options.metadata;
-    std::size_t metadata_line = 0;
-    // Adds an item to the batch (a line's document only once its block is in the batch too: see below).
-    const auto push = [&](Document d) {
-        if (metadata && d.kind == Document::document) {
-            std::size_t size = 0;
-            bool terminated = false;
-            std::string text;
-            do {
-                ++metadata_line;
-                if (!metadata->next_line(text, keep, size, terminated)) {
-                    d.kind = Document::io_error;
-                    d.message = metadata->error().empty() ? metadata->path() + ": no metadata line left for the next document"
-                                                          : metadata->error();
-                    break;
-                }
-            } while (blank_line(text));
-            d.metadata = std::move(text);
-            d.metadata_line = metadata_line;
-        }
-        batch.bytes += d.text.size() + 1;
-        batch.documents.push_back(std::move(d));
-    };
-    const auto add = [&](Document d) {
-        push(std::move(d));
-        dispatch_when_full();
-    };
-
-    // The lines of a JSONL file, read a block at a time and cut where they are: the reading thread copies
-    // nothing and allocates nothing per line. A block goes into the batch with its whole lines; the
-    // partial line at its end starts the next block. A block holding one line only grows, up to the
-    // limit; past it, the line's first bytes are kept for its hint, and the rest is counted and dropped.
-    const auto read_lines = [&](Input& in, const std::string& path, Document& end) {
-        std::size_t number = 0;
-        const char* padded_before = nullptr;  // a line that ends before it has kTextPadding readable bytes after it
-        const auto cut = [&](const char* text, std::size_t size, bool terminated) {
-            ++number;
-            const std::string_view line(text, size);
-            if (blank_line(line) && size <= keep) {
-                if (options.blank_lines) {
-                    Document d;
-                    d.kind = Document::blank_line;
-                    d.path = &path;
-                    d.line = number;
-                    push(std::move(d));
-                }
-                return;
-            }
-            Document d;
-            d.path = &path;
-            d.line = number;
-            d.unterminated = !terminated;
-            d.text = line.substr(0, keep);
-            d.padded = !padded_before || text + d.text.size() <= padded_before;
-            d.size = size;
-            push(std::move(d));
-            ++end.documents;
-        };
-        if (const auto file = MappedFile::open(path)) {  // a plain file: its lines where they are
-            const std::string_view bytes = file->bytes();
-            padded_before = bytes.data() + file->readable() - std::min(file->readable(), sediment::rows::kTextPadding);
-            std::size_t line_start = 0, batch_start = 0;
-            while (line_start < bytes.size() && !stopped) {
-                const auto* newline = static_cast<const char*>(std::memchr(bytes.data() + line_start, '\n', bytes.size() - line_start));
-                const std::size_t at = newline ? static_cast<std::size_t>(newline - bytes.data()) : bytes.size();
-                cut(bytes.data() + line_start, at - line_start, newline != nullptr);
-                line_start = at + 1;
-                if (full() || line_start >= bytes.size()) {  // the batch holds its part of the file, then goes when full
-                    batch.mapped.push_back({file, batch_start, std::min(line_start, bytes.size())});
-                    batch_start = line_start;
-                    dispatch_when_full();
-                }
-            }
-            return;
-        }
-        Block block = pool.take(BlockPool::kBlockBytes);
-        std::size_t line_start = 0, scanned = 0;  // the first line not yet cut; bytes searched for '\n'
-        for (;;) {
-            if (stopped) return;
-            bool read = true;  // false after a line past the limit: the bytes after its end are in the block
-            if (block.size == block.capacity) {
-                if (line_start > 0) {  // the whole lines go; the partial one starts the next block
-                    Block next = pool.take((block.size - line_start) * 2);
-                    next.size = block.size - line_start;
-                    std::memcpy(next.data.get(), block.data.get() + line_start, next.size);
-                    block.size = line_start;
-                    batch.blocks.push_back(std::move(block));
-                    dispatch_when_full();
-                    block = std::move(next);
-                    scanned = block.size;
-                    line_start = 0;
-                } else if (block.size > keep) {  // one line, longer than the limit
-                    auto own = std::make_unique<std::string>(block.data.get(), std::min(block.size, kHintBytes));
-                    own->reserve(own->size() + sediment::rows::kTextPadding);
-                    std::size_t size = block.size;
-                    const char* newline = nullptr;
-                    std::size_t n = 0;
-                    while (!newline && (n = in.read(block.data.get(), block.capacity)) > 0) {
-                        newline = static_cast<const char*>(std::memchr(block.data.get(), '\n', n));
-                        size += newline ? static_cast<std::size_t>(newline - block.data.get()) : n;
-                    }
-                    ++number;
-                    if (!newline && !in.error().empty()) return;  // a read error: the line is not whole
-                    Document d;
-                    d.path = &path;
-                    d.line = number;
-                    d.unterminated = !newline;
-                    d.text = *own;
-                    d.own = std::move(own);
-                    d.size = size;
-                    push(std::move(d));
-                    ++end.documents;
-                    if (!newline) break;
-                    line_start = scanned = static_cast<std::size_t>(newline - block.data.get()) + 1;
-                    block.size = n;
-                    read = false;
-                } else {  // one line, longer than the block: a larger block, up to just past the limit
-                    Block larger(keep - block.capacity >= block.capacity ? 2 * block.capacity : keep + 1);
-                    std::memcpy(larger.data.get(), block.data.get(), block.size);
-                    larger.size = block.size;
-                    pool.give(std::move(block));
-                    block = std::move(larger);
-                }
-            }
-            if (read) {
-                const std::size_t n = in.read(block.data.get() + block.size, block.capacity - block.size);
-                if (n == 0) break;
-                block.size += n;
-            }
-            while (const auto* newline = static_cast<const char*>(std::memchr(block.data.get() + scanned, '\n', block.size - scanned))) {
-                const std::size_t at = static_cast<std::size_t>(newline - block.data.get());
-                cut(block.data.get() + line_start, at - line_start, true);
-                line_start = scanned = at + 1;
-            }
-            scanned = block.size;
-        }
-        if (line_start < block.size && in.error().empty())  // after a read error, the last line may not be whole
-            cut(block.data.get() + line_start, block.size - line_start, false);
-        batch.blocks.push_back(std::move(block));
-        dispatch_when_full();
-    };
-
-    for (const std::string& path : files) {
-        if (stopped) break;
-        Document end;
-        end.kind = Document::end_of_file;
-        end.path = &path;
-        Input in;
-        if (!in.open(path)) {
-            add(io_error(path, in.error()));
-            add(std::move(end));
-            continue;
-        }
-        if (whole_document(path, options.whole_files)) {
-            Document d;
-            d.path = &path;
-            d.line = 1;
-            d.whole_file = true;
-            d.own = std::make_unique<std::string>();
-            if (in.rest(*d.own, keep, d.size)) {  // even an empty one: it is not a JSON document
-                d.text = *d.own;
-                d.padded = d.own->capacity() - d.own->size() >= sediment::rows::kTextPadding;
-                add(std::move(d));
-                ++end.documents;
-            }
-        } else {
-            read_lines(in, path, end);
-        }
-        if (!in.error().empty()) add(io_error(path, in.error()));
-        end.compressed = in.compressed();
-        add(std::move(end));
-    }
-    if (!stopped && !batch.documents.empty()) dispatch();
-    while (workers && !stopped && workers->in_flight() > 0) hand_over(workers->take());
-    workers.reset();
-    progress.clear();
-    totals.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    return totals;
+    return Run(options, process, take)(files);
 }
 
 }  // namespace sediment_rows_cli
