@@ -76,6 +76,13 @@ std::vector<std::pair<std::size_t, Error>> lint_all(const std::string& name, con
     return out;
 }
 
+/// "ROW ID POINTER" of each finding, a line each.
+std::string ids(const std::vector<std::pair<std::size_t, Error>>& found) {
+    std::string out;
+    for (const auto& [row, e] : found) out += std::to_string(row) + " " + e.id + " " + e.pointer + "\n";
+    return out;
+}
+
 }  // namespace
 
 TEST_CASE("lint families: faithful rows of every family and version give no finding, in Sediment's layout") {
@@ -155,11 +162,6 @@ TEST_CASE("lint families: each rule within a row finds its single fault, with it
 }
 
 TEST_CASE("lint families: a row twice, a prompt in train and eval, a split against its file, order and buckets") {
-    const auto ids = [](const std::vector<std::pair<std::size_t, Error>>& found) {
-        std::string out;
-        for (const auto& [row, e] : found) out += std::to_string(row) + " " + e.id + " " + e.pointer + "\n";
-        return out;
-    };
     const std::string a = encode(faithful(SchemaId::sft_sample_v3, 1)), b = encode(faithful(SchemaId::sft_sample_v3, 2));
     // the same completion in two files: at the later copy, naming the first
     auto found = lint_all("sft-sample", {a, b, a}, {"x/sft.train.jsonl", "x/sft.train.jsonl", "y/sft.train.jsonl"});
@@ -213,15 +215,53 @@ TEST_CASE("lint families: prompt_sha256 is Sediment's digest form, as Python's j
             "separators=(\",\", \":\")).encode(\"utf-8\")).hexdigest())") + " " + test::quote((dir / "prompt.json").string()));
         REQUIRE(python.status == 0);
         CHECK(prompt_sha256(parse(prompt_text)) + "\n" == python.out);
-        // lint's digest of a row with that prompt, the prompt written as Python's json writes it
-        std::string row = encode(faithful(SchemaId::sft_sample_v3, 1));
-        const std::string marker = encode(faithful(SchemaId::sft_sample_v3, 1)["prompt"]);
+        // lint's digest of an eval row with that prompt (the row a finding names it at), the prompt written
+        // as Python's json writes it
+        std::string row = encode(faithful(SchemaId::sft_sample_v3, 1, Split::eval));
+        const std::string marker = encode(faithful(SchemaId::sft_sample_v3, 1, Split::eval)["prompt"]);
         row.replace(row.find(marker), marker.size(), prompt_text);
         std::vector<Error> findings;
         SessionFacts facts;
         REQUIRE(lint("sft-sample", row, findings, facts));
         CHECK(findings.empty());
         CHECK(facts.prompt_sha256 + "\n" == python.out);
+    }
+}
+
+TEST_CASE("lint families: a prompt in train and eval is found where prompt_sha256 is the same, and only there") {
+    // The rule keeps a key of each prompt (two digests of its JSON value), not its SHA-256: the same key
+    // for every spelling of one prompt_sha256 (key order, spacing, escapes, 1E2 and 100.0), on the DOM
+    // or, where a -0 is not told apart there, on the exact reader's value; another key for another one.
+    const auto call = [](const std::string& arguments) {
+        return R"({"role": "assistant", "tool_calls": [{"id": "t", "type": "function", "function": {"name": "f", "arguments": )" + arguments + "}}]}";
+    };
+    const auto tool = [&](const std::string& arguments) { return R"([{"role": "user", "content": "fix it"}, )" + call(arguments) + "]"; };
+    struct Case {
+        std::string train, eval;
+        const char* completion;  // the eval row's completion arguments: "-0" here makes its -0.0 the exact reader's
+        bool same;
+    };
+    const Case cases[] = {
+        {tool(R"({"a": 1E2, "b": "é"})"), tool(R"({"b":"é","a":100.0})"), "1", true},
+        {tool(R"({"a": 1})"), tool(R"({"a": 1.0})"), "1", false},
+        {tool(R"({"a": [-0, 2]})"), tool(R"({"a": [0, 2]})"), "1", true},
+        {tool(R"({"a": [-0.0, 2]})"), tool(R"({"a": [0.0, 2]})"), "1", false},
+        {tool(R"({"a": [-0.0, 123456789012345678901234]})"), tool(R"({"a": [-0.0, 123456789012345678901234]})"), "-0", true},
+        {tool(R"({"a": [-0.0, 123456789012345678901234]})"), tool(R"({"a": [-0.0, 123456789012345678901235]})"), "-0", false},
+    };
+    for (const Case& c : cases) {
+        INFO(c.train << "\n" << c.eval);
+        std::vector<std::string> rows;
+        for (const auto& [prompt, split] : {std::pair{c.train, Split::train}, std::pair{c.eval, Split::eval}}) {
+            Json row = faithful(SchemaId::sft_sample_v3, static_cast<int>(rows.size()), split);
+            row["prompt"] = "PROMPT";
+            if (split == Split::eval) row["completion"] = "COMPLETION";
+            std::string text = encode(row);
+            text.replace(text.find("\"PROMPT\""), 8, prompt);
+            if (split == Split::eval) text.replace(text.find("\"COMPLETION\""), 12, "[" + call(std::string(R"({"n": )") + c.completion + "}") + "]");
+            rows.push_back(text);
+        }
+        CHECK(ids(lint_all("sft-sample", rows)) == (c.same ? "1 rows.lint.prompt.train_and_eval /prompt\n" : ""));
     }
 }
 

@@ -137,12 +137,14 @@ struct SessionFacts {
     std::optional<Split> row_split;    ///< the row's split, where it has one
     std::string split_pointer;         ///< where it is ("/metadata/split" or "/split")
     std::string identity;              ///< what no other row of the family may share (a completion, a pair, an instance id), or ""
-    std::string prompt_sha256;         ///< prompt_sha256() of its prompt (SFT, DPO, diff-SFT; SWE-bench: its problem statement), or ""
+    std::string prompt_sha256;         ///< an eval row's: prompt_sha256() of its prompt, which a finding names; else ""
     std::string order_key;             ///< SFT: its completion_id, in whose order Sediment writes the rows
-    /// What the Linter keeps of them (zero: nothing): the first 128 bits of SHA-256 of the identity, the
-    /// first 128 bits of prompt_sha256 and, of a DPO pair, of SHA-256 of its bucket (org_id '\0'
-    /// source_model '\0' the prompt's 32-byte digest). lint() fills them in, on the thread that lints the
-    /// row; Linter::add() computes the first two where they are zero.
+    /// What the Linter keeps (zero: nothing): the first 128 bits of SHA-256 of the identity; of the
+    /// prompt (SFT, DPO, diff-SFT; SWE-bench: its problem statement), two 64-bit digests of its JSON
+    /// value, the same for the prompts prompt_sha256() does not tell apart (not cryptographic: two
+    /// prompts made to collide are taken for one); of a DPO pair, the first 128 bits of SHA-256 of its
+    /// bucket (org_id '\0' source_model '\0' the prompt's key). lint() fills them in, on the thread
+    /// that lints the row; Linter::add() computes identity_key where it is zero.
     FactKey identity_key{}, prompt_key{}, bucket_key{};
 };
 

@@ -14,6 +14,7 @@
 #include <simdjson.h>
 
 #include "detail/fast_dom.hpp"
+#include "features/lint/digest.hpp"
 #include "detail/text.hpp"
 #include "detail/writer.hpp"
 #include "sediment/rows/encode.hpp"
@@ -62,6 +63,9 @@ std::string_view identity_pointer(std::string_view family) {
 
 namespace {
 
+/// The seeds of a prompt key's two digests.
+constexpr std::uint64_t kSeeds[2] = {0x243f6a8885a308d3ull, 0x13198a2e03707344ull};
+
 /// A schema-valid row as its JSON value (rows::Json): any row, big integers too. The rules read it by
 /// pointer; a pointer they ask for is in the row, as its schema requires.
 class JsonRow {
@@ -75,6 +79,7 @@ public:
     std::string literal(std::string_view p) const { return encode(at(p)); }
     bool digest_form(std::string_view p, detail::Writer& w) const { return w.json(at(p), true), true; }
     std::optional<bool> same(std::string_view p, std::string_view q) const { return form(p) == form(q); }
+    std::optional<FactKey> key(std::string_view p) const { return digests(at(p)); }
     bool complete() const { return true; }
 
 private:
@@ -83,6 +88,46 @@ private:
         detail::Writer w(out, Style::compact);
         w.json(at(p), true);
         return w.finish();
+    }
+    /// Two digests of the JSON value `j`, one from each of kSeeds (detail::digests: members in any order,
+    /// 1 and 1.0 apart): SessionFacts::prompt_key.
+    static FactKey digests(const Json& j) {
+        using namespace detail::digests;
+        const auto leaf = [](std::uint64_t digest) { return FactKey{mix(kSeeds[0], digest), mix(kSeeds[1], digest)}; };
+        const auto text = [](std::uint64_t tag, std::string_view s) {
+            return FactKey{mix(kSeeds[0], mix(tag, digest(s, kSeeds[0]))), mix(kSeeds[1], mix(tag, digest(s, kSeeds[1])))};
+        };
+        switch (j.type()) {
+            case Json::value_t::null: return leaf(null_tag);
+            case Json::value_t::boolean: return leaf(j.get<bool>() ? true_tag : false_tag);
+            case Json::value_t::number_integer: return leaf(integer_digest(j.get<std::int64_t>()));
+            case Json::value_t::number_unsigned: return leaf(unsigned_digest(j.get<std::uint64_t>()));
+            case Json::value_t::number_float: return leaf(double_digest(j.get<double>()));
+            case Json::value_t::string: return text(string_tag, j.get_ref<const std::string&>());
+            case Json::value_t::binary: {  // a big integer's digits
+                const auto& digits = j.get_binary();
+                return text(big_tag, std::string_view(reinterpret_cast<const char*>(digits.data()), digits.size()));
+            }
+            case Json::value_t::array: {
+                FactKey h = leaf(array_tag);
+                for (const Json& item : j) {
+                    const FactKey d = digests(item);
+                    h = {mix(h[0], d[0]), mix(h[1], d[1])};
+                }
+                return h;
+            }
+            case Json::value_t::object: {
+                FactKey sum{};
+                for (const auto& [k, value] : j.get_ref<const Json::object_t&>()) {
+                    const FactKey d = digests(value);
+                    sum[0] += member_digest(k, d[0], kSeeds[0]);
+                    sum[1] += member_digest(k, d[1], kSeeds[1]);
+                }
+                const FactKey tag = leaf(object_tag);
+                return FactKey{mix(tag[0], sum[0]), mix(tag[1], sum[1])};
+            }
+            default: return {};
+        }
     }
     static Json::json_pointer pointer(std::string_view p) { return Json::json_pointer(std::string(p)); }
     const Json& at(std::string_view p) const { return row_.at(pointer(p)); }
@@ -127,6 +172,9 @@ public:
         if (!write(wa, at(p), true) || !write(wb, at(q), true)) return std::nullopt;
         return wa.finish() == wb.finish();
     }
+    /// The key of the value at `p` (SessionFacts::prompt_key); nothing where a -0 is met that
+    /// negative_zero() cannot tell apart.
+    std::optional<FactKey> key(std::string_view p) const { return digests(at(p)); }
     /// False when a rule read, as a number, a value only the exact reader holds.
     bool complete() const { return complete_; }
 
@@ -197,6 +245,59 @@ private:
             }
         }
         return false;
+    }
+    /// JsonRow::digests() of the value `e` stands for; nothing where a -0 is met that negative_zero()
+    /// cannot tell apart.
+    std::optional<FactKey> digests(simdjson::dom::element e) const {
+        using namespace detail::digests;
+        using Type = simdjson::dom::element_type;
+        const auto leaf = [](std::uint64_t digest) { return FactKey{mix(kSeeds[0], digest), mix(kSeeds[1], digest)}; };
+        const auto text = [](std::uint64_t tag, std::string_view s) {
+            return FactKey{mix(kSeeds[0], mix(tag, digest(s, kSeeds[0]))), mix(kSeeds[1], mix(tag, digest(s, kSeeds[1])))};
+        };
+        switch (e.type()) {
+            case Type::NULL_VALUE: return leaf(null_tag);
+            case Type::BOOL: return leaf(e.get_bool().value_unsafe() ? true_tag : false_tag);
+            case Type::INT64: return leaf(integer_digest(e.get_int64().value_unsafe()));
+            case Type::UINT64: return leaf(unsigned_digest(e.get_uint64().value_unsafe()));
+            case Type::DOUBLE: {
+                const double d = e.get_double().value_unsafe();
+                if (d == 0 && std::signbit(d)) {  // Python's integer 0 ("-0"), or its float -0.0?
+                    const Zero zero = negative_zero();
+                    if (zero == Zero::either) return std::nullopt;
+                    if (zero == Zero::integer) return leaf(integer_digest(0));
+                }
+                return leaf(double_digest(d));
+            }
+            case Type::STRING: {
+                const std::string_view s = e.get_string().value_unsafe();
+                if (!big_.empty() && detail::marker_form(s)) return text(big_tag, big_[detail::marker_index(s)].first);
+                return text(string_tag, s);
+            }
+            case Type::ARRAY: {
+                FactKey h = leaf(array_tag);
+                const simdjson::dom::array items = e.get_array().value_unsafe();  // (a copy: the result is a temporary)
+                for (const simdjson::dom::element item : items) {
+                    const std::optional<FactKey> d = digests(item);
+                    if (!d) return std::nullopt;
+                    h = {mix(h[0], (*d)[0]), mix(h[1], (*d)[1])};
+                }
+                return h;
+            }
+            case Type::OBJECT: {
+                FactKey sum{};
+                const simdjson::dom::object object = e.get_object().value_unsafe();  // (a copy: the result is a temporary)
+                for (const auto m : object) {
+                    const std::optional<FactKey> d = digests(m.value);
+                    if (!d) return std::nullopt;
+                    sum[0] += member_digest(m.key, (*d)[0], kSeeds[0]);
+                    sum[1] += member_digest(m.key, (*d)[1], kSeeds[1]);
+                }
+                const FactKey tag = leaf(object_tag);
+                return FactKey{mix(tag[0], sum[0]), mix(tag[1], sum[1])};
+            }
+        }
+        return std::nullopt;
     }
     /// same() of two values; nothing where a -0 is met.
     std::optional<bool> same(simdjson::dom::element x, simdjson::dom::element y) const {
@@ -307,12 +408,15 @@ private:
 
     void add(const char* id, std::string pointer, std::string message) { findings_.push_back({id, std::move(pointer), std::move(message)}); }
     std::string text(std::string_view p) const { return std::string(row_.text(p)); }
+    /// The prompt's key and, for an eval row (the one a finding names it at), its prompt_sha256.
     bool prompt(std::string_view p) {
+        const std::optional<FactKey> key = row_.key(p);
+        if (!key) return false;
+        facts_.prompt_key = *key;
+        if (facts_.row_split != Split::eval) return true;
         const auto digest = prompt_digest([&](detail::Writer& w) { return row_.digest_form(p, w); });
         if (!digest) return false;
-        prompt_digest_ = *digest;
         facts_.prompt_sha256 = hex_digest(*digest);
-        std::memcpy(facts_.prompt_key.data(), digest->data(), sizeof facts_.prompt_key);
         return true;
     }
     bool sft() {
@@ -369,7 +473,7 @@ private:
         facts_.identity = text("/metadata/chosen_completion_id") + '\0' + text("/metadata/rejected_completion_id");
         if (!prompt("/prompt")) return false;
         std::string bucket = text("/metadata/org_id") + '\0' + text("/metadata/source_model") + '\0';
-        bucket.append(reinterpret_cast<const char*>(prompt_digest_.data()), prompt_digest_.size());
+        bucket.append(reinterpret_cast<const char*>(facts_.prompt_key.data()), sizeof facts_.prompt_key);
         facts_.bucket_key = fact_key(bucket);
         return true;
     }
@@ -416,7 +520,6 @@ private:
     }
 
     const Row& row_;
-    std::array<unsigned char, 32> prompt_digest_{};  // of the prompt, once prompt() has read it
     const SchemaInfo& schema_;
     std::vector<Error>& findings_;
     SessionFacts& facts_;

@@ -4,6 +4,7 @@
 #include "sediment/rows/lint.hpp"
 
 #include "detail/decode.hpp"
+#include "features/lint/digest.hpp"
 #include "features/lint/family.hpp"
 #include "features/lint/rules.hpp"
 
@@ -58,70 +59,7 @@ void lint_row(const AnyRolloutRow& row, std::vector<Error>& findings, const Lint
 
 namespace {
 
-/// A 64-bit digest of bytes (not cryptographic: it tells apart the values of one session's rows). A
-/// short string (most keys and values) takes two loads that may overlap, and no copy of its tail.
-std::uint64_t digest(std::string_view s) {
-    const auto step = [](std::uint64_t h, std::uint64_t w) {
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-        return h ^ (h >> 31);
-    };
-    const auto word = [](const char* at) {
-        std::uint64_t w;
-        std::memcpy(&w, at, 8);
-        return w;
-    };
-    const auto half = [](const char* at) {
-        std::uint32_t w;
-        std::memcpy(&w, at, 4);
-        return std::uint64_t(w);
-    };
-    const char* p = s.data();
-    const std::size_t size = s.size();
-    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ size;
-    if (size <= 16) {  // the first and the last bytes of the string cover it; its size tells the overlap
-        const auto byte = [p](std::size_t i) { return std::uint64_t(static_cast<unsigned char>(p[i])); };
-        std::uint64_t a = 0, b = 0;
-        if (size >= 8) a = word(p), b = word(p + size - 8);
-        else if (size >= 4) a = half(p), b = half(p + size - 4);
-        else if (size > 0) a = byte(0) | byte(size / 2) << 8 | byte(size - 1) << 16;
-        h = step(step(h, a), b);
-    } else {
-        std::size_t n = size;
-        if (n >= 32) {  // four words at a time, in four independent lanes
-            std::uint64_t lanes[4] = {h, 0x632be59bd9b4e019ull, 0x8cb92ba72f3d8dd7ull, 0xd6e8feb86659fd93ull};
-            for (; n >= 32; n -= 32, p += 32)
-                for (int lane = 0; lane < 4; ++lane) lanes[lane] = step(lanes[lane], word(p + 8 * lane));
-            h = step(step(step(lanes[0], lanes[1]), lanes[2]), lanes[3]);
-        }
-        for (; n >= 8; n -= 8, p += 8) h = step(h, word(p));
-        if (n > 0) h = step(h, word(s.data() + size - 8));  // the last 8 bytes, overlapping the words before
-    }
-    return h;  // what takes it mixes it again
-}
-
-// A value's digest: its JSON value, whatever the text's layout and key order, numbers by value (1
-// and 1.0 apart), read from the parser's DOM (a row on the fast path) or from the exact reader's Json
-// (any other row, re-encoded), which give the same digest for the same value.
-
-std::uint64_t mix(std::uint64_t h, std::uint64_t w) {
-    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-    return h ^ (h >> 31);
-}
-
-enum Tag : std::uint64_t { null_tag = 1, false_tag, true_tag, negative_tag, integer_tag, double_tag, big_tag, string_tag, array_tag, object_tag };
-
-std::uint64_t double_digest(double v) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &v, 8);
-    return mix(double_tag, bits);
-}
-
-/// An integer's, whether it is read as signed or unsigned.
-std::uint64_t integer_digest(std::int64_t v) { return v < 0 ? mix(negative_tag, static_cast<std::uint64_t>(v)) : mix(integer_tag, static_cast<std::uint64_t>(v)); }
-std::uint64_t unsigned_digest(std::uint64_t v) { return mix(integer_tag, v); }
-
-/// A member's, which its object sums: members in any order give the same sum.
-std::uint64_t member_digest(std::string_view key, std::uint64_t value) { return mix(mix(string_tag, digest(key)), value) * 0x9E3779B97F4A7C15ull; }
+using namespace detail::digests;
 
 std::uint64_t value_digest(detail::tape::Value v) {
     switch (v.type()) {
@@ -298,24 +236,6 @@ FactKey fact_key(std::string_view value) {
     return out;
 }
 
-namespace {
-
-/// The key of the prompt digest `hex` (64 hexadecimal digits): its first 128 bits; zero for another text.
-FactKey prompt_key_of(std::string_view hex) {
-    std::array<unsigned char, 32> digest{};
-    const auto nibble = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
-    for (std::size_t i = 0; i < 2 * sizeof(FactKey); ++i) {
-        const int high = hex.size() == 64 ? nibble(hex[2 * i]) : -1, low = hex.size() == 64 ? nibble(hex[2 * i + 1]) : -1;
-        if (high < 0 || low < 0) return {};
-        digest[i] = static_cast<unsigned char>(high << 4 | low);
-    }
-    FactKey out;
-    std::memcpy(out.data(), digest.data(), sizeof out);
-    return out;
-}
-
-}  // namespace
-
 Linter::FamilyTables& Linter::tables_of(std::string_view family) {
     for (auto& [name, tables] : families_)
         if (name == family) return tables;
@@ -336,10 +256,9 @@ void Linter::add_family(const SessionFacts& facts, const Where& here, std::vecto
                                     describe(*first)});
         }
     }
-    const FactKey prompt = facts.prompt_key != FactKey{} ? facts.prompt_key : prompt_key_of(facts.prompt_sha256);
-    if (prompt != FactKey{} && facts.row_split) {  // the same prompt in train and eval: blamed in finish()
-        if (*facts.row_split == Split::train) t.train_prompts.try_emplace(prompt, here);
-        else t.eval_prompts.push_back({prompt, here, facts.prompt_sha256});
+    if (facts.prompt_key != FactKey{} && facts.row_split) {  // the same prompt in train and eval: blamed in finish()
+        if (*facts.row_split == Split::train) t.train_prompts.try_emplace(facts.prompt_key, here);
+        else t.eval_prompts.push_back({facts.prompt_key, here, facts.prompt_sha256});
     }
     if (facts.bucket_key != FactKey{} && !copy) {  // DPO: at most max_pairs_per_bucket pairs per (org, model, prompt)
         auto& [pairs, first] = *t.buckets.try_emplace(facts.bucket_key, {0, here}).first;

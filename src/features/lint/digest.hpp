@@ -1,0 +1,77 @@
+// The digests lint keeps of JSON values (lint.cpp, family.cpp): 64 bits each, not cryptographic, the
+// same for the same value whatever its text's layout and key order.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace sediment::rows::detail::digests {
+
+/// A 64-bit digest of bytes (not cryptographic: it tells apart the values of one run's rows), from
+/// `seed`. A short string (most keys and values) takes two loads that may overlap, and no copy of its
+/// tail.
+inline std::uint64_t digest(std::string_view s, std::uint64_t seed = 0x9E3779B97F4A7C15ull) {
+    const auto step = [](std::uint64_t h, std::uint64_t w) {
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        return h ^ (h >> 31);
+    };
+    const auto word = [](const char* at) {
+        std::uint64_t w;
+        std::memcpy(&w, at, 8);
+        return w;
+    };
+    const auto half = [](const char* at) {
+        std::uint32_t w;
+        std::memcpy(&w, at, 4);
+        return std::uint64_t(w);
+    };
+    const char* p = s.data();
+    const std::size_t size = s.size();
+    std::uint64_t h = seed ^ size;
+    if (size <= 16) {  // the first and the last bytes of the string cover it; its size tells the overlap
+        const auto byte = [p](std::size_t i) { return std::uint64_t(static_cast<unsigned char>(p[i])); };
+        std::uint64_t a = 0, b = 0;
+        if (size >= 8) a = word(p), b = word(p + size - 8);
+        else if (size >= 4) a = half(p), b = half(p + size - 4);
+        else if (size > 0) a = byte(0) | byte(size / 2) << 8 | byte(size - 1) << 16;
+        h = step(step(h, a), b);
+    } else {
+        std::size_t n = size;
+        if (n >= 32) {  // four words at a time, in four independent lanes
+            std::uint64_t lanes[4] = {h, 0x632be59bd9b4e019ull, 0x8cb92ba72f3d8dd7ull, 0xd6e8feb86659fd93ull};
+            for (; n >= 32; n -= 32, p += 32)
+                for (int lane = 0; lane < 4; ++lane) lanes[lane] = step(lanes[lane], word(p + 8 * lane));
+            h = step(step(step(lanes[0], lanes[1]), lanes[2]), lanes[3]);
+        }
+        for (; n >= 8; n -= 8, p += 8) h = step(h, word(p));
+        if (n > 0) h = step(h, word(s.data() + size - 8));  // the last 8 bytes, overlapping the words before
+    }
+    return h;  // what takes it mixes it again
+}
+
+// A value's digest: its JSON value, whatever the text's layout and key order, numbers by value (1
+// and 1.0 apart), read from the parser's DOM (a row on the fast path) or from the exact reader's Json
+// (any other row, re-encoded), which give the same digest for the same value.
+
+inline std::uint64_t mix(std::uint64_t h, std::uint64_t w) {
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 31);
+}
+
+enum Tag : std::uint64_t { null_tag = 1, false_tag, true_tag, negative_tag, integer_tag, double_tag, big_tag, string_tag, array_tag, object_tag };
+
+inline std::uint64_t double_digest(double v) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    return mix(double_tag, bits);
+}
+
+/// An integer's, whether it is read as signed or unsigned.
+inline std::uint64_t integer_digest(std::int64_t v) { return v < 0 ? mix(negative_tag, static_cast<std::uint64_t>(v)) : mix(integer_tag, static_cast<std::uint64_t>(v)); }
+inline std::uint64_t unsigned_digest(std::uint64_t v) { return mix(integer_tag, v); }
+
+/// A member's, which its object sums: members in any order give the same sum.
+inline std::uint64_t member_digest(std::string_view key, std::uint64_t value, std::uint64_t seed = 0x9E3779B97F4A7C15ull) { return mix(mix(string_tag, digest(key, seed)), value) * 0x9E3779B97F4A7C15ull; }
+
+}  // namespace sediment::rows::detail::digests
