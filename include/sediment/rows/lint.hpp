@@ -237,31 +237,32 @@ private:
         std::pair<V*, bool> try_emplace(FactKey key, const V& value) {
             if (2 * (size_ + 1) > slots_.size()) grow();
             std::pair<FactKey, V>* slot = find_slot(key);
-            const bool fresh = slot->first == FactKey{};
+            const bool fresh = empty(slot->first);
             if (fresh) *slot = {stored(key), value}, ++size_;
             return {&slot->second, fresh};
         }
         const V* find(FactKey key) const {
             if (slots_.empty()) return nullptr;
             const std::pair<FactKey, V>* slot = const_cast<KeyTable*>(this)->find_slot(key);
-            return slot->first == FactKey{} ? nullptr : &slot->second;
+            return empty(slot->first) ? nullptr : &slot->second;
         }
 
     private:
-        static FactKey stored(FactKey key) { return key == FactKey{} ? FactKey{0, 1} : key; }
+        static bool empty(const FactKey& key) { return (key[0] | key[1]) == 0; }
+        static FactKey stored(FactKey key) { return empty(key) ? FactKey{0, 1} : key; }
         std::pair<FactKey, V>* find_slot(FactKey key) {
             key = stored(key);
             const std::size_t mask = slots_.size() - 1;
             for (std::size_t i = static_cast<std::size_t>(key[0]) & mask;; i = (i + 1) & mask) {
                 const FactKey& k = slots_[i].first;
-                if ((k[0] == key[0] && k[1] == key[1]) || (k[0] == 0 && k[1] == 0)) return &slots_[i];
+                if ((k[0] == key[0] && k[1] == key[1]) || empty(k)) return &slots_[i];
             }
         }
         void grow() {
             std::vector<std::pair<FactKey, V>, detail::TableAllocator<std::pair<FactKey, V>>> old(slots_.empty() ? 1024 : 2 * slots_.size());
             old.swap(slots_);
             for (const auto& slot : old)
-                if (slot.first != FactKey{}) *find_slot(slot.first) = slot;
+                if (!empty(slot.first)) *find_slot(slot.first) = slot;
         }
         std::vector<std::pair<FactKey, V>, detail::TableAllocator<std::pair<FactKey, V>>> slots_;
         std::size_t size_ = 0;

@@ -246,7 +246,7 @@ void Linter::add_family(const SessionFacts& facts, const Where& here, std::vecto
     FamilyTables& t = tables_of(facts.family);
     bool copy = false;  // a second copy counts toward nothing else
     if (!facts.identity.empty()) {  // the same completion, pair, task or instance twice
-        const FactKey key = facts.identity_key != FactKey{} ? facts.identity_key : fact_key(facts.identity);
+        const FactKey key = (facts.identity_key[0] | facts.identity_key[1]) != 0 ? facts.identity_key : fact_key(facts.identity);
         const auto [first, fresh] = t.identities.try_emplace(key, here);
         if ((copy = !fresh)) {
             std::string shown = facts.identity;
@@ -256,11 +256,11 @@ void Linter::add_family(const SessionFacts& facts, const Where& here, std::vecto
                                     describe(*first)});
         }
     }
-    if (facts.prompt_key != FactKey{} && facts.row_split) {  // the same prompt in train and eval: blamed in finish()
+    if ((facts.prompt_key[0] | facts.prompt_key[1]) != 0 && facts.row_split) {  // the same prompt in train and eval: blamed in finish()
         if (*facts.row_split == Split::train) t.train_prompts.try_emplace(facts.prompt_key, here);
         else t.eval_prompts.push_back({facts.prompt_key, here, facts.prompt_sha256});
     }
-    if (facts.bucket_key != FactKey{} && !copy) {  // DPO: at most max_pairs_per_bucket pairs per (org, model, prompt)
+    if ((facts.bucket_key[0] | facts.bucket_key[1]) != 0 && !copy) {  // DPO: at most max_pairs_per_bucket pairs per (org, model, prompt)
         auto& [pairs, first] = *t.buckets.try_emplace(facts.bucket_key, {0, here}).first;
         if (++pairs > options_.max_pairs_per_bucket)
             findings.push_back({"rows.lint.dpo.bucket", "/prompt",
