@@ -265,6 +265,43 @@ TEST_CASE("lint families: a prompt in train and eval is found where prompt_sha25
     }
 }
 
+TEST_CASE("lint families: under any, a rollout row is linted as one, and a row that only names one as its family's") {
+    const auto same = [](const std::vector<Error>& a, const std::vector<Error>& b) {
+        std::string x, y;
+        for (const Error& e : a) x += e.id + " " + e.pointer + "\n";
+        for (const Error& e : b) y += e.id + " " + e.pointer + "\n";
+        return x == y;
+    };
+    for (int version = 1; version <= 4; ++version) {
+        INFO("version " << version);
+        Json faulty = test::row_of_version(version);
+        faulty["reward"] = 7;  // a finding of its own, besides whatever the row has
+        for (const std::string& row : {encode(test::row_of_version(version)), encode(faulty)}) {
+            std::vector<Error> under_any, under_rollouts;
+            SessionFacts a, b;
+            const auto read_any = lint("any", row, under_any, a), read_rollout = lint("nemo-gym-rollout", row, under_rollouts, b);
+            REQUIRE(read_any);
+            CHECK(read_any == read_rollout);
+            CHECK(same(under_any, under_rollouts));
+            CHECK((a.session_id == b.session_id && a.instance_id == b.instance_id && a.digests == b.digests && a.family.empty()));
+        }
+        // not valid: the errors validate() gives under any
+        const std::string invalid = test::mutate(test::row_of_version(version), {"/metadata/session_id", "5"});
+        std::vector<Error> errors;
+        SessionFacts facts;
+        CHECK_FALSE(lint("any", invalid, errors, facts));
+        CHECK(same(errors, validate("any", invalid).errors));
+    }
+    // an SFT row whose prompt names a rollout schema: read as the SFT row it is
+    Json sft = faithful(SchemaId::sft_sample_v3, 1);
+    sft["prompt"][0]["content"] = "see https://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json";
+    std::vector<Error> findings;
+    SessionFacts facts;
+    CHECK(lint("any", encode(sft), findings, facts) == SchemaId::sft_sample_v3);
+    CHECK(findings.empty());
+    CHECK(facts.family == "sft-sample");
+}
+
 TEST_CASE("lint families: a DPO pair's responses are the same when their digest forms are") {
     // project_dpo() compares json.dumps(sort_keys=True) of the two: members in any order, an integer and a
     // decimal apart, a -0 as Python reads it (an integer 0, or the float -0.0)
@@ -344,4 +381,23 @@ TEST_CASE("lint CLI: an export folder of every family, and names lint does not r
     CHECK(r.err.rfind("sediment-rows: lint reads Sediment's rows: --schema nemo-gym-rollout, sft-sample,", 0) == 0);
     CHECK(test::cli("lint --schema any --min-confidence 1.5 " + test::quote(root.string())).status == 2);
     CHECK(test::cli("lint --schema any --max-pairs-per-bucket 0 " + test::quote(root.string())).status == 2);
+    // five pairs of one org, model and prompt: the 4th and 5th past the default 3, the 5th past 4
+    std::string pairs;
+    for (int k = 0; k < 5; ++k) {
+        Json pair = faithful(SchemaId::dpo_pair_v4, k);
+        pair["prompt"] = faithful(SchemaId::dpo_pair_v4, 0)["prompt"];
+        pairs += encode(pair) + "\n";
+    }
+    test::write_file(dir / "pairs.jsonl", pairs);
+    const auto lines_of = [](const std::string& out) {
+        std::string lines;
+        for (std::size_t at = out.find(".jsonl:"); at != std::string::npos; at = out.find(".jsonl:", at + 1))
+            lines += out.substr(at + 7, out.find(':', at + 7) - at - 7) + " ";
+        return lines;
+    };
+    r = test::cli("lint --schema dpo-pair -q " + test::quote((dir / "pairs.jsonl").string()));
+    CHECK(r.status == 1);
+    CHECK(lines_of(r.out) == "4 5 ");
+    CHECK(r.out.find("[rows.lint.dpo.bucket]") != std::string::npos);
+    CHECK(lines_of(test::cli("lint --schema dpo-pair -q --max-pairs-per-bucket 4 " + test::quote((dir / "pairs.jsonl").string())).out) == "5 ");
 }

@@ -422,6 +422,8 @@ bool rollout_name(std::string_view name) {
 
 /// The schemas `name` stands for, and whether they are rollout versions only. (Asked for every row:
 /// the last name's answer is kept.) Throws std::invalid_argument for a name lint does not read.
+constexpr std::string_view kRollout = "nemo-gym-rollout";
+
 const std::pair<std::vector<SchemaId>, bool>& linted_schemas(std::string_view name) {
     thread_local std::string last_name;
     thread_local std::pair<std::vector<SchemaId>, bool> schemas;
@@ -437,15 +439,9 @@ const std::pair<std::vector<SchemaId>, bool>& linted_schemas(std::string_view na
     return schemas;
 }
 
-std::optional<SchemaId> lint_text(std::string_view name, std::string_view text, bool padded, std::vector<Error>& findings,
-                                  SessionFacts& facts, const LintOptions& options, const Limits& limits) {
-    const auto& [schemas, rollouts] = linted_schemas(name);
-    if (!rollouts) {  // another family, or any
-        const std::optional<SchemaId> version = lint_family_text(name, text, padded, findings, facts, options, limits);
-        if (version && schema_info(*version).base == "nemo-gym-rollout")
-            return lint_text(schema_info(*version).name, text, padded, findings, facts, options, limits);
-        return version;
-    }
+/// lint_text() of a rollout row under `name`, one of the rollout rows' names, which stands for `schemas`.
+std::optional<SchemaId> lint_rollout_text(std::string_view name, const std::vector<SchemaId>& schemas, std::string_view text, bool padded,
+                                          std::vector<Error>& findings, SessionFacts& facts, const LintOptions& options, const Limits& limits) {
     // a valid row is linted where the parser left it; anything else is decoded by the exact reader
     thread_local detail::fast::AnyRolloutRowView view;
     simdjson::dom::element root;
@@ -477,6 +473,26 @@ std::optional<SchemaId> lint_text(std::string_view name, std::string_view text, 
     if (!lint(name, text, row, findings, options, limits)) return std::nullopt;
     facts = session_facts(row);
     return schema_of(row);
+}
+
+std::optional<SchemaId> lint_text(std::string_view name, std::string_view text, bool padded, std::vector<Error>& findings,
+                                  SessionFacts& facts, const LintOptions& options, const Limits& limits) {
+    const auto& looked_up = linted_schemas(name);
+    if (looked_up.second) return lint_rollout_text(name, looked_up.first, text, padded, findings, facts, options, limits);
+    // another family, or any
+    static const std::vector<SchemaId> rollouts = schemas_named(kRollout);
+    // under "any", a row that looks like a rollout row (its schema_id names one) is read as one first:
+    // one parse where the fast path takes it, instead of a check as any row and then another
+    if (name == "any" && text.find("/nemo-gym-rollout/v") != std::string_view::npos) {
+        const std::size_t before = findings.size();
+        if (const auto version = lint_rollout_text(kRollout, rollouts, text, padded, findings, facts, options, limits)) return version;
+        findings.resize(before);  // not one after all, or not valid: read as any row
+        facts = SessionFacts{};
+    }
+    const std::optional<SchemaId> version = lint_family_text(name, text, padded, findings, facts, options, limits);
+    if (version && schema_info(*version).base == kRollout)
+        return lint_rollout_text(schema_info(*version).name, {*version}, text, padded, findings, facts, options, limits);
+    return version;
 }
 
 }  // namespace
