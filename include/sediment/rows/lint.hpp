@@ -139,13 +139,16 @@ struct SessionFacts {
     std::string identity;              ///< what no other row of the family may share (a completion, a pair, an instance id), or ""
     std::string prompt_sha256;         ///< an eval row's: prompt_sha256() of its prompt, which a finding names; else ""
     std::string order_key;             ///< SFT: its completion_id, in whose order Sediment writes the rows
-    /// What the Linter keeps (zero: nothing): the first 128 bits of SHA-256 of the identity; of the
-    /// prompt (SFT, DPO, diff-SFT; SWE-bench: its problem statement), two 64-bit digests of its JSON
-    /// value, the same for the prompts prompt_sha256() does not tell apart (not cryptographic: two
-    /// prompts made to collide are taken for one); of a DPO pair, the first 128 bits of SHA-256 of its
-    /// bucket (org_id '\0' source_model '\0' the prompt's key). lint() fills them in, on the thread
-    /// that lints the row; Linter::add() computes identity_key where it is zero.
-    FactKey identity_key{}, prompt_key{}, bucket_key{};
+    // What the Linter keeps (zero: nothing). lint() fills them in, on the thread that lints the row.
+    /// The first 128 bits of SHA-256 of the identity (Linter::add() computes it where it is zero).
+    FactKey identity_key{};
+    /// Of the prompt (SFT, DPO, diff-SFT; SWE-bench: its problem statement): two 64-bit digests of its
+    /// JSON value, the same for the prompts prompt_sha256() does not tell apart (not cryptographic: two
+    /// prompts made to collide are taken for one).
+    FactKey prompt_key{};
+    /// Of a DPO pair: the first 128 bits of SHA-256 of its bucket (org_id '\0' source_model '\0' the
+    /// prompt's key).
+    FactKey bucket_key{};
 };
 
 /// What the rules across rows keep of `row`.
@@ -270,10 +273,11 @@ private:
     struct FamilyTables {  // the keys of one family's rows
         KeyTable<Where> identities;  // each identity's first row
         KeyTable<Where> train_prompts;  // each prompt's first train row
-        struct EvalPrompt {  // an eval row with a prompt: blamed in finish() when a train row holds it
-            FactKey key;
-            Where where;
-            std::string sha256;  // its prompt_sha256, for the finding
+        /// An eval row with a prompt: blamed in finish() when a train row holds it.
+        struct EvalPrompt {
+            FactKey key;         ///< its prompt's
+            Where where;         ///< the row
+            std::string sha256;  ///< its prompt_sha256, for the finding
         };
         std::vector<EvalPrompt> eval_prompts;
         KeyTable<std::pair<std::size_t, Where>> buckets;  // DPO: pairs so far, and the first
