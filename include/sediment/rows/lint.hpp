@@ -140,14 +140,14 @@ struct SessionFacts {
     std::string prompt_sha256;         ///< an eval row's: prompt_sha256() of its prompt, which a finding names; else ""
     std::string order_key;             ///< SFT: its completion_id, in whose order Sediment writes the rows
     // What the Linter keeps (zero: nothing). lint() fills them in, on the thread that lints the row.
-    /// The first 128 bits of SHA-256 of the identity (Linter::add() computes it where it is zero).
+    /// Of the identity: two 64-bit digests of its bytes (Linter::add() computes it where it is zero).
     FactKey identity_key{};
     /// Of the prompt (SFT, DPO, diff-SFT; SWE-bench: its problem statement): two 64-bit digests of its
     /// JSON value, the same for the prompts prompt_sha256() does not tell apart (not cryptographic: two
     /// prompts made to collide are taken for one).
     FactKey prompt_key{};
-    /// Of a DPO pair: the first 128 bits of SHA-256 of its bucket (org_id '\0' source_model '\0' the
-    /// prompt's key).
+    /// Of a DPO pair: two 64-bit digests of its bucket (org_id '\0' source_model '\0' the prompt's key).
+    /// None of the three is cryptographic: values made to collide are taken for one.
     FactKey bucket_key{};
 };
 

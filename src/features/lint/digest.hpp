@@ -72,6 +72,9 @@ inline std::uint64_t integer_digest(std::int64_t v) { return v < 0 ? mix(negativ
 inline std::uint64_t unsigned_digest(std::uint64_t v) { return mix(integer_tag, v); }
 
 /// A member's, which its object sums: members in any order give the same sum.
+/// The seeds of the two digests of a 128-bit key (SessionFacts' keys).
+constexpr std::uint64_t kKeySeeds[2] = {0x243f6a8885a308d3ull, 0x13198a2e03707344ull};
+
 inline std::uint64_t member_digest(std::string_view key, std::uint64_t value, std::uint64_t seed = 0x9E3779B97F4A7C15ull) { return mix(mix(string_tag, digest(key, seed)), value) * 0x9E3779B97F4A7C15ull; }
 
 }  // namespace sediment::rows::detail::digests

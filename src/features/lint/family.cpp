@@ -63,8 +63,7 @@ std::string_view identity_pointer(std::string_view family) {
 
 namespace {
 
-/// The seeds of a prompt key's two digests.
-constexpr std::uint64_t kSeeds[2] = {0x243f6a8885a308d3ull, 0x13198a2e03707344ull};
+using detail::digests::kKeySeeds;
 
 /// A schema-valid row as its JSON value (rows::Json): any row, big integers too. The rules read it by
 /// pointer; a pointer they ask for is in the row, as its schema requires.
@@ -89,13 +88,13 @@ private:
         w.json(at(p), true);
         return w.finish();
     }
-    /// Two digests of the JSON value `j`, one from each of kSeeds (detail::digests: members in any order,
+    /// Two digests of the JSON value `j`, one from each of kKeySeeds (detail::digests: members in any order,
     /// 1 and 1.0 apart): SessionFacts::prompt_key.
     static FactKey digests(const Json& j) {
         using namespace detail::digests;
-        const auto leaf = [](std::uint64_t digest) { return FactKey{mix(kSeeds[0], digest), mix(kSeeds[1], digest)}; };
+        const auto leaf = [](std::uint64_t digest) { return FactKey{mix(kKeySeeds[0], digest), mix(kKeySeeds[1], digest)}; };
         const auto text = [](std::uint64_t tag, std::string_view s) {
-            return FactKey{mix(kSeeds[0], mix(tag, digest(s, kSeeds[0]))), mix(kSeeds[1], mix(tag, digest(s, kSeeds[1])))};
+            return FactKey{mix(kKeySeeds[0], mix(tag, digest(s, kKeySeeds[0]))), mix(kKeySeeds[1], mix(tag, digest(s, kKeySeeds[1])))};
         };
         switch (j.type()) {
             case Json::value_t::null: return leaf(null_tag);
@@ -120,8 +119,8 @@ private:
                 FactKey sum{};
                 for (const auto& [k, value] : j.get_ref<const Json::object_t&>()) {
                     const FactKey d = digests(value);
-                    sum[0] += member_digest(k, d[0], kSeeds[0]);
-                    sum[1] += member_digest(k, d[1], kSeeds[1]);
+                    sum[0] += member_digest(k, d[0], kKeySeeds[0]);
+                    sum[1] += member_digest(k, d[1], kKeySeeds[1]);
                 }
                 const FactKey tag = leaf(object_tag);
                 return FactKey{mix(tag[0], sum[0]), mix(tag[1], sum[1])};
@@ -180,8 +179,23 @@ public:
 
 private:
     /// The value at `p`, a pointer of members whose names need no escape ("/metadata/split"): a key
-    /// at a time, as simdjson's at_key() finds it, with no pointer to parse.
+    /// at a time, as simdjson's at_key() finds it, with no pointer to parse. The metadata's members (the
+    /// rules read a dozen of them) are listed once, at the first of them, and looked up in the list.
     simdjson::simdjson_result<simdjson::dom::element> find(std::string_view p) const {
+        constexpr std::string_view kMetadata = "/metadata/";
+        if (p.substr(0, kMetadata.size()) == kMetadata) {
+            if (!metadata_listed_) {
+                metadata_.clear();
+                simdjson::dom::object metadata;
+                if (!root_["metadata"].get(metadata))
+                    for (const auto m : metadata) metadata_.emplace_back(m.key, m.value);
+                metadata_listed_ = true;
+            }
+            const std::string_view key = p.substr(kMetadata.size());
+            for (const Member& m : metadata_)
+                if (m.first == key) return simdjson::dom::element(m.second);
+            return simdjson::NO_SUCH_FIELD;
+        }
         simdjson::simdjson_result<simdjson::dom::element> e{simdjson::dom::element(root_)};
         while (!p.empty() && e.error() == simdjson::SUCCESS) {
             p.remove_prefix(1);  // the '/'
@@ -251,9 +265,9 @@ private:
     std::optional<FactKey> digests(simdjson::dom::element e) const {
         using namespace detail::digests;
         using Type = simdjson::dom::element_type;
-        const auto leaf = [](std::uint64_t digest) { return FactKey{mix(kSeeds[0], digest), mix(kSeeds[1], digest)}; };
+        const auto leaf = [](std::uint64_t digest) { return FactKey{mix(kKeySeeds[0], digest), mix(kKeySeeds[1], digest)}; };
         const auto text = [](std::uint64_t tag, std::string_view s) {
-            return FactKey{mix(kSeeds[0], mix(tag, digest(s, kSeeds[0]))), mix(kSeeds[1], mix(tag, digest(s, kSeeds[1])))};
+            return FactKey{mix(kKeySeeds[0], mix(tag, digest(s, kKeySeeds[0]))), mix(kKeySeeds[1], mix(tag, digest(s, kKeySeeds[1])))};
         };
         switch (e.type()) {
             case Type::NULL_VALUE: return leaf(null_tag);
@@ -290,8 +304,8 @@ private:
                 for (const auto m : object) {
                     const std::optional<FactKey> d = digests(m.value);
                     if (!d) return std::nullopt;
-                    sum[0] += member_digest(m.key, (*d)[0], kSeeds[0]);
-                    sum[1] += member_digest(m.key, (*d)[1], kSeeds[1]);
+                    sum[0] += member_digest(m.key, (*d)[0], kKeySeeds[0]);
+                    sum[1] += member_digest(m.key, (*d)[1], kKeySeeds[1]);
                 }
                 const FactKey tag = leaf(object_tag);
                 return FactKey{mix(tag[0], sum[0]), mix(tag[1], sum[1])};
@@ -377,6 +391,12 @@ private:
     simdjson::dom::element root_;
     const detail::BigIntegers& big_;
     std::vector<Member>& members_ = thread_members();  // what write() sorts objects' members in
+    static std::vector<Member>& thread_metadata() {
+        thread_local std::vector<Member> members;
+        return members;
+    }
+    std::vector<Member>& metadata_ = thread_metadata();  // the metadata's members, once find() lists them
+    mutable bool metadata_listed_ = false;
     mutable std::optional<Zero> zero_;  // negative_zero(), once it is asked
     mutable bool complete_ = true;
 };

@@ -9,7 +9,8 @@
 
 namespace sediment::rows {
 
-/// The first 128 bits of SHA-256 of `value`: a key of SessionFacts.
+/// A key of SessionFacts for the bytes `value`: two 64-bit digests of them (features/lint/digest.hpp),
+/// what a JSON string of them gets in a prompt's key.
 FactKey fact_key(std::string_view value);
 
 /// Where a row of `family` (another family than the rollout rows) holds its identity

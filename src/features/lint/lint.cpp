@@ -230,10 +230,8 @@ void table_deallocate(void* p, std::size_t bytes) noexcept {
 }  // namespace detail
 
 FactKey fact_key(std::string_view value) {
-    const std::array<unsigned char, 32> digest = sha256(value);
-    FactKey out;
-    std::memcpy(out.data(), digest.data(), sizeof out);
-    return out;
+    using namespace detail::digests;
+    return {mix(kKeySeeds[0], mix(string_tag, digest(value, kKeySeeds[0]))), mix(kKeySeeds[1], mix(string_tag, digest(value, kKeySeeds[1])))};
 }
 
 Linter::FamilyTables& Linter::tables_of(std::string_view family) {
