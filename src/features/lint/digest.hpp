@@ -1,21 +1,28 @@
 // The digests lint keeps of JSON values (lint.cpp, family.cpp): 64 bits each, not cryptographic, the
-// same for the same value whatever its text's layout and key order.
+// same for the same value whatever its text's layout and key order; and the 128-bit keys of
+// SessionFacts, two of them from two seeds.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
 
 namespace sediment::rows::detail::digests {
 
+/// The seed of a 64-bit digest (and the odd multiplier of a member's).
+constexpr std::uint64_t kSeed = 0x9E3779B97F4A7C15ull;
+
+/// `h` with the word `w` mixed in.
+inline std::uint64_t mix(std::uint64_t h, std::uint64_t w) {
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 31);
+}
+
 /// A 64-bit digest of bytes (not cryptographic: it tells apart the values of one run's rows), from
 /// `seed`. A short string (most keys and values) takes two loads that may overlap, and no copy of its
 /// tail.
-inline std::uint64_t digest(std::string_view s, std::uint64_t seed = 0x9E3779B97F4A7C15ull) {
-    const auto step = [](std::uint64_t h, std::uint64_t w) {
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-        return h ^ (h >> 31);
-    };
+inline std::uint64_t digest(std::string_view s, std::uint64_t seed = kSeed) {
     const auto word = [](const char* at) {
         std::uint64_t w;
         std::memcpy(&w, at, 8);
@@ -35,17 +42,17 @@ inline std::uint64_t digest(std::string_view s, std::uint64_t seed = 0x9E3779B97
         if (size >= 8) a = word(p), b = word(p + size - 8);
         else if (size >= 4) a = half(p), b = half(p + size - 4);
         else if (size > 0) a = byte(0) | byte(size / 2) << 8 | byte(size - 1) << 16;
-        h = step(step(h, a), b);
+        h = mix(mix(h, a), b);
     } else {
         std::size_t n = size;
         if (n >= 32) {  // four words at a time, in four independent lanes
             std::uint64_t lanes[4] = {h, 0x632be59bd9b4e019ull, 0x8cb92ba72f3d8dd7ull, 0xd6e8feb86659fd93ull};
             for (; n >= 32; n -= 32, p += 32)
-                for (int lane = 0; lane < 4; ++lane) lanes[lane] = step(lanes[lane], word(p + 8 * lane));
-            h = step(step(step(lanes[0], lanes[1]), lanes[2]), lanes[3]);
+                for (int lane = 0; lane < 4; ++lane) lanes[lane] = mix(lanes[lane], word(p + 8 * lane));
+            h = mix(mix(mix(lanes[0], lanes[1]), lanes[2]), lanes[3]);
         }
-        for (; n >= 8; n -= 8, p += 8) h = step(h, word(p));
-        if (n > 0) h = step(h, word(s.data() + size - 8));  // the last 8 bytes, overlapping the words before
+        for (; n >= 8; n -= 8, p += 8) h = mix(h, word(p));
+        if (n > 0) h = mix(h, word(s.data() + size - 8));  // the last 8 bytes, overlapping the words before
     }
     return h;  // what takes it mixes it again
 }
@@ -53,11 +60,6 @@ inline std::uint64_t digest(std::string_view s, std::uint64_t seed = 0x9E3779B97
 // A value's digest: its JSON value, whatever the text's layout and key order, numbers by value (1
 // and 1.0 apart), read from the parser's DOM (a row on the fast path) or from the exact reader's Json
 // (any other row, re-encoded), which give the same digest for the same value.
-
-inline std::uint64_t mix(std::uint64_t h, std::uint64_t w) {
-    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-    return h ^ (h >> 31);
-}
 
 enum Tag : std::uint64_t { null_tag = 1, false_tag, true_tag, negative_tag, integer_tag, double_tag, big_tag, string_tag, array_tag, object_tag };
 
@@ -72,9 +74,39 @@ inline std::uint64_t integer_digest(std::int64_t v) { return v < 0 ? mix(negativ
 inline std::uint64_t unsigned_digest(std::uint64_t v) { return mix(integer_tag, v); }
 
 /// A member's, which its object sums: members in any order give the same sum.
-/// The seeds of the two digests of a 128-bit key (SessionFacts' keys).
+inline std::uint64_t member_digest(std::string_view key, std::uint64_t value, std::uint64_t seed = kSeed) {
+    return mix(mix(string_tag, digest(key, seed)), value) * kSeed;
+}
+
+// ----- 128-bit keys: the digests of a value from each of two seeds, built up as a value's digest is --
+
+/// The seeds of a key's two digests.
 constexpr std::uint64_t kKeySeeds[2] = {0x243f6a8885a308d3ull, 0x13198a2e03707344ull};
 
-inline std::uint64_t member_digest(std::string_view key, std::uint64_t value, std::uint64_t seed = 0x9E3779B97F4A7C15ull) { return mix(mix(string_tag, digest(key, seed)), value) * 0x9E3779B97F4A7C15ull; }
+/// A key (the same type as FactKey).
+using Key = std::array<std::uint64_t, 2>;
+
+/// The key of a scalar whose digest is `d` (its tag mixed in).
+inline Key key_leaf(std::uint64_t d) { return {mix(kKeySeeds[0], d), mix(kKeySeeds[1], d)}; }
+
+/// The key of a string's bytes (`string_tag`), or of a big integer's digits (`big_tag`).
+inline Key key_text(Tag tag, std::string_view s) {
+    return {mix(kKeySeeds[0], mix(tag, digest(s, kKeySeeds[0]))), mix(kKeySeeds[1], mix(tag, digest(s, kKeySeeds[1])))};
+}
+
+/// An array's key so far (key_leaf(array_tag) before the first item) with its next item's key mixed in.
+inline Key key_item(const Key& array, const Key& item) { return {mix(array[0], item[0]), mix(array[1], item[1])}; }
+
+/// An object's sum so far (zero before the first member) with a member added: any order, the same sum.
+inline void key_member(Key& sum, std::string_view name, const Key& value) {
+    sum[0] += member_digest(name, value[0], kKeySeeds[0]);
+    sum[1] += member_digest(name, value[1], kKeySeeds[1]);
+}
+
+/// The key of an object whose members summed to `sum`.
+inline Key key_object(const Key& sum) {
+    const Key tag = key_leaf(object_tag);
+    return {mix(tag[0], sum[0]), mix(tag[1], sum[1])};
+}
 
 }  // namespace sediment::rows::detail::digests

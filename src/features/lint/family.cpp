@@ -33,7 +33,7 @@ std::string hex_digest(const std::array<unsigned char, 32>& digest) {
 
 /// The prompt_sha256 of the prompt that `write_prompt` writes with a Writer: the SHA-256 of `{"prompt":
 /// ...}` in Sediment's digest form (compact, keys sorted, UTF-8 as it is: the compact style writes
-/// strings and numbers as Python's json.dumps(ensure_ascii=False) does). "" when it cannot write it.
+/// strings and numbers as Python's json.dumps(ensure_ascii=False) does); nothing when it cannot write it.
 template <class WritePrompt>
 std::optional<std::array<unsigned char, 32>> prompt_digest(WritePrompt&& write_prompt) {
     thread_local std::string form;  // (its capacity kept from row to row)
@@ -63,8 +63,6 @@ std::string_view identity_pointer(std::string_view family) {
 
 namespace {
 
-using detail::digests::kKeySeeds;
-
 /// A schema-valid row as its JSON value (rows::Json): any row, big integers too. The rules read it by
 /// pointer; a pointer they ask for is in the row, as its schema requires.
 class JsonRow {
@@ -88,42 +86,30 @@ private:
         w.json(at(p), true);
         return w.finish();
     }
-    /// Two digests of the JSON value `j`, one from each of kKeySeeds (detail::digests: members in any order,
-    /// 1 and 1.0 apart): SessionFacts::prompt_key.
+    /// The key of the JSON value `j` (detail::digests: members in any order, 1 and 1.0 apart):
+    /// SessionFacts::prompt_key.
     static FactKey digests(const Json& j) {
         using namespace detail::digests;
-        const auto leaf = [](std::uint64_t digest) { return FactKey{mix(kKeySeeds[0], digest), mix(kKeySeeds[1], digest)}; };
-        const auto text = [](std::uint64_t tag, std::string_view s) {
-            return FactKey{mix(kKeySeeds[0], mix(tag, digest(s, kKeySeeds[0]))), mix(kKeySeeds[1], mix(tag, digest(s, kKeySeeds[1])))};
-        };
         switch (j.type()) {
-            case Json::value_t::null: return leaf(null_tag);
-            case Json::value_t::boolean: return leaf(j.get<bool>() ? true_tag : false_tag);
-            case Json::value_t::number_integer: return leaf(integer_digest(j.get<std::int64_t>()));
-            case Json::value_t::number_unsigned: return leaf(unsigned_digest(j.get<std::uint64_t>()));
-            case Json::value_t::number_float: return leaf(double_digest(j.get<double>()));
-            case Json::value_t::string: return text(string_tag, j.get_ref<const std::string&>());
+            case Json::value_t::null: return key_leaf(null_tag);
+            case Json::value_t::boolean: return key_leaf(j.get<bool>() ? true_tag : false_tag);
+            case Json::value_t::number_integer: return key_leaf(integer_digest(j.get<std::int64_t>()));
+            case Json::value_t::number_unsigned: return key_leaf(unsigned_digest(j.get<std::uint64_t>()));
+            case Json::value_t::number_float: return key_leaf(double_digest(j.get<double>()));
+            case Json::value_t::string: return key_text(string_tag, j.get_ref<const std::string&>());
             case Json::value_t::binary: {  // a big integer's digits
                 const auto& digits = j.get_binary();
-                return text(big_tag, std::string_view(reinterpret_cast<const char*>(digits.data()), digits.size()));
+                return key_text(big_tag, std::string_view(reinterpret_cast<const char*>(digits.data()), digits.size()));
             }
             case Json::value_t::array: {
-                FactKey h = leaf(array_tag);
-                for (const Json& item : j) {
-                    const FactKey d = digests(item);
-                    h = {mix(h[0], d[0]), mix(h[1], d[1])};
-                }
+                FactKey h = key_leaf(array_tag);
+                for (const Json& item : j) h = key_item(h, digests(item));
                 return h;
             }
             case Json::value_t::object: {
                 FactKey sum{};
-                for (const auto& [k, value] : j.get_ref<const Json::object_t&>()) {
-                    const FactKey d = digests(value);
-                    sum[0] += member_digest(k, d[0], kKeySeeds[0]);
-                    sum[1] += member_digest(k, d[1], kKeySeeds[1]);
-                }
-                const FactKey tag = leaf(object_tag);
-                return FactKey{mix(tag[0], sum[0]), mix(tag[1], sum[1])};
+                for (const auto& [k, value] : j.get_ref<const Json::object_t&>()) key_member(sum, k, digests(value));
+                return key_object(sum);
             }
             default: return {};
         }
@@ -216,7 +202,7 @@ private:
             case Type::UINT64: return w.unsigned_integer(e.get_uint64().value_unsafe()), true;
             case Type::DOUBLE: {
                 const double d = e.get_double().value_unsafe();
-                if (digest && d == 0 && std::signbit(d)) {  // Python's integer 0 ("-0"), or its float -0.0?
+                if (digest && minus_zero(d)) {  // Python's integer 0 ("-0"), or its float -0.0?
                     const Zero zero = negative_zero();
                     if (zero == Zero::either) return false;
                     return zero == Zero::integer ? w.integer(0) : w.floating(d), true;
@@ -265,36 +251,32 @@ private:
     std::optional<FactKey> digests(simdjson::dom::element e) const {
         using namespace detail::digests;
         using Type = simdjson::dom::element_type;
-        const auto leaf = [](std::uint64_t digest) { return FactKey{mix(kKeySeeds[0], digest), mix(kKeySeeds[1], digest)}; };
-        const auto text = [](std::uint64_t tag, std::string_view s) {
-            return FactKey{mix(kKeySeeds[0], mix(tag, digest(s, kKeySeeds[0]))), mix(kKeySeeds[1], mix(tag, digest(s, kKeySeeds[1])))};
-        };
         switch (e.type()) {
-            case Type::NULL_VALUE: return leaf(null_tag);
-            case Type::BOOL: return leaf(e.get_bool().value_unsafe() ? true_tag : false_tag);
-            case Type::INT64: return leaf(integer_digest(e.get_int64().value_unsafe()));
-            case Type::UINT64: return leaf(unsigned_digest(e.get_uint64().value_unsafe()));
+            case Type::NULL_VALUE: return key_leaf(null_tag);
+            case Type::BOOL: return key_leaf(e.get_bool().value_unsafe() ? true_tag : false_tag);
+            case Type::INT64: return key_leaf(integer_digest(e.get_int64().value_unsafe()));
+            case Type::UINT64: return key_leaf(unsigned_digest(e.get_uint64().value_unsafe()));
             case Type::DOUBLE: {
                 const double d = e.get_double().value_unsafe();
-                if (d == 0 && std::signbit(d)) {  // Python's integer 0 ("-0"), or its float -0.0?
+                if (minus_zero(d)) {  // Python's integer 0 ("-0"), or its float -0.0?
                     const Zero zero = negative_zero();
                     if (zero == Zero::either) return std::nullopt;
-                    if (zero == Zero::integer) return leaf(integer_digest(0));
+                    if (zero == Zero::integer) return key_leaf(integer_digest(0));
                 }
-                return leaf(double_digest(d));
+                return key_leaf(double_digest(d));
             }
             case Type::STRING: {
                 const std::string_view s = e.get_string().value_unsafe();
-                if (!big_.empty() && detail::marker_form(s)) return text(big_tag, big_[detail::marker_index(s)].first);
-                return text(string_tag, s);
+                if (!big_.empty() && detail::marker_form(s)) return key_text(big_tag, big_[detail::marker_index(s)].first);
+                return key_text(string_tag, s);
             }
             case Type::ARRAY: {
-                FactKey h = leaf(array_tag);
+                FactKey h = key_leaf(array_tag);
                 const simdjson::dom::array items = e.get_array().value_unsafe();  // (a copy: the result is a temporary)
                 for (const simdjson::dom::element item : items) {
                     const std::optional<FactKey> d = digests(item);
                     if (!d) return std::nullopt;
-                    h = {mix(h[0], (*d)[0]), mix(h[1], (*d)[1])};
+                    h = key_item(h, *d);
                 }
                 return h;
             }
@@ -304,11 +286,9 @@ private:
                 for (const auto m : object) {
                     const std::optional<FactKey> d = digests(m.value);
                     if (!d) return std::nullopt;
-                    sum[0] += member_digest(m.key, (*d)[0], kKeySeeds[0]);
-                    sum[1] += member_digest(m.key, (*d)[1], kKeySeeds[1]);
+                    key_member(sum, m.key, *d);
                 }
-                const FactKey tag = leaf(object_tag);
-                return FactKey{mix(tag[0], sum[0]), mix(tag[1], sum[1])};
+                return key_object(sum);
             }
         }
         return std::nullopt;
@@ -316,10 +296,8 @@ private:
     /// same() of two values; nothing where a -0 is met.
     std::optional<bool> same(simdjson::dom::element x, simdjson::dom::element y) const {
         using Type = simdjson::dom::element_type;
-        const auto negative_zero = [](simdjson::dom::element e) {
-            return e.is_double() && e.get_double().value_unsafe() == 0 && std::signbit(e.get_double().value_unsafe());
-        };
-        if (negative_zero(x) || negative_zero(y)) return std::nullopt;
+        const auto is_minus_zero = [](simdjson::dom::element e) { return e.is_double() && minus_zero(e.get_double().value_unsafe()); };
+        if (is_minus_zero(x) || is_minus_zero(y)) return std::nullopt;
         if (x.type() != y.type()) return false;  // (an integer has one type for its value; 1 and 1.0 differ)
         switch (x.type()) {
             case Type::NULL_VALUE: return true;
@@ -357,6 +335,7 @@ private:
     /// every one is a decimal ("-0.0", "-0e3"); a -0 of the DOM is one of them. (The text is valid JSON:
     /// a literal starts outside strings, with '-' not after an exponent's 'e'.)
     enum class Zero { integer, decimal, either };
+    static bool minus_zero(double d) { return d == 0 && std::signbit(d); }
     Zero negative_zero() const {
         if (!zero_) zero_ = scan_negative_zeros();
         return *zero_;

@@ -229,10 +229,14 @@ void table_deallocate(void* p, std::size_t bytes) noexcept {
 
 }  // namespace detail
 
-FactKey fact_key(std::string_view value) {
-    using namespace detail::digests;
-    return {mix(kKeySeeds[0], mix(string_tag, digest(value, kKeySeeds[0]))), mix(kKeySeeds[1], mix(string_tag, digest(value, kKeySeeds[1])))};
-}
+FactKey fact_key(std::string_view value) { return detail::digests::key_text(detail::digests::string_tag, value); }
+
+namespace {
+
+/// Whether a key of SessionFacts is given (zero: not).
+bool given(const FactKey& key) { return (key[0] | key[1]) != 0; }
+
+}  // namespace
 
 Linter::FamilyTables& Linter::tables_of(std::string_view family) {
     for (auto& [name, tables] : families_)
@@ -244,7 +248,7 @@ void Linter::add_family(const SessionFacts& facts, const Where& here, std::vecto
     FamilyTables& t = tables_of(facts.family);
     bool copy = false;  // a second copy counts toward nothing else
     if (!facts.identity.empty()) {  // the same completion, pair, task or instance twice
-        const FactKey key = (facts.identity_key[0] | facts.identity_key[1]) != 0 ? facts.identity_key : fact_key(facts.identity);
+        const FactKey key = given(facts.identity_key) ? facts.identity_key : fact_key(facts.identity);
         const auto [first, fresh] = t.identities.try_emplace(key, here);
         if ((copy = !fresh)) {
             std::string shown = facts.identity;
@@ -254,11 +258,11 @@ void Linter::add_family(const SessionFacts& facts, const Where& here, std::vecto
                                     describe(*first)});
         }
     }
-    if ((facts.prompt_key[0] | facts.prompt_key[1]) != 0 && facts.row_split) {  // the same prompt in train and eval: blamed in finish()
+    if (given(facts.prompt_key) && facts.row_split) {  // the same prompt in train and eval: blamed in finish()
         if (*facts.row_split == Split::train) t.train_prompts.try_emplace(facts.prompt_key, here);
         else t.eval_prompts.push_back({facts.prompt_key, here, facts.prompt_sha256});
     }
-    if ((facts.bucket_key[0] | facts.bucket_key[1]) != 0 && !copy) {  // DPO: at most max_pairs_per_bucket pairs per (org, model, prompt)
+    if (given(facts.bucket_key) && !copy) {  // DPO: at most max_pairs_per_bucket pairs per (org, model, prompt)
         auto& [pairs, first] = *t.buckets.try_emplace(facts.bucket_key, {0, here}).first;
         if (++pairs > options_.max_pairs_per_bucket)
             findings.push_back({"rows.lint.dpo.bucket", "/prompt",
