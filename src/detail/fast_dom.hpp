@@ -39,10 +39,18 @@ inline std::size_t marker_index(std::string_view marker) {
     return error == std::errc() && end == marker.data() + marker.size() ? i : SIZE_MAX;
 }
 
-/// What looks at the DOM of a valid document: its root and its big integers (empty: the DOM holds no
-/// marker, and a string of U+0000 and digits is a string). The root lives until the thread's next
-/// parse, the big integers' list only during the call (the literals it views are the text's).
-using DomLook = std::function<void(simdjson::dom::element root, const BigIntegers& big_integers)>;
+/// Where a parsed document's tokens start, in text order: the parser's structural indexes (offsets
+/// into its text). Every value's first byte is one, and no byte inside a string is.
+struct TokenStarts {
+    const std::uint32_t* offsets = nullptr;
+    std::size_t size = 0;
+};
+
+/// What looks at the DOM of a valid document: its root, its big integers (empty: the DOM holds no
+/// marker, and a string of U+0000 and digits is a string) and where its tokens start. The root and the
+/// token starts live until the thread's next parse, the big integers' list only during the call (the
+/// literals it views are the text's).
+using DomLook = std::function<void(simdjson::dom::element root, const BigIntegers& big_integers, TokenStarts tokens)>;
 
 /// The fast path's verdict on `text` as a document of `name` (validate(name, ...)'s names: a schema, a
 /// family, or "any"): the version of a document it accepts; nothing when it does not accept it, and

@@ -368,7 +368,10 @@ std::optional<SchemaId> fast_check_dom(std::string_view name, std::string_view t
     if (!fast::parse_dom(text, limits, doc, padded, true)) return std::nullopt;
     bool in_order = false;
     const std::optional<SchemaId> version = checked_version(doc, name, limits, any_order ? nullptr : &in_order);
-    if (version && (in_order || any_order)) look(doc.root, doc.big_integers);
+    if (version && (in_order || any_order)) {
+        const auto& stage1 = *doc.parser->implementation;  // (what parse_dom() last indexed: this text)
+        look(doc.root, doc.big_integers, TokenStarts{stage1.structural_indexes.get(), stage1.n_structural_indexes});
+    }
     return version;
 }
 

@@ -281,7 +281,7 @@ PYBIND11_MODULE(_native, m) {
         {
             py::gil_scoped_release unlocked;
             rows::detail::fast_check_dom(schema, text, rows::Limits{}, false,
-                                         [&](simdjson::dom::element root, const rows::detail::BigIntegers& big) {
+                                         [&](simdjson::dom::element root, const rows::detail::BigIntegers& big, rows::detail::TokenStarts) {
                                              py::gil_scoped_acquire locked;
                                              const NoCollection quiet;
                                              value = DomBuilder(big).value(root);
@@ -322,7 +322,7 @@ PYBIND11_MODULE(_native, m) {
         {
             py::gil_scoped_release unlocked;
             rows::detail::fast_check_dom(schema, text, rows::Limits{}, true,
-                                         [&](simdjson::dom::element, const rows::detail::BigIntegers&) { as_written = true; });
+                                         [&](simdjson::dom::element, const rows::detail::BigIntegers&, rows::detail::TokenStarts) { as_written = true; });
             if (!as_written) checked = rows::format(schema, text, s, out);
         }
         if (as_written) return py::make_tuple(true, py::bytes(text));

@@ -126,7 +126,8 @@ private:
 /// read as a JsonRow.
 class DomRow {
 public:
-    DomRow(std::string_view text, simdjson::dom::element root, const detail::BigIntegers& big) : text_(text), root_(root), big_(big) {}
+    DomRow(std::string_view text, simdjson::dom::element root, const detail::BigIntegers& big, detail::TokenStarts tokens)
+        : text_(text), root_(root), big_(big), tokens_(tokens) {}
     bool has(std::string_view p) const { return find(p).error() == simdjson::SUCCESS; }
     std::string_view text(std::string_view p) const { return at(p).get_string().value_unsafe(); }
     double number(std::string_view p) const {
@@ -332,8 +333,8 @@ private:
         return std::nullopt;
     }
     /// What the text's negative zero literals are: every one is "-0" alone (an integer to Python), or
-    /// every one is a decimal ("-0.0", "-0e3"); a -0 of the DOM is one of them. (The text is valid JSON:
-    /// a literal starts outside strings, with '-' not after an exponent's 'e'.)
+    /// every one is a decimal ("-0.0", "-0e3"); a -0 of the DOM is one of them. A literal starts at one
+    /// of the parser's token starts (a '-' there begins a number, never an exponent).
     enum class Zero { integer, decimal, either };
     static bool minus_zero(double d) { return d == 0 && std::signbit(d); }
     Zero negative_zero() const {
@@ -342,22 +343,11 @@ private:
     }
     Zero scan_negative_zeros() const {
         bool integer = false, decimal = false;
-        const char* const text = text_.data();
-        const std::size_t n = text_.size();
-        for (std::size_t i = 0; i < n; ++i) {
-            if (text[i] == '"') {  // past the string, to its closing quote: one not escaped
-                for (std::size_t j = i + 1;; j = i + 1) {
-                    const void* quote = std::memchr(text + j, '"', n - j);
-                    if (!quote) return Zero::either;  // (not valid JSON: never, for a row the fast path took)
-                    i = static_cast<std::size_t>(static_cast<const char*>(quote) - text);
-                    std::size_t slashes = 0;
-                    while (text[i - 1 - slashes] == '\\') ++slashes;
-                    if (slashes % 2 == 0) break;
-                }
-            } else if (text[i] == '-' && i + 1 < n && text[i + 1] == '0' && (i == 0 || (text[i - 1] != 'e' && text[i - 1] != 'E'))) {
-                const char next = i + 2 < n ? text[i + 2] : ' ';
-                (next == '.' || next == 'e' || next == 'E' ? decimal : integer) = true;
-            }
+        for (std::size_t i = 0; i < tokens_.size; ++i) {  // a number's first byte is a token's
+            const std::size_t at = tokens_.offsets[i];
+            if (at + 1 >= text_.size() || text_[at] != '-' || text_[at + 1] != '0') continue;
+            const char next = at + 2 < text_.size() ? text_[at + 2] : ' ';
+            (next == '.' || next == 'e' || next == 'E' ? decimal : integer) = true;
         }
         return integer && decimal ? Zero::either : integer ? Zero::integer : Zero::decimal;
     }
@@ -369,6 +359,7 @@ private:
     std::string_view text_;
     simdjson::dom::element root_;
     const detail::BigIntegers& big_;
+    detail::TokenStarts tokens_;
     std::vector<Member>& members_ = thread_members();  // what write() sorts objects' members in
     static std::vector<Member>& thread_metadata() {
         thread_local std::vector<Member> members;
@@ -533,8 +524,10 @@ std::optional<SchemaId> lint_family_text(std::string_view name, std::string_view
     std::optional<simdjson::dom::element> dom;
     thread_local detail::BigIntegers big;  // (a copy: the fast path's own is gone once it returns)
     big.clear();
+    detail::TokenStarts tokens;
     std::optional<SchemaId> version = detail::fast_check_dom(
-        name, text, limits, padded, [&](simdjson::dom::element root, const detail::BigIntegers& b) { dom = root, big = b; }, true);
+        name, text, limits, padded,
+        [&](simdjson::dom::element root, const detail::BigIntegers& b, detail::TokenStarts t) { dom = root, big = b, tokens = t; }, true);
     if (!version) {  // the exact reader's verdict
         Validated v = validate(name, StringText(text, padded), limits);
         if (!v.errors.empty() || !v.schema) {
@@ -545,7 +538,7 @@ std::optional<SchemaId> lint_family_text(std::string_view name, std::string_view
     }
     if (schema_info(*version).base == "nemo-gym-rollout") return version;  // the caller lints it as one
     const std::size_t before = findings.size();
-    if (!dom || !FamilyRules<DomRow>(DomRow(text, *dom, big), schema_info(*version), findings, facts, options).run()) {
+    if (!dom || !FamilyRules<DomRow>(DomRow(text, *dom, big, tokens), schema_info(*version), findings, facts, options).run()) {
         findings.resize(before);  // read again, exactly
         facts = SessionFacts{};
         const Json document = parse(text, limits);  // (valid under them)
