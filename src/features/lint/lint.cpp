@@ -211,19 +211,25 @@ void Linter::add(const AnyRolloutRow& row, std::vector<Error>& findings) {
 
 namespace detail {
 
+namespace {
+// A table of kHugeTable bytes or more takes 2 MiB pages: a page fault costs more than zeroing the 2 MiB
+// (in a virtual machine, a 4 KiB fault costs about 10 µs: 512 of them, 5 ms; zeroing 2 MiB, 0.1 ms).
+constexpr std::size_t kHugePage = std::size_t(2) << 20, kHugeTable = kHugePage / 8;
+}  // namespace
+
 void* table_allocate(std::size_t bytes) {
-    constexpr std::size_t kHuge = std::size_t(2) << 20;
-    if (bytes < kHuge) return ::operator new(bytes);
-    void* p = std::aligned_alloc(kHuge, (bytes + kHuge - 1) / kHuge * kHuge);
+    if (bytes < kHugeTable) return ::operator new(bytes);
+    const std::size_t size = (bytes + kHugePage - 1) / kHugePage * kHugePage;  // whole pages: one a part covers is not given
+    void* p = std::aligned_alloc(kHugePage, size);
     if (!p) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
-    madvise(p, bytes, MADV_HUGEPAGE);  // (advice: without it, 4 KiB pages)
+    madvise(p, size, MADV_HUGEPAGE);  // (advice: without it, 4 KiB pages)
 #endif
     return p;
 }
 
 void table_deallocate(void* p, std::size_t bytes) noexcept {
-    if (bytes < (std::size_t(2) << 20)) ::operator delete(p);
+    if (bytes < kHugeTable) ::operator delete(p);
     else std::free(p);
 }
 
