@@ -2,8 +2,7 @@
 # Installs what sediment-rows needs to build and test, from Debian's packages (Debian 12).
 # valijson's package depends on ~70 unrelated packages (Qt5, Poco, ...), so only its headers are
 # installed, under /usr/local. Run as root, or as a user with sudo.
-#   --sanitizers   also clang and its runtimes (libFuzzer, ASan, UBSan), for fuzz/ and the sanitizer build,
-#                  and Ninja, which CI builds that with
+#   --sanitizers   also clang and its runtimes (libFuzzer, ASan, UBSan), for fuzz/ and the sanitizer build
 #   --docs         also doxygen, for the API reference (docs/Doxyfile, docs/check.sh)
 #   --bench        also python3-ujson, a baseline of bench/python/bench.py
 set -eu
@@ -12,11 +11,11 @@ SUDO=""
 # Another apt (an unattended upgrade, a second install) holding the lock is waited for, not a failure.
 APT="apt-get -o DPkg::Lock::Timeout=600"
 
-packages="g++ cmake make python3 python3-jsonschema nlohmann-json3-dev libsimdjson-dev catch2 libgtest-dev libgmock-dev
+packages="g++ cmake ninja-build make python3 python3-jsonschema nlohmann-json3-dev libsimdjson-dev catch2 libgtest-dev libgmock-dev
   pkg-config zlib1g-dev pybind11-dev python3-dev python3-pytest python3-dask python3-distributed python3-fsspec mypy"
 for option in "$@"; do
   case "$option" in
-    --sanitizers) packages="$packages clang libclang-rt-14-dev ninja-build" ;;
+    --sanitizers) packages="$packages clang libclang-rt-14-dev" ;;
     --docs) packages="$packages doxygen" ;;
     --bench) packages="$packages python3-ujson" ;;
     *) echo "install-deps.sh: unknown option $option" >&2; exit 2 ;;
