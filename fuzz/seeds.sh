@@ -8,19 +8,23 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 shared=${SEDIMENT_ROWS_SHARED_DIR:-$root/../shared}
+# Debian's python3 where it is (a pyenv shim on PATH costs 0.3 s a call; the generators need only the
+# standard library)
+python3=python3
+[ -x /usr/bin/python3 ] && python3=/usr/bin/python3
 mkdir -p "$out/rollout" "$out/response" "$out/create-params" "$out/ci-outcome" "$out/atif" "$out/versions" "$out/family"
 rows=$out/rows.jsonl
 cat "$root/examples/rows.jsonl" "$root/examples/mixed-versions.jsonl" > "$rows"
 if [ -f "$shared/tools/rowgen.py" ]; then
-  python3 "$shared/tools/rowgen.py" rows 20 --seed 9 --scale 0.1 >> "$rows"
-  python3 "$shared/tools/rowgen.py" rows 20 --seed 10 --scale 0.1 --sediment >> "$rows"
+  "$python3" "$shared/tools/rowgen.py" rows 20 --seed 9 --scale 0.1 >> "$rows"
+  "$python3" "$shared/tools/rowgen.py" rows 20 --seed 10 --scale 0.1 --sediment >> "$rows"
   for f in "$shared"/fixtures/atif/*.json; do cp "$f" "$out/atif/"; done
   for name in sft-sample.v3 dpo-pair.v4 sediment-rlvr-rollout.v4; do  # the families' fuzz-decode targets
-    python3 "$shared/tools/schemagen.py" $name 6 --seed 4 --scale 0.1 --sediment | split -l 1 - "$out/family/$name-"
+    "$python3" "$shared/tools/schemagen.py" $name 6 --seed 4 --scale 0.1 --sediment | split -l 1 - "$out/family/$name-"
   done
   for v in 1 2 3 4; do  # rows and CI outcomes of every version, one file each (fuzz-versions)
-    python3 "$shared/tools/rowgen.py" rows 8 --seed $v --scale 0.1 --version $v | split -l 1 - "$out/versions/rows-v$v-"
-    python3 "$shared/tools/rowgen.py" part ci-outcome 4 --seed $v --version $(( v < 4 ? v : 3 )) | split -l 1 - "$out/versions/ci-outcome-v$v-"
+    "$python3" "$shared/tools/rowgen.py" rows 8 --seed $v --scale 0.1 --version $v | split -l 1 - "$out/versions/rows-v$v-"
+    "$python3" "$shared/tools/rowgen.py" part ci-outcome 4 --seed $v --version $(( v < 4 ? v : 3 )) | split -l 1 - "$out/versions/ci-outcome-v$v-"
   done
 fi
 cat > "$out/family/sft-hand-written.json" <<'JSON'
@@ -59,7 +63,7 @@ cat > "$out/atif/hand-written-v1.8.json" <<'JSON'
  "subagent_trajectories": [{"trajectory_id": "sub-1", "agent": {"name": "b", "version": "2"},
    "steps": [{"step_id": 1, "source": "user", "message": [{"type": "audio", "source": {"media_type": "audio/flac", "path": "s.flac", "duration_sec": 0}}]}]}]}
 JSON
-python3 - "$rows" "$out" <<'PY'
+"$python3" - "$rows" "$out" <<'PY'
 import json, sys
 rows, out = sys.argv[1], sys.argv[2]
 for i, line in enumerate(open(rows, encoding="utf-8")):
