@@ -99,8 +99,10 @@ std::string prompt_sha256(const Json& prompt);
 using FactKey = std::array<std::uint64_t, 2>;
 
 namespace detail {
-/// Memory for a large table of random access (the Linter's): in 2 MiB pages where Linux gives them
-/// (one TLB entry for 2 MiB of slots); std::allocator's interface.
+/// Whether `key` is zero: a key of SessionFacts that is not given, or a table's empty slot.
+inline bool zero_key(const FactKey& key) { return (key[0] | key[1]) == 0; }
+/// Memory for a large table of random access (the Linter's): from 256 KiB, in whole 2 MiB pages where
+/// Linux gives them (one TLB entry for 2 MiB of slots); std::allocator's interface.
 void* table_allocate(std::size_t bytes);
 void table_deallocate(void* p, std::size_t bytes) noexcept;
 template <class T>
@@ -240,32 +242,31 @@ private:
         std::pair<V*, bool> try_emplace(FactKey key, const V& value) {
             if (2 * (size_ + 1) > slots_.size()) grow();
             std::pair<FactKey, V>* slot = find_slot(key);
-            const bool fresh = empty(slot->first);
+            const bool fresh = detail::zero_key(slot->first);
             if (fresh) *slot = {stored(key), value}, ++size_;
             return {&slot->second, fresh};
         }
         const V* find(FactKey key) const {
             if (slots_.empty()) return nullptr;
             const std::pair<FactKey, V>* slot = const_cast<KeyTable*>(this)->find_slot(key);
-            return empty(slot->first) ? nullptr : &slot->second;
+            return detail::zero_key(slot->first) ? nullptr : &slot->second;
         }
 
     private:
-        static bool empty(const FactKey& key) { return (key[0] | key[1]) == 0; }
-        static FactKey stored(FactKey key) { return empty(key) ? FactKey{0, 1} : key; }
+        static FactKey stored(FactKey key) { return detail::zero_key(key) ? FactKey{0, 1} : key; }
         std::pair<FactKey, V>* find_slot(FactKey key) {
             key = stored(key);
             const std::size_t mask = slots_.size() - 1;
             for (std::size_t i = static_cast<std::size_t>(key[0]) & mask;; i = (i + 1) & mask) {
                 const FactKey& k = slots_[i].first;
-                if ((k[0] == key[0] && k[1] == key[1]) || empty(k)) return &slots_[i];
+                if ((k[0] == key[0] && k[1] == key[1]) || detail::zero_key(k)) return &slots_[i];
             }
         }
         void grow() {
             std::vector<std::pair<FactKey, V>, detail::TableAllocator<std::pair<FactKey, V>>> old(slots_.empty() ? 1024 : 2 * slots_.size());
             old.swap(slots_);
             for (const auto& slot : old)
-                if (!empty(slot.first)) *find_slot(slot.first) = slot;
+                if (!detail::zero_key(slot.first)) *find_slot(slot.first) = slot;
         }
         std::vector<std::pair<FactKey, V>, detail::TableAllocator<std::pair<FactKey, V>>> slots_;
         std::size_t size_ = 0;

@@ -68,8 +68,8 @@ std::array<std::uint64_t, N> digests_of(std::string_view s, const std::array<std
     return h;  // what takes them mixes them again
 }
 
-/// The digest of bytes from one seed.
-inline std::uint64_t digest(std::string_view s, std::uint64_t seed = kSeed) { return digests_of<1>(s, {seed})[0]; }
+/// The digest of bytes (from kSeed).
+inline std::uint64_t digest(std::string_view s) { return digests_of<1>(s, {kSeed})[0]; }
 
 // A value's digest: its JSON value, whatever the text's layout and key order, numbers by value (1
 // and 1.0 apart), read from the parser's DOM (a row on the fast path) or from the exact reader's Json
@@ -91,9 +91,7 @@ inline std::uint64_t unsigned_digest(std::uint64_t v) { return mix(integer_tag, 
 inline std::uint64_t member_of(std::uint64_t key, std::uint64_t value) { return mix(mix(string_tag, key), value) * kSeed; }
 
 /// A member's, which its object sums: members in any order give the same sum.
-inline std::uint64_t member_digest(std::string_view key, std::uint64_t value, std::uint64_t seed = kSeed) {
-    return member_of(digest(key, seed), value);
-}
+inline std::uint64_t member_digest(std::string_view key, std::uint64_t value) { return member_of(digest(key), value); }
 
 // ----- 128-bit keys: the digests of a value from each of two seeds, built up as a value's digest is --
 

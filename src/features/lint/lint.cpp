@@ -212,8 +212,9 @@ void Linter::add(const AnyRolloutRow& row, std::vector<Error>& findings) {
 namespace detail {
 
 namespace {
-// A table of kHugeTable bytes or more takes 2 MiB pages: a page fault costs more than zeroing the 2 MiB
-// (in a virtual machine, a 4 KiB fault costs about 10 µs: 512 of them, 5 ms; zeroing 2 MiB, 0.1 ms).
+// A table of kHugeTable bytes or more takes whole 2 MiB pages: on a virtual machine a 4 KiB page's first
+// write is a fault of about 10 µs, and a growing table made a thousand of them for 10,000 SFT rows
+// (bench/README.md, lint of the other families).
 constexpr std::size_t kHugePage = std::size_t(2) << 20, kHugeTable = kHugePage / 8;
 }  // namespace
 
@@ -237,13 +238,6 @@ void table_deallocate(void* p, std::size_t bytes) noexcept {
 
 FactKey fact_key(std::string_view value) { return detail::digests::key_text(detail::digests::string_tag, value); }
 
-namespace {
-
-/// Whether a key of SessionFacts is given (zero: not).
-bool given(const FactKey& key) { return (key[0] | key[1]) != 0; }
-
-}  // namespace
-
 Linter::FamilyTables& Linter::tables_of(std::string_view family) {
     for (auto& [name, tables] : families_)
         if (name == family) return tables;
@@ -254,7 +248,7 @@ void Linter::add_family(const SessionFacts& facts, const Where& here, std::vecto
     FamilyTables& t = tables_of(facts.family);
     bool copy = false;  // a second copy counts toward nothing else
     if (!facts.identity.empty()) {  // the same completion, pair, task or instance twice
-        const FactKey key = given(facts.identity_key) ? facts.identity_key : fact_key(facts.identity);
+        const FactKey key = !detail::zero_key(facts.identity_key) ? facts.identity_key : fact_key(facts.identity);
         const auto [first, fresh] = t.identities.try_emplace(key, here);
         if ((copy = !fresh)) {
             std::string shown = facts.identity;
@@ -264,11 +258,11 @@ void Linter::add_family(const SessionFacts& facts, const Where& here, std::vecto
                                     describe(*first)});
         }
     }
-    if (given(facts.prompt_key) && facts.row_split) {  // the same prompt in train and eval: blamed in finish()
+    if (!detail::zero_key(facts.prompt_key) && facts.row_split) {  // the same prompt in train and eval: blamed in finish()
         if (*facts.row_split == Split::train) t.train_prompts.try_emplace(facts.prompt_key, here);
         else t.eval_prompts.push_back({facts.prompt_key, here, facts.prompt_sha256});
     }
-    if (given(facts.bucket_key) && !copy) {  // DPO: at most max_pairs_per_bucket pairs per (org, model, prompt)
+    if (!detail::zero_key(facts.bucket_key) && !copy) {  // DPO: at most max_pairs_per_bucket pairs per (org, model, prompt)
         auto& [pairs, first] = *t.buckets.try_emplace(facts.bucket_key, {0, here}).first;
         if (++pairs > options_.max_pairs_per_bucket)
             findings.push_back({"rows.lint.dpo.bucket", "/prompt",
@@ -420,18 +414,17 @@ std::vector<LintFinding> Linter::finish() {
 
 namespace {
 
-constexpr std::string_view kLinted[] = {"nemo-gym-rollout", "sft-sample", "dpo-pair", "diff-sft-sample", "recovery-row",
+constexpr std::string_view kRollout = "nemo-gym-rollout";
+constexpr std::string_view kLinted[] = {kRollout, "sft-sample", "dpo-pair", "diff-sft-sample", "recovery-row",
                                         "sediment-rlvr-rollout", "sediment-rlvr-task", "swe-bench-task"};
 
 bool rollout_name(std::string_view name) {
     const std::vector<SchemaId> schemas = schemas_named(name);
-    return !schemas.empty() && std::all_of(schemas.begin(), schemas.end(), [](SchemaId s) { return schema_info(s).base == "nemo-gym-rollout"; });
+    return !schemas.empty() && std::all_of(schemas.begin(), schemas.end(), [](SchemaId s) { return schema_info(s).base == kRollout; });
 }
 
 /// The schemas `name` stands for, and whether they are rollout versions only. (Asked for every row:
 /// the last name's answer is kept.) Throws std::invalid_argument for a name lint does not read.
-constexpr std::string_view kRollout = "nemo-gym-rollout";
-
 const std::pair<std::vector<SchemaId>, bool>& linted_schemas(std::string_view name) {
     thread_local std::string last_name;
     thread_local std::pair<std::vector<SchemaId>, bool> schemas;
