@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <tuple>
 
 namespace sediment_rows_cli {
 
@@ -70,6 +71,7 @@ private:
 
 struct Batch {
     std::vector<Document> documents;
+    std::vector<Outcome> outcomes;  ///< room for its outcomes (an earlier batch's, emptied)
     std::vector<Block> blocks;  ///< the bytes its lines view
     struct Mapped {
         std::shared_ptr<const MappedFile> file;
@@ -83,10 +85,12 @@ struct Batch {
 struct Results {
     std::vector<Outcome> outcomes;
     std::size_t bytes = 0;
+    std::vector<Document> documents;  ///< the batch's, emptied: room for a later batch's
 };
 
 Results process_batch(Batch& batch, const Process& process) {
     Results r;
+    r.outcomes = std::move(batch.outcomes);
     r.outcomes.resize(batch.documents.size());
     for (std::size_t i = 0; i < batch.documents.size(); ++i) {
         Document& d = batch.documents[i];
@@ -105,6 +109,8 @@ Results process_batch(Batch& batch, const Process& process) {
     r.bytes = batch.bytes;
     for (Block& b : batch.blocks) batch.pool->give(std::move(b));
     for (const Batch::Mapped& m : batch.mapped) m.file->release(m.begin, m.end);
+    r.documents = std::move(batch.documents);
+    r.documents.clear();
     batch = Batch();
     return r;
 }
@@ -286,6 +292,10 @@ private:
         }
         totals_.bytes += r.bytes;
         progress_.update(totals_.documents, totals_.bytes);
+        // their vectors are the next batches': a batch's outcomes take hundreds of KiB, which a fresh
+        // allocation would fault in again a page at a time
+        r.outcomes.clear();
+        spare_.emplace_back(std::move(r.outcomes), std::move(r.documents));
     }
 
     /// Sends the batch to be processed: here, or to the workers once fewer than two batches a worker
@@ -299,6 +309,10 @@ private:
         }
         batch_ = Batch();
         batch_.pool = &pool_;
+        if (!spare_.empty()) {
+            std::tie(batch_.outcomes, batch_.documents) = std::move(spare_.back());
+            spare_.pop_back();
+        }
     }
     void dispatch_when_full() {
         if (full()) dispatch();
@@ -498,6 +512,7 @@ private:
     BlockPool pool_;  // before the workers, which give blocks back until they stop
     std::optional<Workers> workers_;
     Batch batch_;
+    std::vector<std::pair<std::vector<Outcome>, std::vector<Document>>> spare_;  ///< taken batches' vectors, emptied
     bool stopped_ = false;
     RunTotals totals_;
     std::size_t metadata_line_ = 0;
