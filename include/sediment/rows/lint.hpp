@@ -240,7 +240,7 @@ private:
     public:
         /// The value of `key`, and true when it was not there and now holds `value`.
         std::pair<V*, bool> try_emplace(FactKey key, const V& value) {
-            if (2 * (size_ + 1) > slots_.size()) grow();
+            if (4 * (size_ + 1) > 3 * slots_.size()) grow();  // at most 3/4 full: linear probes stay short
             std::pair<FactKey, V>* slot = find_slot(key);
             const bool fresh = detail::zero_key(slot->first);
             if (fresh) *slot = {stored(key), value}, ++size_;
