@@ -5,5 +5,6 @@
 set -eu
 cd "$(dirname "$0")/.."
 command -v doxygen >/dev/null || { echo "docs/check.sh: doxygen not found (./cmake/install-deps.sh --docs)" >&2; exit 2; }
+mkdir -p build  # (doxygen makes the last folder of a path only)
 { cat docs/Doxyfile; echo "WARN_AS_ERROR = FAIL_ON_WARNINGS"; echo "OUTPUT_DIRECTORY = build/docs-check"; } | doxygen -
 echo "docs/check.sh: every public declaration is documented; no warnings"
