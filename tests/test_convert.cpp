@@ -1,8 +1,9 @@
 // ATIF <-> row conversion: one test per mapping rule (docs/atif-mapping.md), expected values written
 // by hand from the rule, each loss asserted by pointer and kind.
 #include <catch2/catch.hpp>
+#include <variant>
 
-#include "detail/encode_impl.hpp"  // encode() of what is not a model: a bool, a vector of parts
+#include <sediment/rows/encode.hpp>
 #include "support.hpp"
 
 using namespace sediment::rows;
@@ -14,9 +15,18 @@ NemoGymAtifTrajectory atif(const std::string& steps, const std::string& more = "
                                   more + R"( "steps": )" + steps + "}");
 }
 
-/// The row side as JSON, compact: what a test compares with hand-written JSON.
+/// The row side as JSON, compact: what a test compares with hand-written JSON. (The library encodes
+/// models; a list of them, or a union, is encoded an item at a time.)
 template <class T>
 Json json(const T& value) { return parse(encode(value)); }
+template <class... T>
+Json json(const std::variant<T...>& value) { return std::visit([](const auto& v) { return json(v); }, value); }
+template <class T>
+Json json(const std::vector<T>& items) {
+    Json out = Json::array();
+    for (const T& item : items) out.push_back(json(item));
+    return out;
+}
 
 std::vector<std::string> pointers(const std::vector<Error>& errors) {
     std::vector<std::string> out;

@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "detail/encode_impl.hpp"  // encode() of what is not a model: a bool, a vector of parts
+#include <sediment/rows/encode.hpp>
 #include "support.hpp"
 
 using namespace sediment::rows;
@@ -186,7 +186,7 @@ TEST_CASE("encode: every double round-trips") {
 TEST_CASE("encode: integers and floats keep their kind") {
     NemoGymRolloutRowV2 row = decode<NemoGymRolloutRowV2>(test::mutate(test::kRollout, {"/reward", "0"}));
     CHECK(row.reward->is_integer());
-    CHECK(encode(*row.reward == Number(0)) == "true");
+    CHECK(*row.reward == Number(0));
     CHECK(parse(encode(row, Style::sediment))["reward"].is_number_integer());
     row.reward = 0.0;
     CHECK(encode(row, Style::sediment).find("\"reward\": 0.0,") != std::string::npos);

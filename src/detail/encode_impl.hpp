@@ -1,6 +1,6 @@
 // The definitions behind encode() and append_encoding(), over the generated writers. The library
-// instantiates them in src/models/encode.cpp, the one source that includes this header (besides tests
-// that encode values that are no model: a bool, a vector of parts).
+// instantiates them in src/models/encode.cpp, the one source that includes this header: the tests
+// encode models (and a list of them an item at a time), as a user does.
 #pragma once
 
 #include "detail/encode.hpp"
