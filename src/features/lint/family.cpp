@@ -162,7 +162,10 @@ public:
     }
     /// The key of the value at `p` (SessionFacts::prompt_key); nothing where a -0 is met that
     /// negative_zero() cannot tell apart.
-    std::optional<FactKey> key(std::string_view p) const { return digests(at(p)); }
+    std::optional<FactKey> key(std::string_view p) const {
+        if (FactKey k; digests(detail::tape::value_of(at(p)), k)) return k;
+        return std::nullopt;
+    }
     /// False when a rule read, as a number, a value only the exact reader holds.
     bool complete() const { return complete_; }
 
@@ -249,15 +252,8 @@ private:
         }
         return false;
     }
-    /// JsonRow::digests() of the value `e` stands for; nothing where a -0 is met that negative_zero()
-    /// cannot tell apart.
-    std::optional<FactKey> digests(simdjson::dom::element e) const {
-        std::optional<FactKey> key;
-        if (detail::digests::Key k; digests(detail::tape::value_of(e), k)) key = k;
-        return key;
-    }
-    /// The same, read off the tape (a prompt's walk is a tenth of lint's time on SFT rows): false where
-    /// a -0 is met that negative_zero() cannot tell apart.
+    /// JsonRow::digests() of the value `v` stands for, in `key`, read off the tape (a prompt's walk is a
+    /// tenth of lint's time on SFT rows); false where a -0 is met that negative_zero() cannot tell apart.
     bool digests(detail::tape::Value v, FactKey& key) const {
         using namespace detail::digests;
         switch (v.type()) {
@@ -408,8 +404,10 @@ private:
     /// `out` set to the texts at `pointers` joined by U+0000 (an identity, a bucket), in one allocation.
     std::string& join(std::string& out, std::initializer_list<std::string_view> pointers) const {
         out.clear();
+        bool first = true;
         for (const std::string_view p : pointers) {
-            if (p != *pointers.begin()) out.push_back('\0');  // (the pointers differ)
+            if (!first) out.push_back('\0');
+            first = false;
             out.append(row_.text(p));
         }
         return out;
