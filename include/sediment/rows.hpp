@@ -12,6 +12,7 @@
 #include "rows/json.hpp"
 #include "rows/lint.hpp"
 #include "rows/print.hpp"
+#include "rows/profile.hpp"
 #include "rows/schema.hpp"
 #include "rows/upgrade.hpp"
 #include "rows/value.hpp"

@@ -200,5 +200,9 @@ int run_format(const Options& o);    ///< check.cpp
 int run_convert(const Options& o);   ///< rewrite.cpp
 int run_upgrade(const Options& o);   ///< rewrite.cpp
 int run_schema(const std::vector<std::string>& args);  ///< rewrite.cpp
+/// Whether `name` names a consumer profile (a retired one too): convert --to it writes a profile folder. (profile.cpp)
+bool names_profile(const std::string& name);
+int run_profile_convert(const std::vector<std::string>& args);  ///< profile.cpp: convert --to PROFILE
+int run_verify(const std::vector<std::string>& args);          ///< profile.cpp
 
 }  // namespace sediment_rows_cli

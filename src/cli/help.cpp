@@ -32,6 +32,7 @@ Commands:
   convert    convert ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF
   upgrade    rewrite documents of an older published version as a newer one
   lint       check that rollout rows are what Sediment's derivation rules produce
+  verify     check that a consumer profile folder (hf-trl-sft-v1, ...) is the one Sediment wrote
   schema     list the bundled schemas, or print one
   help       'sediment-rows help COMMAND' (or 'sediment-rows COMMAND --help') explains one
 
@@ -161,6 +162,22 @@ docs/atif-mapping.md the mapping field by field.
                          path below the folder that holds every input (a compression's extension
                          dropped, *.json as *.jsonl), as sediment_rows.dask names them; each file
                          appears whole, once its input is read
+
+usage: sediment-rows convert --to PROFILE --out FOLDER [--no-split] [--canonical-skipped JSON]
+                             [--from NAME] [-q] FILE...
+
+With --to a consumer profile (hf-trl-sft-v1, fireworks-sft-v1: sft-sample.v3 rows; hf-trl-dpo-v2,
+fireworks-dpo-v2: dpo-pair.v4 rows), writes the folder `sediment export --profile` writes, byte for
+byte (docs/profiles.md): data.train.jsonl, data.eval.jsonl, their evidence and compatibility.json.
+A row's split is its file's (NAME.train.jsonl, NAME.eval.jsonl), else its metadata's. The folder
+appears at once (written aside, renamed), 0700 and its files 0600; an existing FOLDER is refused.
+Where Sediment refuses the export (a canonical row its model refuses or would change, a developer
+message for Fireworks, an exact prompt in train and eval, ...), so does this, with Sediment's message,
+and nothing is written.
+  --no-split             one data.jsonl and evidence.jsonl (Sediment's eval fraction 0)
+  --canonical-skipped JSON
+                         the counts Sediment's projection skipped, for the manifest
+                         (default {}), e.g. '{"below_confidence_floor": 2}'
 )";
 
 const char* const kConvertExit = R"(
@@ -238,6 +255,28 @@ Exit status:
   2  usage error, or a file that cannot be read
 )";
 
+const char* const kVerify = R"(usage: sediment-rows verify [--canonical FILE]... [--format text|jsonl|github] [-q] FOLDER...
+
+Checks that each FOLDER is the consumer profile folder Sediment wrote (docs/profiles.md): its files
+are the manifest's (compatibility.json), with their SHA-256 and sizes; the manifest is in Sediment's
+digest form and names the profile's entry; data and evidence lines align, each row_sha256 is its data
+line's digest; every line is in Sediment's line form and order, and valid under its model; the
+counts, splits and prompts are as the manifest says, and no exact prompt is in train and eval; for
+SFT and DPO profiles, each evidence record's source and prompt digests are those of the canonical row
+its data row maps from. Each finding: 'FOLDER/FILE:LINE: POINTER: message [rows.verify.ID]'
+(docs/errors.md); then a line per folder on standard error.
+  --canonical FILE       canonical JSONL (sft.train.jsonl, ...): each source_row_sha256 must name
+                         one of its rows and (SFT, DPO) each data row be that row's mapping
+  --format text|jsonl|github
+                         as for validate; jsonl ends each folder with {"file", "summary"}
+  -q, --quiet            no summary lines
+
+Exit status:
+  0  every folder verifies
+  1  a finding
+  2  usage error, or a FOLDER that is not a folder
+)";
+
 const char* const kSchema = R"(usage: sediment-rows schema list
        sediment-rows schema show NAME
 
@@ -259,6 +298,7 @@ std::string help(const std::string& command) {
     if (command == "upgrade") return std::string(kUpgrade) + kCommonOptions + kFiles + kUpgradeExit;
     if (command == "lint") return std::string(kLint) + kCommonOptions + kFiles + kLintExit;
     if (command == "schema") return kSchema;
+    if (command == "verify") return kVerify;
     return kOverview;
 }
 

@@ -26,7 +26,7 @@ int run(const std::vector<std::string>& args) {
     const std::string& command = args[0];
     if (is_help(command) || command == "help") {
         if (args.size() > 2 || (args.size() == 2 && !has_help(args[1])))
-            return usage_error("help takes one command: validate, format, convert, upgrade, lint or schema");
+            return usage_error("help takes one command: validate, format, convert, upgrade, lint, verify or schema");
         std::cout << help(args.size() == 2 ? args[1] : "");
         return kExitOk;
     }
@@ -35,7 +35,7 @@ int run(const std::vector<std::string>& args) {
         return kExitOk;
     }
     if (command != "validate" && command != "format" && command != "convert" && command != "upgrade" && command != "lint" &&
-        command != "schema")
+        command != "schema" && command != "verify")
         return usage_error("unknown command '" + command + "'");
     for (std::size_t i = 1; i < args.size() && args[i] != "--"; ++i) {
         if (is_help(args[i])) {
@@ -44,6 +44,10 @@ int run(const std::vector<std::string>& args) {
         }
     }
     if (command == "schema") return run_schema({args.begin() + 1, args.end()});
+    if (command == "verify") return run_verify(args);
+    if (command == "convert")  // --to a consumer profile: a profile folder from canonical rows
+        for (std::size_t i = 1; i + 1 < args.size() && args[i] != "--"; ++i)
+            if (args[i] == "--to" && names_profile(args[i + 1])) return run_profile_convert(args);
 
     Options o;
     o.command = command;

@@ -282,6 +282,14 @@ public:
         for (const std::int64_t a : allowed) list += (list.empty() ? "" : ", ") + std::to_string(a);
         error("rows.decode.enum", std::to_string(value) + " is not one of " + list);
     }
+    /// An integer of any size (the strict-number schemas).
+    void check_one_of(const Integer& value, std::initializer_list<std::int64_t> allowed) {
+        for (const std::int64_t a : allowed)
+            if (value.compare(a) == 0) return;
+        std::string list;
+        for (const std::int64_t a : allowed) list += (list.empty() ? "" : ", ") + std::to_string(a);
+        error("rows.decode.enum", value.to_string() + " is not one of " + list);
+    }
     void check_minimum(std::int64_t value, std::int64_t minimum) {
         if (value < minimum)
             error("rows.decode.range", std::to_string(value) + " is less than the minimum " + std::to_string(minimum));
@@ -313,6 +321,13 @@ public:
     void check_min_items(std::size_t count, std::size_t min) {
         if (count < min)
             error("rows.decode.min_items", "expected at least " + std::to_string(min) + " item" + (min == 1 ? "" : "s") +
+                                               ", got " + std::to_string(count));
+    }
+    template <class T>
+    void check_max_items(const std::vector<T>& items, std::size_t max) { check_max_items(items.size(), max); }
+    void check_max_items(std::size_t count, std::size_t max) {
+        if (count > max)
+            error("rows.decode.max_items", "expected at most " + std::to_string(max) + " item" + (max == 1 ? "" : "s") +
                                                ", got " + std::to_string(count));
     }
     /// Runs `check(item)` on each item, at the item's place.

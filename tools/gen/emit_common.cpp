@@ -145,6 +145,7 @@ std::string rule_check(const Rule& r, const std::string& value) {
         case Rule::Kind::pattern: check = "d.check_pattern(" + v + ", " + string_literal(r.text) + ");"; break;
         case Rule::Kind::format: check = "d.check_date_time(" + v + ");"; break;
         case Rule::Kind::min_items: check = "d.check_min_items(" + v + ", " + std::to_string(r.number) + ");"; break;
+        case Rule::Kind::max_items: check = "d.check_max_items(" + v + ", " + std::to_string(r.number) + ");"; break;
         case Rule::Kind::object: check = "d.expect_object(" + v + ");"; break;
         case Rule::Kind::constant: check = "d.check_const(" + v + ", " + string_literal(r.text) + ");"; break;
         case Rule::Kind::one_of: {

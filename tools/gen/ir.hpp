@@ -40,9 +40,9 @@ struct TypeRef {
 struct Rule {
     // constant: a `const` beside null (the value, when not null, is `text`);
     // one_of: an integer `enum` (the value is one of `numbers`)
-    enum class Kind { minimum, maximum, max_length, pattern, format, min_items, object, constant, one_of };
+    enum class Kind { minimum, maximum, max_length, pattern, format, min_items, max_items, object, constant, one_of };
     Kind kind;
-    std::int64_t number = 0;  // minimum, maximum, max_length, min_items
+    std::int64_t number = 0;  // minimum, maximum, max_length, min_items, max_items
     std::string text;         // pattern, format, constant
     std::vector<std::string> schemas;
     bool on_items = false;    // applies to each item of an array

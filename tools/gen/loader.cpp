@@ -429,9 +429,10 @@ private:
             t.kind = TypeRef::Kind::object_any;
             if (f) f->rules.push_back(new_rule(Rule::Kind::object));  // a Json may be any value: keep it an object
         } else if (type == "array") {
-            check_keywords(s, at, {"type", "items", "minItems"});
+            check_keywords(s, at, {"type", "items", "minItems", "maxItems"});
             t.kind = TypeRef::Kind::array;
             rule(Rule::Kind::min_items, "minItems");
+            rule(Rule::Kind::max_items, "maxItems");
             if (!s.contains("items")) {
                 problem(where(at), "arrays need 'items'");
             } else if (s["items"] == false) {  // only [] is valid

@@ -58,11 +58,15 @@ ChosenLabelSource = Literal["explicit_accept", "resolved_ci_pass"]
 RejectedLabelSource = Literal["explicit_reject", "resolved_ci_fail"]
 ChosenAttributionSource = Literal["git_notes", "jaccard"]
 RejectedAttributionSource = Literal["git_notes", "jaccard"]
+FireworksDPORole = Literal["system", "user", "assistant"]
+FireworksTextRole = Literal["system", "user"]
 AgentHarness = Literal["claude-code", "copilot", "codex", "cursor", "pi"]
 InteractionMode = Literal["agent", "inline"]
 RewardSource = Literal["resolved_ci_pass", "resolved_ci_fail"]
 AttributionSource = Literal["git_notes", "jaccard"]
 Verdict = Literal["passed", "failed", "error", "timed_out", "cancelled", "skipped", "neutral", "unknown"]
+ProfileConsumer = Literal["hf-trl", "fireworks", "swe-bench", "nemo-gym"]
+ProfileObjective = Literal["sft", "dpo", "rlvr"]
 
 # ----- models and unions -----------------------------------------------------------------------------
 
@@ -613,6 +617,167 @@ class DPOPairV4(TypedDict):
     metadata: DPOMetadataV4
 
 
+class DPOProfileEvidence(TypedDict):
+    """The evidence record of a data row of an DPO profile (hf-trl-dpo-v2, fireworks-dpo-v2): line i of
+    evidence.X.jsonl ties line i of data.X.jsonl to its canonical row.
+    """
+    row_sha256: str
+    canonical_schema: Literal["https://sediment.so/schemas/training-rows/dpo-pair/v4.json"]
+    source_row_sha256: str
+    prompt_sha256: str
+    metadata: DPOMetadataV4
+    tool_definitions: Literal["absent"]
+
+
+class FireworksDPOMessage(TypedDict):
+    """A documented text message: exactly a role and string content."""
+    role: FireworksDPORole
+    content: str
+
+
+class FireworksDPOInput(TypedDict):
+    """The prompt."""
+    messages: List[FireworksDPOMessage]
+    tools: List[NoReturn]
+
+
+class FireworksDPOOutputMessage(TypedDict):
+    """The one final assistant message of an output."""
+    role: Literal["assistant"]
+    content: str
+
+
+class FireworksDPORow(TypedDict):
+    """A data row of the fireworks-dpo-v2 profile (Fireworks' preference JSONL)."""
+    input: FireworksDPOInput
+    preferred_output: List[FireworksDPOOutputMessage]
+    non_preferred_output: List[FireworksDPOOutputMessage]
+
+
+class FireworksTextMessage(TypedDict):
+    """A system or user message (Fireworks profiles refuse developer messages)."""
+    role: FireworksTextRole
+    content: str
+
+
+class FireworksFunctionCall(TypedDict):
+    name: str
+    arguments: str
+
+
+class FireworksToolCall(TypedDict):
+    id: str
+    type: Literal["function"]
+    function: FireworksFunctionCall
+
+
+class FireworksAssistantContentMessage(TypedDict):
+    """An assistant message with visible response text."""
+    role: Literal["assistant"]
+    content: str
+    tool_calls: NotRequired[List[FireworksToolCall]]
+    reasoning_content: NotRequired[str]
+    weight: int
+
+
+class FireworksAssistantReasoningMessage(TypedDict):
+    """An assistant message with readable reasoning."""
+    role: Literal["assistant"]
+    content: NotRequired[str]
+    tool_calls: NotRequired[List[FireworksToolCall]]
+    reasoning_content: str
+    weight: int
+
+
+class FireworksAssistantToolCallMessage(TypedDict):
+    """An assistant message with at least one structured tool call."""
+    role: Literal["assistant"]
+    content: NotRequired[str]
+    tool_calls: List[FireworksToolCall]
+    reasoning_content: NotRequired[str]
+    weight: int
+
+
+class FireworksToolMessage(TypedDict):
+    role: Literal["tool"]
+    name: str
+    tool_call_id: str
+    content: str
+
+
+FireworksMessage = Union[
+    FireworksTextMessage, FireworksAssistantContentMessage, FireworksAssistantReasoningMessage,
+    FireworksAssistantToolCallMessage, FireworksToolMessage,
+]
+
+
+class FireworksSFTRow(TypedDict):
+    """A data row of the fireworks-sft-v1 profile (Fireworks' chat JSONL)."""
+    messages: List[FireworksMessage]
+
+
+class HfTrlTextMessage(TypedDict):
+    role: Role
+    content: str
+
+
+class HfTrlAssistantContentMessage(TypedDict):
+    """An assistant message with visible response text."""
+    role: Literal["assistant"]
+    content: str
+    tool_calls: NotRequired[List[TrainerToolCallV1]]
+    reasoning_content: NotRequired[str]
+
+
+class HfTrlAssistantReasoningMessage(TypedDict):
+    """An assistant message with readable reasoning."""
+    role: Literal["assistant"]
+    content: NotRequired[str]
+    tool_calls: NotRequired[List[TrainerToolCallV1]]
+    reasoning_content: str
+
+
+class HfTrlAssistantToolCallMessage(TypedDict):
+    """An assistant message with at least one structured tool call."""
+    role: Literal["assistant"]
+    content: NotRequired[str]
+    tool_calls: List[TrainerToolCallV1]
+    reasoning_content: NotRequired[str]
+
+
+HfTrlAssistantMessage = Union[
+    HfTrlAssistantContentMessage, HfTrlAssistantReasoningMessage, HfTrlAssistantToolCallMessage,
+]
+
+
+class HfTrlToolMessage(TypedDict):
+    role: Literal["tool"]
+    name: str
+    tool_call_id: str
+    content: str
+
+
+HfTrlMessage = Union[
+    HfTrlTextMessage, HfTrlAssistantContentMessage, HfTrlAssistantReasoningMessage,
+    HfTrlAssistantToolCallMessage, HfTrlToolMessage,
+]
+
+
+class HfTrlDPORow(TypedDict):
+    """A data row of the hf-trl-dpo-v2 profile (TRL's conversational preference shape)."""
+    prompt: List[HfTrlMessage]
+    chosen: List[HfTrlAssistantMessage]
+    rejected: List[HfTrlAssistantMessage]
+    tools: List[NoReturn]
+
+
+class HfTrlSFTRow(TypedDict):
+    """A data row of the hf-trl-sft-v1 profile (TRL's conversational prompt-completion shape)."""
+    prompt: List[HfTrlMessage]
+    completion: List[HfTrlAssistantMessage]
+    tools: List[NoReturn]
+
+
 class TextPartV1(TypedDict):
     type: Literal["text"]
     content: str
@@ -824,6 +989,39 @@ class NemoGymRolloutRowV4(TypedDict):
     response: NemoGymResponseV1
     reward: NotRequired[float]
     metadata: NemoGymMetadataV4
+
+
+class ProfileEntry(TypedDict):
+    """The profile's entry (compatibility.py CompatibilityProfile, asdict)."""
+    id: str
+    consumer: ProfileConsumer
+    objective: ProfileObjective
+    profile_version: int
+    canonical_schema: str
+    dependencies: List[Any]
+    validation: str
+    support: str
+
+
+class ProfileDiagnostics(TypedDict):
+    """Counts of the written rows."""
+    rows_by_split: Dict[str, Any]
+    reward_counts: Dict[str, Any]
+    exact_prompt_overlap: int
+    semantic_task_overlap: Literal["not_assessed"]
+
+
+class ProfileManifest(TypedDict):
+    """compatibility.json: the manifest of a consumer profile folder."""
+    profile: ProfileEntry
+    rows: int
+    skipped: Dict[str, Any]
+    canonical_skipped: NotRequired[Dict[str, Any]]
+    fragmented: NotRequired[Dict[str, Any]]
+    files: Dict[str, Any]
+    training_execution: Literal["not_run"]
+    tool_definitions: Literal["not_inferred"]
+    diagnostics: ProfileDiagnostics
 
 
 class RecoveryRowV1(TypedDict):
@@ -1103,6 +1301,18 @@ class SFTMetadataV3(TypedDict):
     schema_version: Literal[3]
 
 
+class SFTProfileEvidence(TypedDict):
+    """The evidence record of a data row of an SFT profile (hf-trl-sft-v1, fireworks-sft-v1): line i of
+    evidence.X.jsonl ties line i of data.X.jsonl to its canonical row.
+    """
+    row_sha256: str
+    canonical_schema: Literal["https://sediment.so/schemas/training-rows/sft-sample/v3.json"]
+    source_row_sha256: str
+    prompt_sha256: str
+    metadata: SFTMetadataV3
+    tool_definitions: Literal["absent"]
+
+
 class SFTSampleV1(TypedDict):
     """One SFT sample."""
     prompt: List[TrainerMessage]
@@ -1307,7 +1517,17 @@ class Loads(Protocol):
     @overload
     def __call__(self, data: Data, schema: Literal["dpo-pair.v4"]) -> DPOPairV4: ...
     @overload
+    def __call__(self, data: Data, schema: Literal["dpo-profile-evidence"]) -> DPOProfileEvidence: ...
+    @overload
     def __call__(self, data: Data, schema: Literal["dpo-provenance.v1"]) -> DPOProvenanceV1: ...
+    @overload
+    def __call__(self, data: Data, schema: Literal["fireworks-dpo-v2"]) -> FireworksDPORow: ...
+    @overload
+    def __call__(self, data: Data, schema: Literal["fireworks-sft-v1"]) -> FireworksSFTRow: ...
+    @overload
+    def __call__(self, data: Data, schema: Literal["hf-trl-dpo-v2"]) -> HfTrlDPORow: ...
+    @overload
+    def __call__(self, data: Data, schema: Literal["hf-trl-sft-v1"]) -> HfTrlSFTRow: ...
     @overload
     def __call__(self, data: Data, schema: Literal["nemo-gym-response.v1"]) -> NemoGymResponseV1: ...
     @overload
@@ -1330,6 +1550,8 @@ class Loads(Protocol):
     def __call__(self, data: Data, schema: Literal["nemo-gym-rollout.v3"]) -> NemoGymRolloutRowV3: ...
     @overload
     def __call__(self, data: Data, schema: Literal["nemo-gym-rollout.v4"]) -> NemoGymRolloutRowV4: ...
+    @overload
+    def __call__(self, data: Data, schema: Literal["profile-manifest"]) -> ProfileManifest: ...
     @overload
     def __call__(self, data: Data, schema: Literal["recovery-row.v1"]) -> RecoveryRowV1: ...
     @overload
@@ -1374,6 +1596,8 @@ class Loads(Protocol):
     def __call__(self, data: Data, schema: Literal["sft-metadata.v2"]) -> SFTMetadataV2: ...
     @overload
     def __call__(self, data: Data, schema: Literal["sft-metadata.v3"]) -> SFTMetadataV3: ...
+    @overload
+    def __call__(self, data: Data, schema: Literal["sft-profile-evidence"]) -> SFTProfileEvidence: ...
     @overload
     def __call__(self, data: Data, schema: Literal["sft-sample.v1"]) -> SFTSampleV1: ...
     @overload
@@ -1532,8 +1756,28 @@ class Read(Protocol):
     ) -> Iterator["Document[DPOPairV4]"]: ...
     @overload
     def __call__(
+        self, path: Path, schema: Literal["dpo-profile-evidence"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[DPOProfileEvidence]"]: ...
+    @overload
+    def __call__(
         self, path: Path, schema: Literal["dpo-provenance.v1"], jobs: Optional[int] = None, document: bool = False
     ) -> Iterator["Document[DPOProvenanceV1]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["fireworks-dpo-v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[FireworksDPORow]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["fireworks-sft-v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[FireworksSFTRow]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["hf-trl-dpo-v2"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[HfTrlDPORow]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["hf-trl-sft-v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[HfTrlSFTRow]"]: ...
     @overload
     def __call__(
         self, path: Path, schema: Literal["nemo-gym-response.v1"], jobs: Optional[int] = None, document: bool = False
@@ -1570,6 +1814,10 @@ class Read(Protocol):
     def __call__(
         self, path: Path, schema: Literal["nemo-gym-rollout.v4"], jobs: Optional[int] = None, document: bool = False
     ) -> Iterator["Document[NemoGymRolloutRowV4]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["profile-manifest"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[ProfileManifest]"]: ...
     @overload
     def __call__(
         self, path: Path, schema: Literal["recovery-row.v1"], jobs: Optional[int] = None, document: bool = False
@@ -1650,6 +1898,10 @@ class Read(Protocol):
     def __call__(
         self, path: Path, schema: Literal["sft-metadata.v3"], jobs: Optional[int] = None, document: bool = False
     ) -> Iterator["Document[SFTMetadataV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["sft-profile-evidence"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SFTProfileEvidence]"]: ...
     @overload
     def __call__(
         self, path: Path, schema: Literal["sft-sample.v1"], jobs: Optional[int] = None, document: bool = False

@@ -1,0 +1,146 @@
+// Sediment's consumer profiles: what a trainer loads (docs/profiles.md). `sediment export sft --profile
+// hf-trl-sft-v1` writes a folder of rows in the trainer's own shape (data.train.jsonl, data.eval.jsonl),
+// an evidence record per row tying it to its canonical row by SHA-256 (evidence.*.jsonl) and a manifest
+// of every file's digest (compatibility.json). This header maps canonical rows to a profile, writes the
+// folder as Sediment does, byte for byte, and verifies a folder before training.
+//
+// Source of every rule: sediment-ai/sediment at ef084b9, packages/export/sediment_export/compatibility.py
+// (profiles, the SFT/DPO adapter, publication) and jsonl.py (the line writer, split file names).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "error.hpp"
+#include "generated/models.hpp"
+#include "schema.hpp"
+#include "value.hpp"
+
+namespace sediment::rows {
+
+/// One of Sediment's consumer profiles (compatibility.py PROFILES): its manifest entry, and the models
+/// of its rows.
+struct Profile {
+    std::string_view id;         ///< "hf-trl-sft-v1": `{consumer}-{objective}-v{profile_version}`
+    std::string_view consumer;   ///< "hf-trl", "fireworks", "swe-bench", "nemo-gym"
+    std::string_view objective;  ///< "sft", "dpo", "rlvr"
+    int profile_version = 1;
+    SchemaId canonical;                 ///< the schema of the canonical rows it maps (sft-sample.v3, ...)
+    std::string_view canonical_schema;  ///< that schema's $id, as the manifest and evidence name it
+    std::vector<std::pair<std::string_view, std::string_view>> dependencies;  ///< pinned [name, version]s
+    std::string_view validation;  ///< what Sediment ran to check the rows (a manifest string)
+    std::string_view support;     ///< what that check covers (a manifest string)
+    std::optional<SchemaId> data;      ///< the model of its data rows, where the project has one
+    std::optional<SchemaId> evidence;  ///< the model of its evidence records, where the project has one
+
+    /// True for the SFT and DPO profiles, which write_profile() writes from canonical rows alone (the RLVR
+    /// ones need Sediment's inference calls or an operator's consumer config).
+    bool writable() const noexcept { return objective == "sft" || objective == "dpo"; }
+};
+
+/// Sediment's six profiles, in its order.
+const std::vector<Profile>& profiles();
+
+/// The profile named `id`, or nullptr.
+const Profile* find_profile(std::string_view id) noexcept;
+
+/// Sediment refused an export or a profile name: what() is Sediment's own message.
+class ProfileError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// The profile named `id`; throws ProfileError with Sediment's message ("unsupported profile: NAME", or for
+/// hf-trl-dpo-v1 and fireworks-dpo-v1 "profile NAME is retired; use ... and re-export ...").
+const Profile& profile(std::string_view id);
+
+/// The profile's manifest entry: {id, consumer, objective, profile_version, canonical_schema,
+/// dependencies, validation, support}.
+Json profile_entry(const Profile& p);
+
+/// Sediment's digest form: json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False):
+/// sorted keys, no spaces, UTF-8, floats as Python's repr. Throws EncodeError for what JSON cannot carry.
+std::string digest_form(const Json& value);
+
+/// The lowercase hex SHA-256 of digest_form(value) (compatibility.py row_digest()).
+std::string row_sha256(const Json& value);
+
+/// Sediment's line form: Python's json.JSONEncoder defaults (", " and ": ", non-ASCII as \uXXXX), keys in
+/// their order, then "\n": a line of data.*.jsonl, evidence.*.jsonl and the canonical exports.
+std::string line_form(const Json& value);
+
+/// One canonical row mapped to a profile: its split, its data row and its evidence record (row_sha256
+/// first, then the adapter's keys).
+struct ProfileRow {
+    Split split = Split::train;
+    Json data;
+    Json evidence;
+};
+
+/// Maps one canonical row of `p`'s canonical schema (writable profiles) on side `split`, as
+/// adapt_training_rows() does. Throws ProfileError with Sediment's message: "PROFILE: invalid canonical
+/// row" (a row Sediment's model refuses), "PROFILE: canonical row has unknown or altered fields" (one it
+/// would change, or whose metadata.split is not `split`), the Fireworks refusals.
+ProfileRow adapt_row(const Profile& p, const Json& canonical, Split split);
+
+/// How write_profile() writes a folder.
+struct ProfileOptions {
+    /// data.train.jsonl and data.eval.jsonl (Sediment's eval fraction above 0), or one data.jsonl.
+    bool split = true;
+    /// The counts Sediment's projection skipped before the adapter (`canonical_skipped`: an object of
+    /// names to counts, which the CLI always writes), or none for no such key.
+    std::optional<Json> canonical_skipped = Json::object();
+};
+
+/// Publishes `rows` as the folder `out` (publish_compatible_rows()): sorted in Sediment's order, the
+/// files and manifest written in a private staging folder beside `out` and renamed to it at once (0700,
+/// files 0600). Returns the manifest; with no rows, writes nothing (Sediment writes no folder). Throws
+/// ProfileError with Sediment's message for an existing `out` or, with splitting, an exact prompt in both
+/// train and eval; std::filesystem::filesystem_error when a file cannot be written.
+Json write_profile(const Profile& p, std::vector<ProfileRow> rows, const std::filesystem::path& out,
+                   const ProfileOptions& options = {});
+
+/// One thing verify_profile() found: the file (a name in the folder, or a canonical file's path), its
+/// line (0: the file as a whole) and the error (id `rows.verify.*`, docs/errors.md; the pointer is
+/// within the line's document or the manifest).
+struct ProfileFinding {
+    std::string file;
+    std::size_t line = 0;
+    Error error;
+};
+
+/// What verify_profile() concluded.
+struct ProfileVerdict {
+    const Profile* profile = nullptr;  ///< the manifest's profile, when it names one
+    std::size_t rows = 0;              ///< the data lines read
+    std::map<std::string, std::size_t> rows_by_split;  ///< of those lines
+    std::vector<ProfileFinding> findings;              ///< in file order, then line order
+    /// True when nothing was found.
+    bool ok() const noexcept { return findings.empty(); }
+};
+
+/// What verify_profile() checks beside the folder.
+struct VerifyOptions {
+    /// Canonical JSONL files: each evidence record's source_row_sha256 must name one of their rows, and
+    /// (SFT, DPO) each data row and evidence record must be that row's mapping, byte for byte.
+    std::vector<std::filesystem::path> canonical;
+    /// Findings kept, at most (the rest are counted in a last finding).
+    std::size_t max_findings = 1000;
+};
+
+/// Checks that `folder` is the consumer profile folder Sediment writes (docs/profiles.md, "What verify
+/// checks"): its files are the manifest's, with their SHA-256 and sizes; the manifest in digest form and
+/// its profile entry the profile's; data and evidence lines aligned, each row_sha256 its data line's
+/// digest, every line in line form and Sediment's order; counts and splits as the manifest says; no exact
+/// prompt in train and eval; every row and record valid under its model; (SFT, DPO) each data row the
+/// mapping of the canonical row its evidence names. Never throws for what the folder holds.
+ProfileVerdict verify_profile(const std::filesystem::path& folder, const VerifyOptions& options = {});
+
+}  // namespace sediment::rows

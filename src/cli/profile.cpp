@@ -1,0 +1,254 @@
+// verify, and convert --to PROFILE: Sediment's consumer profile folders (docs/profiles.md).
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "detail/text.hpp"
+
+namespace sediment_rows_cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool read_text(const std::string& path, std::string& out) {
+    if (path == "-") {
+        std::ostringstream s;
+        s << std::cin.rdbuf();
+        out = std::move(s).str();
+        return !std::cin.bad();
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::ostringstream s;
+    s << in.rdbuf();
+    out = std::move(s).str();
+    return !in.bad();
+}
+
+// The split a canonical export's file name gives (sft.train.jsonl, dpo.eval.jsonl), else none.
+std::optional<rows::Split> split_of_name(const std::string& path) {
+    const std::string name = fs::path(path).filename().string();
+    for (const rows::Split s : {rows::Split::train, rows::Split::eval}) {
+        const std::string side = s == rows::Split::eval ? ".eval." : ".train.";
+        if (name.find(side) != std::string::npos) return s;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+bool names_profile(const std::string& name) {
+    return rows::find_profile(name) || name == "hf-trl-dpo-v1" || name == "fireworks-dpo-v1";
+}
+
+// ----- convert --to PROFILE --------------------------------------------------------------------------
+
+int run_profile_convert(const std::vector<std::string>& args) {
+    std::string to, out, from;
+    bool split = true, quiet = false;
+    std::optional<rows::Json> skipped = rows::Json::object();
+    std::vector<std::string> files;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        const auto value = [&](std::string& into) {
+            if (i + 1 >= args.size()) return false;
+            into = args[++i];
+            return true;
+        };
+        if (a == "--") {
+            files.insert(files.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+            break;
+        }
+        if (a == "--to") {
+            if (!value(to)) return usage_error("--to needs a profile", "convert");
+        } else if (a == "--out") {
+            if (!value(out)) return usage_error("--out needs a folder", "convert");
+        } else if (a == "--from") {
+            if (!value(from)) return usage_error("--from needs a schema", "convert");
+        } else if (a == "--no-split") {
+            split = false;
+        } else if (a == "-q" || a == "--quiet") {
+            quiet = true;
+        } else if (a == "--canonical-skipped") {
+            std::string text;
+            if (!value(text)) return usage_error("--canonical-skipped needs a JSON object of counts", "convert");
+            rows::Json counts;
+            std::vector<rows::Error> errors;
+            if (!rows::parse(text, counts, errors) || !counts.is_object())
+                return usage_error("--canonical-skipped needs a JSON object of counts, e.g. '{\"below_confidence_floor\": 2}'", "convert");
+            for (const auto& [name, n] : counts.items())
+                if (!n.is_number_unsigned() && !(n.is_number_integer() && n.get<std::int64_t>() >= 0))
+                    return usage_error("--canonical-skipped: the count of '" + name + "' is not a non-negative integer", "convert");
+            skipped = std::move(counts);
+        } else if (a.size() > 1 && a[0] == '-' && a != "-") {
+            return usage_error("unknown option '" + a + "' for convert --to PROFILE", "convert");
+        } else {
+            files.push_back(a);
+        }
+    }
+    const rows::Profile* p = nullptr;
+    try {
+        p = &rows::profile(to);
+    } catch (const rows::ProfileError& e) {
+        return usage_error(e.what(), "convert");
+    }
+    if (!p->writable())
+        return usage_error(std::string(p->id) + " needs Sediment's " +
+                               (p->consumer == "nemo-gym" ? "inference calls, which rows do not hold: verify its folders with 'sediment-rows verify'"
+                                                          : "RLVR adapter and a consumer config"),
+                           "convert");
+    const rows::SchemaInfo& canonical = rows::schema_info(p->canonical);
+    if (!from.empty() && from != canonical.name && from != canonical.base)
+        return usage_error(std::string(p->id) + " maps " + std::string(canonical.name) + " rows, not " + from, "convert");
+    if (out.empty()) return usage_error("convert --to " + to + " needs --out FOLDER (the profile folder to write)", "convert");
+    if (files.empty()) return usage_error("no canonical files (" + std::string(canonical.name) + " JSONL)", "convert");
+
+    std::vector<rows::ProfileRow> mapped;
+    for (const std::string& file : files) {
+        std::string text;
+        if (!read_text(file, text)) {
+            say("cannot read " + display_name(file));
+            return kExitUsage;
+        }
+        const std::optional<rows::Split> named = split_of_name(file);
+        std::size_t number = 0, start = 0;
+        while (start < text.size()) {
+            std::size_t end = text.find('\n', start);
+            if (end == std::string::npos) end = text.size();
+            std::string_view line(text.data() + start, end - start);
+            start = end + 1;
+            ++number;
+            if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+            if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+            const std::string where = display_name(file) + ":" + std::to_string(number) + ": ";
+            rows::Json row;
+            std::vector<rows::Error> errors;
+            if (!rows::parse(line, row, errors)) {
+                say(where + (errors.front().pointer.empty() ? "" : errors.front().pointer + ": ") + errors.front().message + "; nothing written");
+                return kExitFailed;
+            }
+            rows::Split side = rows::Split::train;
+            if (named) side = *named;
+            else if (row.is_object() && row.contains("metadata") && row["metadata"].is_object() && row["metadata"].contains("split"))
+                side = row["metadata"]["split"] == "eval" ? rows::Split::eval : rows::Split::train;
+            try {
+                mapped.push_back(rows::adapt_row(*p, row, side));
+            } catch (const rows::ProfileError& e) {
+                say(where + e.what() + "; nothing written");
+                return kExitFailed;
+            } catch (const rows::EncodeError& e) {
+                say(where + e.error().pointer + ": " + e.error().message + "; nothing written");
+                return kExitFailed;
+            }
+        }
+    }
+    rows::ProfileOptions options;
+    options.split = split;
+    options.canonical_skipped = skipped;
+    rows::Json manifest;
+    try {
+        manifest = rows::write_profile(*p, std::move(mapped), out, options);
+    } catch (const rows::ProfileError& e) {
+        say(std::string(e.what()) + "; nothing written");
+        return kExitFailed;
+    } catch (const fs::filesystem_error& e) {
+        say(std::string(e.what()));
+        return kExitUsage;
+    }
+    if (!quiet) {
+        if (manifest["rows"] == 0) {
+            std::cerr << "no rows: nothing written (Sediment writes no folder for an empty export)\n";
+        } else {
+            std::string files_said;
+            for (const auto& [name, entry] : manifest["files"].items())
+                files_said += (files_said.empty() ? "" : ", ") + name;
+            std::cerr << "wrote " << manifest["rows"].dump() << " rows as " << p->id << " to " << display_name(out) << " (" << files_said
+                      << ", compatibility.json)\n";
+        }
+    }
+    return kExitOk;
+}
+
+// ----- verify ----------------------------------------------------------------------------------------
+
+int run_verify(const std::vector<std::string>& args) {
+    Reporter::Options reporting;
+    reporting.ids = true;
+    rows::VerifyOptions options;
+    std::vector<std::string> folders;
+    bool quiet = false;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--canonical") {
+            if (i + 1 >= args.size()) return usage_error("--canonical needs a file", "verify");
+            options.canonical.push_back(args[++i]);
+        } else if (a == "--format") {
+            if (i + 1 >= args.size()) return usage_error("--format needs text, jsonl or github", "verify");
+            const std::string& f = args[++i];
+            if (f == "text") reporting.format = Format::text;
+            else if (f == "jsonl") reporting.format = Format::jsonl;
+            else if (f == "github") reporting.format = Format::github;
+            else return usage_error("--format is text, jsonl or github, not '" + f + "'", "verify");
+        } else if (a == "-q" || a == "--quiet") {
+            quiet = true;
+        } else if (a == "--") {
+            folders.insert(folders.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+            break;
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usage_error("unknown option '" + a + "' for verify", "verify");
+        } else {
+            folders.push_back(a);
+        }
+    }
+    if (folders.empty()) return usage_error("verify needs a profile FOLDER (the folder `sediment export --profile` wrote)", "verify");
+    for (const std::string& folder : folders) {
+        std::error_code ec;
+        if (!fs::is_directory(folder, ec)) {
+            say(display_name(folder) + " is not a folder");
+            return kExitUsage;
+        }
+    }
+    for (const fs::path& file : options.canonical) {
+        std::error_code ec;
+        if (!fs::is_regular_file(file, ec)) {
+            say("cannot read " + display_name(file.string()));
+            return kExitUsage;
+        }
+    }
+    Reporter reporter(std::cout, reporting);
+    bool failed = false;
+    for (const std::string& folder : folders) {
+        const rows::ProfileVerdict verdict = rows::verify_profile(folder, options);
+        std::vector<std::string> names;  // each finding's file, named as the user would open it
+        names.reserve(verdict.findings.size());
+        for (const rows::ProfileFinding& f : verdict.findings)
+            names.push_back(fs::path(f.file).is_absolute() || std::find(options.canonical.begin(), options.canonical.end(), fs::path(f.file)) != options.canonical.end()
+                                ? f.file
+                                : (fs::path(folder) / f.file).string());
+        for (std::size_t i = 0; i < verdict.findings.size(); ++i) {
+            Finding finding;
+            finding.path = &names[i];
+            finding.line = verdict.findings[i].line;
+            finding.errors = {verdict.findings[i].error};
+            reporter.report(finding);
+        }
+        failed = failed || !verdict.ok();
+        std::string splits;
+        for (const auto& [split, n] : verdict.rows_by_split) splits += (splits.empty() ? "" : ", ") + split + " " + std::to_string(n);
+        const std::string profile = verdict.profile ? std::string(verdict.profile->id) : "no profile";
+        reporter.file_summary(folder, "\"profile\": " + (verdict.profile ? json_string(profile) : std::string("null")) +
+                                          ", \"rows\": " + std::to_string(verdict.rows) + ", \"findings\": " +
+                                          std::to_string(verdict.findings.size()) + ", \"verified\": " + (verdict.ok() ? "true" : "false"));
+        if (!quiet)
+            std::cerr << (display_name(folder) + ": " + profile + ", " + std::to_string(verdict.rows) + " rows" +
+                (splits.empty() ? "" : " (" + splits + ")") + ": " +
+                (verdict.ok() ? std::string("verified") : std::to_string(verdict.findings.size()) + (verdict.findings.size() == 1 ? " finding" : " findings"))) << "\n";
+    }
+    reporter.finish();
+    return failed ? kExitFailed : kExitOk;
+}
+
+}  // namespace sediment_rows_cli
