@@ -188,6 +188,7 @@ inline Json example(const Json& root, const Json& s, int depth = 0) {
             }
     }
     const std::string type = s.value("type", "");
+    if (type == "string" && s.value("pattern", "") == "^[0-9a-f]{64}$") return std::string(64, 'a');  // a SHA-256
     if (type == "string") return s.value("format", "") == "date-time" ? "2026-01-02T03:04:05Z" : "x";
     if (type == "integer") return s.value("minimum", Json(1));
     if (type == "number") return 0.5;
@@ -223,6 +224,15 @@ inline Json build_base(SchemaId schema) {
         case SchemaId::ci_outcome_v3: return row_of_version(4)["metadata"]["verifier_results"][0];
         case SchemaId::atif_v1_7: return sediment::rows::parse(kTrajectory);
         case SchemaId::atif: return harbor_trajectory();
+        case SchemaId::profile_manifest:  // its maps' values are checked in code: a file's entry, a dependency pair
+            return sediment::rows::parse(R"({"profile": {"id": "hf-trl-sft-v1", "consumer": "hf-trl", "objective": "sft",
+              "profile_version": 1, "canonical_schema": "https://sediment.so/schemas/training-rows/sft-sample/v3.json",
+              "dependencies": [["datasets", "5.0.1"]], "validation": "v", "support": "loader"}, "rows": 1, "skipped": {},
+              "canonical_skipped": {"below_confidence_floor": 2},
+              "files": {"data.jsonl": {"sha256": "0000000000000000000000000000000000000000000000000000000000000000", "bytes": 10}},
+              "training_execution": "not_run", "tool_definitions": "not_inferred",
+              "diagnostics": {"rows_by_split": {"train": 1}, "reward_counts": {}, "exact_prompt_overlap": 0,
+              "semantic_task_overlap": "not_assessed"}})");
         default: {
             const Json root = Json::parse(sediment::rows::schema_text(schema));
             return example(root, root);

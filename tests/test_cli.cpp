@@ -138,6 +138,7 @@ TEST_CASE("cli: schema list and schema show") {
                                     "diff-sft-sample" + any + "diff-sft-sample.v1 diff-sft-sample.v2 diff-sft-sample.v3\n"
                                     "diff-sft-sample.v1\thttps://sediment.so/schemas/training-rows/diff-sft-sample/v1.json\n",
                                     "sft-metadata.v3\thttps://sediment.so/schemas/training-rows/sft-metadata/v3.json\n"
+                                    "sft-profile-evidence\turn:sediment-rows:schemas:sft-profile-evidence\n"
                                     "sft-sample" + any + "sft-sample.v1 sft-sample.v2 sft-sample.v3\n"
                                     "sft-sample.v1\thttps://sediment.so/schemas/training-rows/sft-sample/v1.json\n",
                                     "nemo-gym-rollout" + any + "nemo-gym-rollout.v1 nemo-gym-rollout.v2 nemo-gym-rollout.v3 nemo-gym-rollout.v4\n",
@@ -152,7 +153,7 @@ TEST_CASE("cli: schema list and schema show") {
                              "sft-sample.v3\thttps://sediment.so/schemas/training-rows/sft-sample/v3.json\n",
                              "trainer-messages.tool-call.v1\thttps://sediment.so/schemas/trainer-messages/tool-call/v1.json\n"})
         CHECK(list.out.find(line) != std::string::npos);
-    CHECK(std::count(list.out.begin(), list.out.end(), '\n') == 9 + 68);  // 8 names without a version, any, 68 schemas
+    CHECK(std::count(list.out.begin(), list.out.end(), '\n') == 9 + 75);  // 8 names without a version, any, 75 schemas
     // every bundled schema byte for byte (the text `schema show` prints), and the CLI's own output for
     // the first and last of them and each family's first version (a process each: 68 were 8 s under ASan)
     for (const SchemaInfo& s : kSchemas) {

@@ -105,8 +105,9 @@ TEST_CASE("fast path: the base documents, and values the fast path leaves to the
     for (const SchemaInfo& info : kSchemas) {
         INFO(info.name);
         // the ATIF bases hold a token count of 2^70, beyond 64 bits
-        CHECK(same_as_exact(info.id, encode(test::base(info.id))) == !info.strict_numbers);
-        if (info.strict_numbers) CHECK(same_as_exact(info.id, atif_text(info.id, {"/notes", "\"n\""})));
+        const bool atif = info.id == SchemaId::atif || info.id == SchemaId::atif_v1_7;
+        CHECK(same_as_exact(info.id, encode(test::base(info.id))) == !atif);
+        if (atif) CHECK(same_as_exact(info.id, atif_text(info.id, {"/notes", "\"n\""})));
     }
     const auto args = [](const std::string& value) {
         return test::mutate(test::kRollout, {"/response/turns/0/tool_calls/0/arguments/x", value});

@@ -141,10 +141,12 @@ const Json& schema_json(SchemaId id) {
     return id == SchemaId::dpo_pair_v4 ? dpo : sft;
 }
 
-// Fields Sediment's models give a default, and that default: a row without one is read with it, so
-// the row comes back changed.
+// Fields Sediment's models give a default, and that default (docs/profiles.md): a row without one is read
+// with it, so the row comes back changed.
 const Json* default_of(std::string_view key) {
     static const Json null_value = nullptr, empty = Json::array();
+    for (const std::string_view member : {"chosen_", "rejected_"})  // a DPO pair's, of each member
+        if (key.substr(0, member.size()) == member) key.remove_prefix(member.size());
     if (key == "repository_identity" || key == "attribution_source" || key == "policy_digest") return &null_value;
     if (key == "session_commit_observation_ids") return &empty;
     return nullptr;

@@ -1,0 +1,512 @@
+// Consumer profiles (docs/profiles.md): the registry, the two JSON forms, the SFT/DPO adapter and its
+// refusals, the folder write_profile() publishes, and verify_profile() on it and on each kind of tampering.
+// (../shared's profilegen.py is compared byte for byte in tests/python/conformance/test_profiles.py.)
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "sediment/rows/profile.hpp"
+#include "sediment/rows/json.hpp"
+#include "sediment/rows/lint.hpp"
+#include "cli.hpp"
+#include "process.hpp"
+
+namespace fs = std::filesystem;
+using sediment::rows::Json;
+namespace rows = sediment::rows;
+
+namespace {
+
+// A canonical sft-sample.v3 row: its prompt says `ask`, its split is `split`.
+Json sft_row(const std::string& ask, const std::string& split, const std::string& completion_id) {
+    return Json::parse(R"({"prompt": [{"role": "system", "content": "Be brief."},
+      {"role": "user", "content": ")" + ask + R"("},
+      {"role": "assistant", "thinking": "look first", "content": "", "tool_calls": [{"id": "call_1", "type": "function",
+        "function": {"name": "read", "arguments": {"path": "a.py", "n": 2, "x": 1.5}}}]},
+      {"role": "tool", "name": "read", "tool_call_id": "call_1", "content": "1 printed"}],
+     "completion": [{"role": "assistant", "thinking": "done", "content": "It prints 1 \u00e9."}],
+     "tools": [],
+     "metadata": {"org_id": "acme", "source_model": "m-1", "completion_id": ")" + completion_id + R"(",
+       "recipe_id": "sft_curated", "recipe_version": 1, "eligibility_source": "explicit_accept",
+       "label_confidence": 0.9, "ci_reliability": null,
+       "provenance": {"policy_version": "p1", "quarantine_revision": 3, "policy_digest": null},
+       "split": ")" + split + R"(", "repository_identity": null, "attribution_source": null,
+       "session_commit_observation_ids": [],
+       "schema_id": "https://sediment.so/schemas/training-rows/sft-sample/v3.json", "schema_version": 3}})");
+}
+
+// A canonical dpo-pair.v4 row with one text message on each side.
+Json dpo_row(const std::string& ask, const std::string& split) {
+    return Json::parse(R"({"prompt": [{"role": "user", "content": ")" + ask + R"("}],
+      "chosen": [{"role": "assistant", "content": "yes"}], "rejected": [{"role": "assistant", "content": "no"}],
+      "tools": [],
+      "metadata": {"org_id": "acme", "source_model": "m-1", "chosen_completion_id": "c1", "rejected_completion_id": "c2",
+        "recipe_id": "dpo_outcome", "recipe_version": 2, "chosen_label_source": "resolved_ci_pass",
+        "rejected_label_source": "resolved_ci_fail", "label_confidence": 0.8, "ci_reliability": 0.5, "confidence_margin": 0.2,
+        "provenance": {"chosen": {"policy_version": "p1", "quarantine_revision": 3, "policy_digest": null},
+        "rejected": {"policy_version": "p1", "quarantine_revision": 3, "policy_digest": null}},
+        "split": ")" + split + R"(", "chosen_repository_identity": null, "rejected_repository_identity": null,
+        "chosen_attribution_source": null, "rejected_attribution_source": null,
+        "chosen_session_commit_observation_ids": [], "rejected_session_commit_observation_ids": [],
+        "schema_id": "https://sediment.so/schemas/training-rows/dpo-pair/v4.json", "schema_version": 4}})");
+}
+
+rows::Split split_of(const Json& row) { return row["metadata"]["split"] == "eval" ? rows::Split::eval : rows::Split::train; }
+
+std::string read(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) out.push_back(l + "\n");
+    return out;
+}
+std::string joined(const std::vector<std::string>& ls) {
+    std::string out;
+    for (const std::string& l : ls) out += l;
+    return out;
+}
+
+std::string hex_sha256(const std::string& bytes) {
+    std::ostringstream s;
+    for (const unsigned char c : rows::sha256(bytes)) s << std::hex << std::setw(2) << std::setfill('0') << int(c);
+    return s.str();
+}
+
+// What a forger does after editing files: the manifest's files entry made to match them again.
+void rewrite_manifest(const fs::path& folder, const std::function<void(Json&)>& edit = {}) {
+    Json manifest = rows::parse(read(folder / "compatibility.json"));
+    for (auto& [name, entry] : manifest["files"].items()) {
+        const std::string bytes = read(folder / name);
+        entry["sha256"] = hex_sha256(bytes);
+        entry["bytes"] = bytes.size();
+    }
+    if (edit) edit(manifest);
+    write(folder / "compatibility.json", rows::digest_form(manifest) + "\n");
+}
+
+struct Folder {
+    fs::path root = fs::temp_directory_path() / ("sediment-rows-profile-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+    fs::path out = root / "profile";
+    Folder() { fs::create_directories(root); }
+    ~Folder() { fs::remove_all(root); }
+    static int& counter() {
+        static int n = 0;
+        return n;
+    }
+};
+
+// Ten SFT rows, three of them eval, written as `profile` into f.out.
+std::vector<Json> write_sft(Folder& f, const char* profile = "hf-trl-sft-v1", bool split = true) {
+    std::vector<Json> canonical;
+    std::vector<rows::ProfileRow> mapped;
+    for (int i = 0; i < 10; ++i) {
+        canonical.push_back(sft_row("question " + std::to_string(i), i % 3 == 0 && i ? "eval" : "train", "c" + std::to_string(i)));
+        mapped.push_back(rows::adapt_row(rows::profile(profile), canonical.back(), split_of(canonical.back())));
+    }
+    rows::ProfileOptions o;
+    o.split = split;
+    rows::write_profile(rows::profile(profile), mapped, f.out, o);
+    return canonical;
+}
+
+// The findings as "file:line:pointer:id", for comparing.
+std::vector<std::string> found(const rows::ProfileVerdict& v) {
+    std::vector<std::string> out;
+    for (const rows::ProfileFinding& f : v.findings)
+        out.push_back(f.file + ":" + std::to_string(f.line) + ":" + f.error.pointer + ":" + f.error.id);
+    return out;
+}
+bool has(const rows::ProfileVerdict& v, const std::string& finding) {
+    const auto all = found(v);
+    return std::find(all.begin(), all.end(), finding) != all.end();
+}
+
+}  // namespace
+
+TEST_CASE("profiles: the six, and Sediment's messages for other names", "[profile]") {
+    REQUIRE(rows::profiles().size() == 6);
+    CHECK(rows::profiles()[0].id == "hf-trl-sft-v1");
+    CHECK(rows::profiles()[5].id == "nemo-gym-rollouts-v1");
+    const rows::Profile& p = rows::profile("fireworks-dpo-v2");
+    CHECK(p.consumer == "fireworks");
+    CHECK(p.objective == "dpo");
+    CHECK(p.profile_version == 2);
+    CHECK(rows::profile_entry(rows::profile("hf-trl-sft-v1")).dump() ==
+          R"({"id":"hf-trl-sft-v1","consumer":"hf-trl","objective":"sft","profile_version":1,)"
+          R"("canonical_schema":"https://sediment.so/schemas/training-rows/sft-sample/v3.json",)"
+          R"("dependencies":[["datasets","5.0.1"],["trl","1.13.0"],["transformers","5.17.0"]],)"
+          R"("validation":"datasets.Dataset.from_list; trl.is_conversational","support":"loader"})");
+    CHECK_THROWS_WITH(rows::profile("hf-trl-dpo-v1"), "profile hf-trl-dpo-v1 is retired; use hf-trl-dpo-v2 and re-export canonical "
+                                                      "evidence with DPO recipe v2/schema v4");
+    CHECK_THROWS_WITH(rows::profile("trl"), "unsupported profile: trl");
+    CHECK(rows::find_profile("fireworks-dpo-v1") == nullptr);
+    CHECK_FALSE(rows::profile("swe-bench-tasks-v1").writable());
+}
+
+TEST_CASE("profiles: the digest form and the line form are Python's json.dumps", "[profile]") {
+    const Json v = Json::parse(R"({"b": 1, "a": [1.0, 1e-07, "\u00e9\ud83d\ude00", {"z": null, "y": true}], "c": 1.5e300})");
+    // json.dumps(v, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    CHECK(rows::digest_form(v) == "{\"a\":[1.0,1e-07,\"\xc3\xa9\xf0\x9f\x98\x80\",{\"y\":true,\"z\":null}],\"b\":1,\"c\":1.5e+300}");
+    // json.dumps(v) + "\n"
+    CHECK(rows::line_form(v) == "{\"b\": 1, \"a\": [1.0, 1e-07, \"\\u00e9\\ud83d\\ude00\", {\"z\": null, \"y\": true}], \"c\": 1.5e+300}\n");
+    // hashlib.sha256(b'{"prompt":[]}').hexdigest()
+    CHECK(rows::row_sha256(Json{{"prompt", Json::array()}}) == "4af278e5450e8fa62b720ba4d0b00a9d1657c469fc77b4293f14a386835e38bd");
+}
+
+TEST_CASE("profiles: the adapter renames thinking, weights and encodes Fireworks' arguments", "[profile]") {
+    const Json row = sft_row("hi", "train", "c1");
+    const rows::ProfileRow hf = rows::adapt_row(rows::profile("hf-trl-sft-v1"), row, rows::Split::train);
+    CHECK(rows::line_form(hf.data["prompt"][2]) ==
+          "{\"role\": \"assistant\", \"content\": \"\", \"tool_calls\": [{\"id\": \"call_1\", \"type\": \"function\", \"function\": "
+          "{\"name\": \"read\", \"arguments\": {\"path\": \"a.py\", \"n\": 2, \"x\": 1.5}}}], \"reasoning_content\": \"look first\"}\n");
+    CHECK(hf.data["tools"] == Json::array());
+    const rows::ProfileRow fw = rows::adapt_row(rows::profile("fireworks-sft-v1"), row, rows::Split::train);
+    REQUIRE(fw.data["messages"].size() == 5);
+    CHECK(fw.data["messages"][2]["tool_calls"][0]["function"]["arguments"] == "{\"n\":2,\"path\":\"a.py\",\"x\":1.5}");
+    CHECK(fw.data["messages"][2]["weight"] == 0);
+    CHECK(fw.data["messages"][4]["weight"] == 1);
+    CHECK(rows::line_form(fw.data["messages"][4]) ==
+          "{\"role\": \"assistant\", \"content\": \"It prints 1 \\u00e9.\", \"reasoning_content\": \"done\", \"weight\": 1}\n");
+    // the evidence: row_sha256 first, the source row's digest, the canonical prompt's
+    CHECK(hf.evidence["row_sha256"] == rows::row_sha256(hf.data));
+    CHECK(hf.evidence["source_row_sha256"] == hex_sha256(rows::digest_form(row)));
+    CHECK(hf.evidence["prompt_sha256"] == rows::prompt_sha256(row["prompt"]));
+    CHECK(hf.evidence["tool_definitions"] == "absent");
+}
+
+TEST_CASE("profiles: the adapter refuses what Sediment refuses, with its message", "[profile]") {
+    const auto refused = [](const char* profile, const Json& row, rows::Split split = rows::Split::train) {
+        try {
+            rows::adapt_row(rows::profile(profile), row, split);
+        } catch (const rows::ProfileError& e) {
+            return std::string(e.what());
+        }
+        return std::string("taken");
+    };
+    const std::string invalid = "hf-trl-sft-v1: invalid canonical row", altered = "hf-trl-sft-v1: canonical row has unknown or altered fields";
+    Json row = sft_row("hi", "train", "c1");
+    CHECK(refused("hf-trl-sft-v1", row) == "taken");
+    SECTION("a row Sediment's strict model refuses") {
+        Json r = row;
+        r["extra"] = 1;  // keys: exactly the dataclass's
+        CHECK(refused("hf-trl-sft-v1", r) == invalid);
+        r = row, r["tools"] = Json::array({Json::object()});
+        CHECK(refused("hf-trl-sft-v1", r) == invalid);
+        r = row, r["completion"][0]["role"] = "user";  // a completion holds assistant messages
+        CHECK(refused("hf-trl-sft-v1", r) == invalid);
+        r = row, r["prompt"][3].erase("tool_call_id");
+        CHECK(refused("hf-trl-sft-v1", r) == invalid);
+        r = row, r["metadata"]["provenance"]["quarantine_revision"] = 3.0;  // strict int
+        CHECK(refused("hf-trl-sft-v1", r) == invalid);
+        r = row, r["metadata"]["recipe_id"] = "sft_other";
+        CHECK(refused("hf-trl-sft-v1", r) == invalid);
+        r = row, r["prompt"][1]["content"] = 5;
+        CHECK(refused("hf-trl-sft-v1", r) == invalid);
+        r = row, r["prompt"][2]["tool_calls"][0]["function"]["arguments"] = "{}";
+        CHECK(refused("hf-trl-sft-v1", r) == invalid);
+    }
+    SECTION("a row Sediment's model would change") {
+        Json r = row;
+        r["metadata"]["label_confidence"] = 1;  // a float field: comes back 1.0
+        CHECK(refused("hf-trl-sft-v1", r) == altered);
+        r = row, r["metadata"]["schema_version"] = 3.0;  // a Literal: comes back 3
+        CHECK(refused("hf-trl-sft-v1", r) == altered);
+        r = row, r["metadata"].erase("repository_identity");  // a default is filled in
+        CHECK(refused("hf-trl-sft-v1", r) == altered);
+        r = row, r["metadata"]["provenance"].erase("policy_digest");
+        CHECK(refused("hf-trl-sft-v1", r) == altered);
+        r = row, r["prompt"][1]["name"] = "bob";  // a key no model has is dropped
+        CHECK(refused("hf-trl-sft-v1", r) == altered);
+        r = row, r["metadata"]["debug"] = true;
+        CHECK(refused("hf-trl-sft-v1", r) == altered);
+        CHECK(refused("hf-trl-sft-v1", row, rows::Split::eval) == altered);  // metadata.split is not the row's
+    }
+    SECTION("key order and where thinking sits are free") {
+        Json r = Json::object();
+        for (const char* k : {"metadata", "tools", "completion", "prompt"}) r[k] = row[k];
+        CHECK(refused("hf-trl-sft-v1", r) == "taken");
+    }
+    SECTION("Fireworks") {
+        Json r = row;
+        r["prompt"][0]["role"] = "developer";
+        CHECK(refused("fireworks-sft-v1", r) == "Fireworks profiles do not support developer messages");
+        r = row, r["prompt"][1]["role"] = "system";
+        CHECK(refused("fireworks-sft-v1", r) == "Fireworks profiles require the system message to be first");
+        Json d = dpo_row("hi", "train");
+        CHECK(refused("fireworks-dpo-v2", d) == "taken");
+        d["chosen"].push_back(d["chosen"][0]);
+        CHECK(refused("fireworks-dpo-v2", d) == "Fireworks DPO requires one final assistant message per output");
+        d = dpo_row("hi", "train"), d["chosen"][0]["thinking"] = "hmm";
+        CHECK(refused("fireworks-dpo-v2", d) == "Fireworks DPO v2 supports documented text messages only");
+        CHECK(refused("hf-trl-dpo-v2", d) == "taken");
+    }
+}
+
+TEST_CASE("profiles: write_profile publishes Sediment's folder", "[profile]") {
+    Folder f;
+    write_sft(f);
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(f.out)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    CHECK(names == std::vector<std::string>{"compatibility.json", "data.eval.jsonl", "data.train.jsonl", "evidence.eval.jsonl",
+                                            "evidence.train.jsonl"});
+    struct stat st {};
+    REQUIRE(::stat(f.out.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0700);
+    REQUIRE(::stat((f.out / "data.train.jsonl").c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0600);
+    const Json manifest = rows::parse(read(f.out / "compatibility.json"));
+    CHECK(read(f.out / "compatibility.json") == rows::digest_form(manifest) + "\n");
+    CHECK(manifest["rows"] == 10);
+    CHECK(manifest["diagnostics"]["rows_by_split"] == Json::parse(R"({"eval": 3, "train": 7})"));
+    CHECK(manifest["canonical_skipped"] == Json::object());
+    CHECK(lines(read(f.out / "data.eval.jsonl")).size() == 3);
+    // The rows in Sediment's order: by their digest within a split.
+    std::vector<std::string> digests;
+    for (const std::string& l : lines(read(f.out / "evidence.train.jsonl"))) digests.push_back(rows::parse(l)["row_sha256"]);
+    CHECK(std::is_sorted(digests.begin(), digests.end()));
+
+    CHECK_THROWS_WITH(write_sft(f), "consumer destination already exists: " + f.out.string());
+    Folder g;
+    std::vector<rows::ProfileRow> overlap;
+    for (const char* split : {"train", "eval"}) {
+        const Json r = sft_row("same", split, std::string("c-") + split);
+        overlap.push_back(rows::adapt_row(rows::profile("hf-trl-sft-v1"), r, split_of(r)));
+    }
+    CHECK_THROWS_WITH(rows::write_profile(rows::profile("hf-trl-sft-v1"), overlap, g.out),
+                      "consumer export has 1 exact prompts in both train and eval; select a coherent cohort");
+    CHECK_FALSE(fs::exists(g.out));
+    CHECK(fs::is_empty(g.root));  // no staging folder left
+    rows::ProfileOptions unsplit;
+    unsplit.split = false;
+    const Json m = rows::write_profile(rows::profile("hf-trl-sft-v1"), overlap, g.out, unsplit);
+    CHECK(m["diagnostics"]["exact_prompt_overlap"] == 1);
+    CHECK(fs::exists(g.out / "data.jsonl"));
+    CHECK(rows::verify_profile(g.out).ok());
+    Folder empty;
+    CHECK(rows::write_profile(rows::profile("hf-trl-sft-v1"), {}, empty.out)["rows"] == 0);
+    CHECK_FALSE(fs::exists(empty.out));  // an empty export: no folder
+}
+
+TEST_CASE("verify: Sediment's folders verify, and each tampering is found at its file and line", "[profile]") {
+    for (const char* profile : {"hf-trl-sft-v1", "fireworks-sft-v1"}) {
+        Folder f;
+        const std::vector<Json> canonical = write_sft(f, profile);
+        CAPTURE(profile);
+        REQUIRE(found(rows::verify_profile(f.out)).empty());
+        const fs::path train = f.out / "data.train.jsonl", evidence = f.out / "evidence.train.jsonl";
+        std::vector<std::string> data = lines(read(train));
+        const auto edit_line_2 = [&] {
+            const std::size_t at = data[1].find("question");
+            REQUIRE(at != std::string::npos);
+            data[1].replace(at, 8, "QUESTION");
+            write(train, joined(data));
+        };
+        SECTION("a row edited, the manifest not rewritten") {
+            edit_line_2();
+            const rows::ProfileVerdict v = rows::verify_profile(f.out);
+            CHECK(has(v, "data.train.jsonl:0::rows.verify.file_sha256"));
+            CHECK(has(v, "evidence.train.jsonl:2:/row_sha256:rows.verify.row_sha256"));
+        }
+        SECTION("a row edited, the manifest rewritten") {
+            edit_line_2();
+            rewrite_manifest(f.out);
+            const rows::ProfileVerdict v = rows::verify_profile(f.out);
+            CHECK(has(v, "evidence.train.jsonl:2:/row_sha256:rows.verify.row_sha256"));
+            CHECK(has(v, "evidence.train.jsonl:2:/source_row_sha256:rows.verify.source_row_sha256"));
+            CHECK_FALSE(has(v, "data.train.jsonl:0::rows.verify.file_sha256"));
+        }
+        SECTION("a row edited, its row_sha256 and the manifest rewritten: the canonical row's digests tell") {
+            edit_line_2();
+            std::vector<std::string> ev = lines(read(evidence));
+            Json e = rows::parse(ev[1]);
+            e["row_sha256"] = rows::row_sha256(rows::parse(data[1]));
+            ev[1] = rows::line_form(e);
+            write(evidence, joined(ev));
+            rewrite_manifest(f.out);
+            const rows::ProfileVerdict v = rows::verify_profile(f.out);
+            CHECK(has(v, "evidence.train.jsonl:2:/source_row_sha256:rows.verify.source_row_sha256"));
+            CHECK(has(v, "evidence.train.jsonl:2:/prompt_sha256:rows.verify.prompt_sha256"));
+            CHECK_FALSE(has(v, "evidence.train.jsonl:2:/row_sha256:rows.verify.row_sha256"));
+        }
+        SECTION("lines reordered") {
+            std::vector<std::string> ev = lines(read(evidence));
+            std::swap(data[0], data[1]);
+            std::swap(ev[0], ev[1]);
+            write(train, joined(data));
+            write(evidence, joined(ev));
+            rewrite_manifest(f.out);
+            CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"data.train.jsonl:2::rows.verify.order"});
+        }
+        SECTION("an evidence line gone") {
+            std::vector<std::string> ev = lines(read(evidence));
+            ev.pop_back();
+            write(evidence, joined(ev));
+            rewrite_manifest(f.out);
+            const rows::ProfileVerdict v = rows::verify_profile(f.out);
+            CHECK(has(v, "evidence.train.jsonl:7::rows.verify.line_count"));
+            CHECK(has(v, "compatibility.json:1:/rows:rows.verify.rows"));
+        }
+        SECTION("counts changed in the manifest") {
+            rewrite_manifest(f.out, [](Json& m) {
+                m["rows"] = 11;
+                m["diagnostics"]["rows_by_split"]["train"] = 8;
+            });
+            CHECK(found(rows::verify_profile(f.out)) ==
+                  std::vector<std::string>{"compatibility.json:1:/rows:rows.verify.rows",
+                                           "compatibility.json:1:/diagnostics/rows_by_split:rows.verify.diagnostics"});
+        }
+        SECTION("a digest or a size changed in the manifest") {
+            rewrite_manifest(f.out, [](Json& m) {
+                m["files"]["data.eval.jsonl"]["sha256"] = std::string(64, '0');
+                m["files"]["evidence.eval.jsonl"]["bytes"] = 1;
+            });
+            CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"data.eval.jsonl:0::rows.verify.file_sha256",
+                                                                                 "evidence.eval.jsonl:0::rows.verify.file_size"});
+        }
+        SECTION("the manifest not in digest form, or its profile entry changed") {
+            Json m = rows::parse(read(f.out / "compatibility.json"));
+            write(f.out / "compatibility.json", rows::line_form(m));
+            CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"compatibility.json:1::rows.verify.manifest_form"});
+            rewrite_manifest(f.out, [](Json& m) { m["profile"]["support"] = "all tested"; });
+            CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"compatibility.json:1:/profile/support:rows.verify.profile"});
+        }
+        SECTION("a file added, or one gone") {
+            write(f.out / "notes.txt", "hi\n");
+            CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"notes.txt:0::rows.verify.file_extra"});
+            fs::remove(f.out / "notes.txt");
+            fs::remove(f.out / "evidence.eval.jsonl");
+            CHECK(found(rows::verify_profile(f.out)) ==
+                  std::vector<std::string>{"compatibility.json:1:/files/evidence.eval.jsonl:rows.verify.file_missing",
+                                           "compatibility.json:1:/rows:rows.verify.rows",
+                                           "compatibility.json:1:/diagnostics/rows_by_split:rows.verify.diagnostics"});
+        }
+        SECTION("a split mislabelled") {
+            std::vector<std::string> ev = lines(read(f.out / "evidence.eval.jsonl"));
+            Json e = rows::parse(ev[0]);
+            e["metadata"]["split"] = "train";
+            ev[0] = rows::line_form(e);
+            write(f.out / "evidence.eval.jsonl", joined(ev));
+            rewrite_manifest(f.out);
+            const rows::ProfileVerdict v = rows::verify_profile(f.out);
+            CHECK(has(v, "evidence.eval.jsonl:1:/metadata/split:rows.verify.split"));
+        }
+        SECTION("a line not in Sediment's line form") {
+            data[0] = rows::parse(data[0]).dump() + "\n";  // no spaces, keys in their order
+            write(train, joined(data));
+            rewrite_manifest(f.out);
+            CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"data.train.jsonl:1::rows.verify.line_form"});
+        }
+        SECTION("a row its model refuses") {
+            Json d = rows::parse(data[0]);
+            d["extra"] = 1;
+            data[0] = rows::line_form(d);
+            write(train, joined(data));
+            rewrite_manifest(f.out);
+            CHECK(has(rows::verify_profile(f.out), "data.train.jsonl:1::rows.verify.model"));
+        }
+        SECTION("with --canonical: a source row missing, a row not its canonical row's mapping") {
+            Folder g;
+            std::string given;
+            for (std::size_t i = 1; i < canonical.size(); ++i) given += rows::line_form(canonical[i]);
+            write(g.root / "sft.jsonl", given);
+            rows::VerifyOptions o;
+            o.canonical = {g.root / "sft.jsonl"};
+            const rows::ProfileVerdict v = rows::verify_profile(f.out, o);
+            REQUIRE(v.findings.size() == 1);
+            const std::string source = rows::row_sha256(canonical[0]);
+            const std::string file = v.findings[0].file;
+            CHECK(v.findings[0].error.id == "rows.verify.source_row");
+            CHECK(v.findings[0].error.pointer == "/source_row_sha256");
+            // the line: where canonical row 0's evidence is
+            const std::vector<std::string> ev = lines(read(f.out / file));
+            CHECK(rows::parse(ev.at(v.findings[0].line - 1))["source_row_sha256"] == source);
+        }
+    }
+}
+
+TEST_CASE("verify: an exact prompt in train and eval, forged into a split folder", "[profile]") {
+    Folder f;
+    std::vector<rows::ProfileRow> mapped;
+    for (const char* split : {"train", "eval"}) {
+        const Json r = sft_row("same", split, std::string("c-") + split);
+        mapped.push_back(rows::adapt_row(rows::profile("hf-trl-sft-v1"), r, split_of(r)));
+    }
+    rows::ProfileOptions unsplit;
+    unsplit.split = false;
+    rows::write_profile(rows::profile("hf-trl-sft-v1"), mapped, f.out, unsplit);
+    REQUIRE(rows::verify_profile(f.out).ok());  // allowed without splitting, and counted
+    // The forger splits it by hand: the eval row to the eval files.
+    const std::vector<std::string> data = lines(read(f.out / "data.jsonl")), ev = lines(read(f.out / "evidence.jsonl"));
+    REQUIRE(rows::parse(ev[0])["metadata"]["split"] == "eval");
+    write(f.out / "data.eval.jsonl", data[0]), write(f.out / "evidence.eval.jsonl", ev[0]);
+    write(f.out / "data.train.jsonl", data[1]), write(f.out / "evidence.train.jsonl", ev[1]);
+    fs::remove(f.out / "data.jsonl"), fs::remove(f.out / "evidence.jsonl");
+    rewrite_manifest(f.out, [&](Json& m) {
+        Json files = Json::object();
+        for (const char* name : {"data.eval.jsonl", "data.train.jsonl", "evidence.eval.jsonl", "evidence.train.jsonl"}) {
+            const std::string bytes = read(f.out / name);
+            files[name] = Json{{"sha256", hex_sha256(bytes)}, {"bytes", bytes.size()}};
+        }
+        m["files"] = files;
+    });
+    CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"evidence.eval.jsonl:1:/prompt_sha256:rows.verify.overlap"});
+}
+
+TEST_CASE("verify: a folder that is no profile folder", "[profile]") {
+    Folder f;
+    fs::create_directories(f.out);
+    CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"compatibility.json:0::rows.verify.manifest"});
+    write(f.out / "compatibility.json", "{\"profile\": ");
+    CHECK(found(rows::verify_profile(f.out)).at(0).find("compatibility.json:1:") == 0);
+    write(f.out / "compatibility.json", "{}\n");
+    CHECK(has(rows::verify_profile(f.out), "compatibility.json:1::rows.verify.model"));
+}
+
+TEST_CASE("convert --to PROFILE and verify, on the command line", "[profile][cli]") {
+    Folder f;
+    std::string train, eval;
+    for (int i = 0; i < 6; ++i) (i % 3 ? train : eval) += rows::line_form(sft_row("q" + std::to_string(i), i % 3 ? "train" : "eval", "c" + std::to_string(i)));
+    write(f.root / "sft.train.jsonl", train);
+    write(f.root / "sft.eval.jsonl", eval);
+    const auto run = [](const std::string& args) { return test::cli(args); };
+    auto r = run("convert --to hf-trl-sft-v1 --out " + f.out.string() + " " + (f.root / "sft.train.jsonl").string() + " " +
+                 (f.root / "sft.eval.jsonl").string());
+    CHECK(r.status == 0);
+    CHECK(r.err.find("wrote 6 rows as hf-trl-sft-v1") != std::string::npos);
+    r = run("verify " + f.out.string());
+    CHECK(r.status == 0);
+    CHECK(r.err == f.out.string() + ": hf-trl-sft-v1, 6 rows (eval 2, train 4): verified\n");
+    write(f.out / "notes.txt", "x");
+    r = run("verify " + f.out.string());
+    CHECK(r.status == 1);
+    CHECK(r.out == (f.out / "notes.txt").string() +
+                       ":0: (root): a file the manifest does not list (Sediment writes only its data, evidence and manifest) "
+                       "[rows.verify.file_extra]\n");
+    r = run("convert --to hf-trl-sft-v1 --out " + f.out.string() + " " + (f.root / "sft.train.jsonl").string());
+    CHECK(r.status == 1);
+    CHECK(r.err == "sediment-rows: consumer destination already exists: " + f.out.string() + "; nothing written\n");
+    r = run("convert --to hf-trl-dpo-v1 --out x " + (f.root / "sft.train.jsonl").string());
+    CHECK(r.status == 2);
+    CHECK(r.err.find("profile hf-trl-dpo-v1 is retired") != std::string::npos);
+    r = run("convert --to nemo-gym-rollouts-v1 --out x " + (f.root / "sft.train.jsonl").string());
+    CHECK(r.status == 2);
+    r = run("convert --to fireworks-dpo-v2 --out " + (f.root / "dpo").string() + " " + (f.root / "sft.train.jsonl").string());
+    CHECK(r.status == 1);
+    CHECK(r.err.find("sft.train.jsonl:1: fireworks-dpo-v2: invalid canonical row; nothing written") != std::string::npos);
+    r = run("verify " + (f.root / "nowhere").string());
+    CHECK(r.status == 2);
+}
