@@ -13,31 +13,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool read_text(const std::string& path, std::string& out) {
-    if (path == "-") {
-        std::ostringstream s;
-        s << std::cin.rdbuf();
-        out = std::move(s).str();
-        return !std::cin.bad();
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    std::ostringstream s;
-    s << in.rdbuf();
-    out = std::move(s).str();
-    return !in.bad();
-}
-
-// The split a canonical export's file name gives (sft.train.jsonl, dpo.eval.jsonl), else none.
-std::optional<rows::Split> split_of_name(const std::string& path) {
-    const std::string name = fs::path(path).filename().string();
-    for (const rows::Split s : {rows::Split::train, rows::Split::eval}) {
-        const std::string side = s == rows::Split::eval ? ".eval." : ".train.";
-        if (name.find(side) != std::string::npos) return s;
-    }
-    return std::nullopt;
-}
-
 }  // namespace
 
 bool names_profile(const std::string& name) {
@@ -107,43 +82,14 @@ int run_profile_convert(const std::vector<std::string>& args) {
     if (files.empty()) return usage_error("no canonical files (" + std::string(canonical.name) + " JSONL)", "convert");
 
     std::vector<rows::ProfileRow> mapped;
-    for (const std::string& file : files) {
-        std::string text;
-        if (!read_text(file, text)) {
-            say("cannot read " + display_name(file));
-            return kExitUsage;
-        }
-        const std::optional<rows::Split> named = split_of_name(file);
-        std::size_t number = 0, start = 0;
-        while (start < text.size()) {
-            std::size_t end = text.find('\n', start);
-            if (end == std::string::npos) end = text.size();
-            std::string_view line(text.data() + start, end - start);
-            start = end + 1;
-            ++number;
-            if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-            if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-            const std::string where = display_name(file) + ":" + std::to_string(number) + ": ";
-            rows::Json row;
-            std::vector<rows::Error> errors;
-            if (!rows::parse(line, row, errors)) {
-                say(where + (errors.front().pointer.empty() ? "" : errors.front().pointer + ": ") + errors.front().message + "; nothing written");
-                return kExitFailed;
-            }
-            rows::Split side = rows::Split::train;
-            if (named) side = *named;
-            else if (row.is_object() && row.contains("metadata") && row["metadata"].is_object() && row["metadata"].contains("split"))
-                side = row["metadata"]["split"] == "eval" ? rows::Split::eval : rows::Split::train;
-            try {
-                mapped.push_back(rows::adapt_row(*p, row, side));
-            } catch (const rows::ProfileError& e) {
-                say(where + e.what() + "; nothing written");
-                return kExitFailed;
-            } catch (const rows::EncodeError& e) {
-                say(where + e.error().pointer + ": " + e.error().message + "; nothing written");
-                return kExitFailed;
-            }
-        }
+    try {
+        mapped = rows::adapt_files(*p, std::vector<fs::path>(files.begin(), files.end()));
+    } catch (const rows::ProfileError& e) {
+        say(std::string(e.what()) + "; nothing written");
+        return kExitFailed;
+    } catch (const fs::filesystem_error& e) {
+        say("cannot read " + display_name(e.path1().string()));
+        return kExitUsage;
     }
     rows::ProfileOptions options;
     options.split = split;

@@ -408,6 +408,53 @@ PYBIND11_MODULE(_native, m) {
     }, py::arg("source"), py::arg("target"), py::arg("data"), py::arg("style"), py::arg("lossy"), py::arg("metadata"),
        "convert() without the exception: (True, bytes, losses) or (False, errors, in_metadata, would_drop).");
 
+    m.def("_verify", [](const std::string& folder, const std::vector<std::string>& canonical, std::size_t max_findings) -> py::object {
+        rows::VerifyOptions options;
+        options.canonical.assign(canonical.begin(), canonical.end());
+        options.max_findings = max_findings;
+        rows::ProfileVerdict verdict;
+        {
+            py::gil_scoped_release unlocked;
+            verdict = rows::verify_profile(folder, options);
+        }
+        py::list findings;
+        for (const rows::ProfileFinding& f : verdict.findings) findings.append(py::make_tuple(py_text(f.file), f.line, f.error));
+        py::dict by_split;
+        for (const auto& [split, n] : verdict.rows_by_split) by_split[py_text(split)] = n;
+        return py::make_tuple(verdict.profile ? py::object(py_text(verdict.profile->id)) : py::none(), verdict.rows, by_split, findings);
+    }, py::arg("folder"), py::arg("canonical"), py::arg("max_findings"),
+       "verify(): (profile id or None, rows, rows by split, [(file, line, Error)]).");
+
+    m.def("_write_profile", [](const std::vector<std::string>& paths, const std::string& profile, const std::string& out, bool split,
+                               const py::object& canonical_skipped) -> py::object {
+        const rows::Profile* p = nullptr;
+        try {
+            p = &rows::profile(profile);
+        } catch (const rows::ProfileError& e) {
+            throw py::value_error(e.what());
+        }
+        rows::ProfileOptions options;
+        options.split = split;
+        if (canonical_skipped.is_none()) options.canonical_skipped.reset();
+        else options.canonical_skipped = rows::parse(py::cast<std::string>(canonical_skipped));
+        std::string manifest;
+        std::string refused;
+        bool io = false;
+        {
+            py::gil_scoped_release unlocked;
+            try {
+                manifest = rows::digest_form(rows::write_profile(*p, rows::adapt_files(*p, {paths.begin(), paths.end()}), out, options));
+            } catch (const rows::ProfileError& e) {
+                refused = e.what();
+            } catch (const std::filesystem::filesystem_error& e) {
+                refused = e.what(), io = true;
+            }
+        }
+        if (!refused.empty()) return py::make_tuple(false, py_text(refused), io);
+        return py::make_tuple(true, py::bytes(manifest), false);
+    }, py::arg("paths"), py::arg("profile"), py::arg("out"), py::arg("split"), py::arg("canonical_skipped"),
+       "write_profile(): (True, the manifest in digest form, False) or (False, Sediment's message or an I/O error's, is_io).");
+
     m.def("_upgrade", [](std::string_view from, std::string_view to, const py::object& data, std::string_view style, bool lossy) -> py::object {
         const rows::Style s = style_of(style);
         const rows::SchemaInfo* target = rows::find_schema(to);

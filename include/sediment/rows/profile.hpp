@@ -90,6 +90,12 @@ struct ProfileRow {
 /// would change, or whose metadata.split is not `split`), the Fireworks refusals.
 ProfileRow adapt_row(const Profile& p, const Json& canonical, Split split);
 
+/// Reads canonical JSONL files (blank lines skipped) and maps each row with adapt_row(): its split is
+/// its file's (NAME.train.jsonl, NAME.eval.jsonl), else its metadata's. Throws ProfileError whose message
+/// starts "FILE:LINE: " for a line that is not JSON or a row Sediment refuses, and
+/// std::filesystem::filesystem_error for a file that cannot be read.
+std::vector<ProfileRow> adapt_files(const Profile& p, const std::vector<std::filesystem::path>& files);
+
 /// How write_profile() writes a folder.
 struct ProfileOptions {
     /// data.train.jsonl and data.eval.jsonl (Sediment's eval fraction above 0), or one data.jsonl.

@@ -10,9 +10,11 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <set>
 #include <system_error>
 
+#include "detail/text.hpp"
 #include "detail/writer.hpp"
 #include "features/profile/profile_detail.hpp"
 #include "sediment/rows/decode.hpp"
@@ -339,6 +341,51 @@ ProfileRow adapt_row(const Profile& p, const Json& canonical, Split split) {
                         {"prompt_sha256", row_sha256(Json{{"prompt", canonical["prompt"]}})},
                         {"metadata", canonical["metadata"]},
                         {"tool_definitions", "absent"}};
+    return out;
+}
+
+namespace {
+
+// The split a canonical export's file name gives (sft.train.jsonl, dpo.eval.jsonl.gz), else none.
+std::optional<Split> split_of_name(const std::filesystem::path& path) {
+    const std::string name = path.filename().string();
+    if (name.find(".train.") != std::string::npos) return Split::train;
+    if (name.find(".eval.") != std::string::npos) return Split::eval;
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<ProfileRow> adapt_files(const Profile& p, const std::vector<std::filesystem::path>& files) {
+    std::vector<ProfileRow> out;
+    for (const std::filesystem::path& file : files) {
+        std::ifstream in(file, std::ios::binary);
+        if (!in)
+            throw std::filesystem::filesystem_error("cannot read", file, std::error_code(errno ? errno : ENOENT, std::generic_category()));
+        const std::optional<Split> named = split_of_name(file);
+        std::string line;
+        for (std::size_t number = 1; std::getline(in, line); ++number) {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            if (line.find_first_not_of(" \t") == std::string::npos) continue;
+            const std::string where = detail::printable(file.string()) + ":" + std::to_string(number) + ": ";
+            Json row;
+            std::vector<Error> errors;
+            if (!parse(line, row, errors))
+                throw ProfileError(where + (errors.front().pointer.empty() ? "" : errors.front().pointer + ": ") + errors.front().message);
+            Split side = Split::train;
+            if (named) side = *named;
+            else if (row.is_object() && row.contains("metadata") && row["metadata"].is_object() && row["metadata"].contains("split"))
+                side = row["metadata"]["split"] == "eval" ? Split::eval : Split::train;
+            try {
+                out.push_back(adapt_row(p, row, side));
+            } catch (const ProfileError& e) {
+                throw ProfileError(where + e.what());
+            } catch (const EncodeError& e) {
+                throw ProfileError(where + e.error().pointer + ": " + e.error().message);
+            }
+        }
+        if (in.bad()) throw std::filesystem::filesystem_error("cannot read", file, std::error_code(EIO, std::generic_category()));
+    }
     return out;
 }
 

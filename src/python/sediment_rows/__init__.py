@@ -13,6 +13,7 @@ Every call takes the data first, then the schema (by default "nemo-gym-rollout":
 version, read as the version it names); convert() and upgrade() take the source and target names.
 sediment_rows.dask validates sharded corpora on a Dask cluster.
 """
+import json
 import os
 import sys
 from typing import Any, Dict, Generic, Iterator, List, Literal, NamedTuple, Optional, Tuple, TypeVar
@@ -27,9 +28,9 @@ ROLLOUT = "nemo-gym-rollout"  # the default schema: rollout rows of every versio
 
 __all__ = [
     "ConvertError", "Converted", "DecodeError", "Document", "DocumentError", "EncodeError", "Error", "FileError", "Linter",
-    "ROLLOUT", "Validation",
+    "ProfileError", "ProfileFinding", "ROLLOUT", "Validation", "Verification",
     "__version__", "convert", "dumps", "lint", "loads", "read", "schema_text", "schemas", "types", "upgrade", "validate",
-    "validate_file",
+    "validate_file", "verify", "write_profile",
 ]
 
 
@@ -296,3 +297,65 @@ def upgrade(data: Data, source: str, target: str, style: Style = "compact", loss
     if not ok:
         raise ConvertError(*result)
     return Converted(*result)
+
+
+# ----- consumer profiles (docs/profiles.md) -------------------------------------------------------------
+
+class ProfileError(ValueError):
+    """Sediment refuses the export, with its own message ("hf-trl-sft-v1: invalid canonical row", "consumer export
+    has 1 exact prompts in both train and eval; select a coherent cohort", ...), after "FILE:LINE: " for a row."""
+
+
+class ProfileFinding(NamedTuple):
+    """One thing verify() found: the file (a name in the folder, or a canonical file), its line (0: the file as a
+    whole) and the error (its id ``rows.verify.*``, docs/errors.md; its pointer within the line's document)."""
+
+    file: str
+    line: int
+    error: Error
+
+
+class Verification(NamedTuple):
+    """What verify() concluded: the manifest's profile (None when it names none), the data lines read, those
+    lines by split, and the findings (none when the folder is the one Sediment wrote)."""
+
+    profile: Optional[str]
+    rows: int
+    rows_by_split: Dict[str, int]
+    findings: List[ProfileFinding]
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing was found."""
+        return not self.findings
+
+
+def verify(path: Path, canonical: Optional[List[Path]] = None, max_findings: int = 1000) -> Verification:
+    """Checks that the folder ``path`` is the consumer profile folder Sediment wrote (``sediment-rows verify``):
+    its files are the manifest's, with their SHA-256 and sizes; data and evidence lines align, each row_sha256 is
+    its data line's digest; every line is in Sediment's line form and order and valid under its model; the
+    counts, splits and prompts are as the manifest says. With ``canonical`` (canonical JSONL files), each
+    evidence record's source_row_sha256 must name one of their rows and (SFT, DPO) each data row be that row's
+    mapping. Returns a Verification; raises OSError when ``path`` is not a folder."""
+    folder = os.fsdecode(path)
+    if not os.path.isdir(folder):
+        raise NotADirectoryError(f"not a folder: {folder}")
+    profile, rows, by_split, findings = _native._verify(folder, [os.fsdecode(p) for p in canonical or []], max_findings)
+    return Verification(profile, rows, dict(by_split), [ProfileFinding(*f) for f in findings])
+
+
+def write_profile(paths: List[Path], profile: str, out: Path, split: bool = True,
+                  canonical_skipped: Optional[Dict[str, int]] = None) -> Dict[str, Any]:
+    """Writes the consumer profile folder ``out`` from canonical JSONL files (``sediment-rows convert --to
+    PROFILE``): for hf-trl-sft-v1 and fireworks-sft-v1, sft-sample.v3 rows; for hf-trl-dpo-v2 and
+    fireworks-dpo-v2, dpo-pair.v4 rows. Byte for byte what Sediment writes: split files (one data.jsonl without
+    ``split``), the folder published at once (0700, files 0600). ``canonical_skipped`` is the counts Sediment's
+    projection skipped, for the manifest ({} when not given). Returns the manifest; with no rows, writes nothing.
+    Raises ProfileError with Sediment's message where Sediment refuses the export, OSError when a file cannot be
+    read or written, ValueError for a profile it cannot write."""
+    counts = json.dumps(canonical_skipped if canonical_skipped is not None else {})
+    ok, result, io = _native._write_profile([os.fsdecode(p) for p in paths], profile, os.fsdecode(out), split, counts)
+    if not ok:
+        raise OSError(result) if io else ProfileError(result)
+    manifest: Dict[str, Any] = json.loads(result)
+    return manifest
