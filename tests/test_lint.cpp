@@ -333,6 +333,12 @@ TEST_CASE("lint: the split of the spec's vectors, and SHA-256's own") {
         // the portable code and the processor's SHA extensions (where it has them) agree
         CHECK(hex(detail::sha256(text, false)) == r.out.substr(0, 64));
         CHECK(hex(detail::sha256(text, true)) == r.out.substr(0, 64));
+        // given a piece at a time (a file as it is written), pieces of every size across the blocks
+        for (const std::size_t piece : {1, 7, 63, 64, 65, 200}) {
+            detail::Sha256 h;
+            for (std::size_t at = 0; at < n; at += piece) h.update(std::string_view(text).substr(at, piece));
+            CHECK(hex(h.finish()) == r.out.substr(0, 64));
+        }
     }
     // the score is a correctly rounded division, as Python's int / 2 ** 64
     CHECK(split_score("abc") < 1.0);

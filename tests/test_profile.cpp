@@ -122,6 +122,22 @@ std::vector<Json> write_sft(Folder& f, const char* profile = "hf-trl-sft-v1", bo
     return canonical;
 }
 
+// verify_profile() on the fast path and on the exact one: the same findings, word for word.
+rows::ProfileVerdict verified(const fs::path& folder, rows::VerifyOptions options = {}) {
+    const rows::ProfileVerdict fast = rows::verify_profile(folder, options);
+    options.exact = true;
+    const rows::ProfileVerdict exact = rows::verify_profile(folder, options);
+    REQUIRE(fast.findings.size() == exact.findings.size());
+    for (std::size_t i = 0; i < fast.findings.size(); ++i) {
+        CHECK(fast.findings[i].file == exact.findings[i].file);
+        CHECK(fast.findings[i].line == exact.findings[i].line);
+        CHECK(fast.findings[i].error == exact.findings[i].error);
+    }
+    CHECK(fast.rows == exact.rows);
+    CHECK(fast.rows_by_split == exact.rows_by_split);
+    return fast;
+}
+
 // The findings as "file:line:pointer:id", for comparing.
 std::vector<std::string> found(const rows::ProfileVerdict& v) {
     std::vector<std::string> out;
@@ -166,35 +182,72 @@ TEST_CASE("profiles: the digest form and the line form are Python's json.dumps",
     CHECK(rows::row_sha256(Json{{"prompt", Json::array()}}) == "4af278e5450e8fa62b720ba4d0b00a9d1657c469fc77b4293f14a386835e38bd");
 }
 
+// adapt_row() of a row's text (the fast path, from simdjson's tape) and of its Json (the exact path):
+// the same lines and digests, which the tests check once.
+rows::ProfileRow adapted(const char* profile, const Json& row, rows::Split split) {
+    const rows::ProfileRow exact = rows::adapt_row(rows::profile(profile), row, split);
+    std::string text = rows::line_form(row);
+    text.pop_back();
+    text.reserve(text.size() + rows::kTextPadding);
+    const rows::ProfileRow fast = rows::adapt_row(rows::profile(profile), rows::StringText(text), split);
+    CHECK(fast.data == exact.data);
+    CHECK(fast.evidence == exact.evidence);
+    CHECK(fast.row_sha256 == exact.row_sha256);
+    CHECK(fast.prompt_sha256 == exact.prompt_sha256);
+    CHECK(fast.split == exact.split);
+    return exact;
+}
+
 TEST_CASE("profiles: the adapter renames thinking, weights and encodes Fireworks' arguments", "[profile]") {
     const Json row = sft_row("hi", "train", "c1");
-    const rows::ProfileRow hf = rows::adapt_row(rows::profile("hf-trl-sft-v1"), row, rows::Split::train);
-    CHECK(rows::line_form(hf.data["prompt"][2]) ==
+    const rows::ProfileRow hf = adapted("hf-trl-sft-v1", row, rows::Split::train);
+    const Json hf_data = rows::parse(hf.data), hf_evidence = rows::parse(hf.evidence);
+    CHECK(rows::line_form(hf_data["prompt"][2]) ==
           "{\"role\": \"assistant\", \"content\": \"\", \"tool_calls\": [{\"id\": \"call_1\", \"type\": \"function\", \"function\": "
           "{\"name\": \"read\", \"arguments\": {\"path\": \"a.py\", \"n\": 2, \"x\": 1.5}}}], \"reasoning_content\": \"look first\"}\n");
-    CHECK(hf.data["tools"] == Json::array());
-    const rows::ProfileRow fw = rows::adapt_row(rows::profile("fireworks-sft-v1"), row, rows::Split::train);
-    REQUIRE(fw.data["messages"].size() == 5);
-    CHECK(fw.data["messages"][2]["tool_calls"][0]["function"]["arguments"] == "{\"n\":2,\"path\":\"a.py\",\"x\":1.5}");
-    CHECK(fw.data["messages"][2]["weight"] == 0);
-    CHECK(fw.data["messages"][4]["weight"] == 1);
-    CHECK(rows::line_form(fw.data["messages"][4]) ==
+    CHECK(hf_data["tools"] == Json::array());
+    CHECK(hf.data == rows::line_form(hf_data));
+    const rows::ProfileRow fw = adapted("fireworks-sft-v1", row, rows::Split::train);
+    const Json fw_data = rows::parse(fw.data);
+    REQUIRE(fw_data["messages"].size() == 5);
+    CHECK(fw_data["messages"][2]["tool_calls"][0]["function"]["arguments"] == "{\"n\":2,\"path\":\"a.py\",\"x\":1.5}");
+    CHECK(fw_data["messages"][2]["weight"] == 0);
+    CHECK(fw_data["messages"][4]["weight"] == 1);
+    CHECK(rows::line_form(fw_data["messages"][4]) ==
           "{\"role\": \"assistant\", \"content\": \"It prints 1 \\u00e9.\", \"reasoning_content\": \"done\", \"weight\": 1}\n");
     // the evidence: row_sha256 first, the source row's digest, the canonical prompt's
-    CHECK(hf.evidence["row_sha256"] == rows::row_sha256(hf.data));
-    CHECK(hf.evidence["source_row_sha256"] == hex_sha256(rows::digest_form(row)));
-    CHECK(hf.evidence["prompt_sha256"] == rows::prompt_sha256(row["prompt"]));
-    CHECK(hf.evidence["tool_definitions"] == "absent");
+    CHECK(hf_evidence["row_sha256"] == rows::row_sha256(hf_data));
+    CHECK(hf.row_sha256 == rows::row_sha256(hf_data));
+    CHECK(hf_evidence["source_row_sha256"] == hex_sha256(rows::digest_form(row)));
+    CHECK(hf_evidence["prompt_sha256"] == rows::prompt_sha256(row["prompt"]));
+    CHECK(hf.prompt_sha256 == rows::prompt_sha256(row["prompt"]));
+    CHECK(hf_evidence["tool_definitions"] == "absent");
+    // both paths on what they read differently: keys in any order, big integers, floats of every form,
+    // escapes and non-ASCII in keys of free-form arguments, a DPO pair
+    Json odd = Json::object();
+    for (const char* k : {"metadata", "completion", "tools", "prompt"}) odd[k] = row[k];
+    odd["prompt"][2]["tool_calls"][0]["function"]["arguments"] = rows::parse(
+        R"({"z": 123456789012345678901234567890, "\u00e9t\u00e9": [1e-7, 1.5e300, -0.0, 0.1], "a\"b": {"y": null, "x": true}})");
+    for (const char* profile : {"hf-trl-sft-v1", "fireworks-sft-v1"}) adapted(profile, odd, rows::Split::train);
+    for (const char* profile : {"hf-trl-dpo-v2", "fireworks-dpo-v2"}) adapted(profile, dpo_row("hi", "eval"), rows::Split::eval);
 }
 
 TEST_CASE("profiles: the adapter refuses what Sediment refuses, with its message", "[profile]") {
+    // each refusal on both paths: the row's Json, and its text (the fast path where it reads it)
     const auto refused = [](const char* profile, const Json& row, rows::Split split = rows::Split::train) {
+        std::string exact = "taken", fast = "taken";
         try {
             rows::adapt_row(rows::profile(profile), row, split);
         } catch (const rows::ProfileError& e) {
-            return std::string(e.what());
+            exact = e.what();
         }
-        return std::string("taken");
+        try {
+            rows::adapt_row(rows::profile(profile), rows::StringText(rows::line_form(row)), split);
+        } catch (const rows::ProfileError& e) {
+            fast = e.what();
+        }
+        CHECK(fast == exact);
+        return exact;
     };
     const std::string invalid = "hf-trl-sft-v1: invalid canonical row", altered = "hf-trl-sft-v1: canonical row has unknown or altered fields";
     Json row = sft_row("hi", "train", "c1");
@@ -276,7 +329,7 @@ TEST_CASE("profiles: write_profile publishes Sediment's folder", "[profile]") {
     CHECK(lines(read(f.out / "data.eval.jsonl")).size() == 3);
     // The rows in Sediment's order: by their digest within a split.
     std::vector<std::string> digests;
-    for (const std::string& l : lines(read(f.out / "evidence.train.jsonl"))) digests.push_back(rows::parse(l)["row_sha256"]);
+    for (const std::string& l : lines(read(f.out / "evidence.train.jsonl"))) digests.push_back(rows::parse(l)["row_sha256"].get<std::string>());
     CHECK(std::is_sorted(digests.begin(), digests.end()));
 
     CHECK_THROWS_WITH(write_sft(f), "consumer destination already exists: " + f.out.string());
@@ -295,7 +348,7 @@ TEST_CASE("profiles: write_profile publishes Sediment's folder", "[profile]") {
     const Json m = rows::write_profile(rows::profile("hf-trl-sft-v1"), overlap, g.out, unsplit);
     CHECK(m["diagnostics"]["exact_prompt_overlap"] == 1);
     CHECK(fs::exists(g.out / "data.jsonl"));
-    CHECK(rows::verify_profile(g.out).ok());
+    CHECK(verified(g.out).ok());
     Folder empty;
     CHECK(rows::write_profile(rows::profile("hf-trl-sft-v1"), {}, empty.out)["rows"] == 0);
     CHECK_FALSE(fs::exists(empty.out));  // an empty export: no folder
@@ -306,7 +359,7 @@ TEST_CASE("verify: Sediment's folders verify, and each tampering is found at its
         Folder f;
         const std::vector<Json> canonical = write_sft(f, profile);
         CAPTURE(profile);
-        REQUIRE(found(rows::verify_profile(f.out)).empty());
+        REQUIRE(found(verified(f.out)).empty());
         const fs::path train = f.out / "data.train.jsonl", evidence = f.out / "evidence.train.jsonl";
         std::vector<std::string> data = lines(read(train));
         const auto edit_line_2 = [&] {
@@ -317,14 +370,14 @@ TEST_CASE("verify: Sediment's folders verify, and each tampering is found at its
         };
         SECTION("a row edited, the manifest not rewritten") {
             edit_line_2();
-            const rows::ProfileVerdict v = rows::verify_profile(f.out);
+            const rows::ProfileVerdict v = verified(f.out);
             CHECK(has(v, "data.train.jsonl:0::rows.verify.file_sha256"));
             CHECK(has(v, "evidence.train.jsonl:2:/row_sha256:rows.verify.row_sha256"));
         }
         SECTION("a row edited, the manifest rewritten") {
             edit_line_2();
             rewrite_manifest(f.out);
-            const rows::ProfileVerdict v = rows::verify_profile(f.out);
+            const rows::ProfileVerdict v = verified(f.out);
             CHECK(has(v, "evidence.train.jsonl:2:/row_sha256:rows.verify.row_sha256"));
             CHECK(has(v, "evidence.train.jsonl:2:/source_row_sha256:rows.verify.source_row_sha256"));
             CHECK_FALSE(has(v, "data.train.jsonl:0::rows.verify.file_sha256"));
@@ -337,7 +390,7 @@ TEST_CASE("verify: Sediment's folders verify, and each tampering is found at its
             ev[1] = rows::line_form(e);
             write(evidence, joined(ev));
             rewrite_manifest(f.out);
-            const rows::ProfileVerdict v = rows::verify_profile(f.out);
+            const rows::ProfileVerdict v = verified(f.out);
             CHECK(has(v, "evidence.train.jsonl:2:/source_row_sha256:rows.verify.source_row_sha256"));
             CHECK(has(v, "evidence.train.jsonl:2:/prompt_sha256:rows.verify.prompt_sha256"));
             CHECK_FALSE(has(v, "evidence.train.jsonl:2:/row_sha256:rows.verify.row_sha256"));
@@ -349,14 +402,14 @@ TEST_CASE("verify: Sediment's folders verify, and each tampering is found at its
             write(train, joined(data));
             write(evidence, joined(ev));
             rewrite_manifest(f.out);
-            CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"data.train.jsonl:2::rows.verify.order"});
+            CHECK(found(verified(f.out)) == std::vector<std::string>{"data.train.jsonl:2::rows.verify.order"});
         }
         SECTION("an evidence line gone") {
             std::vector<std::string> ev = lines(read(evidence));
             ev.pop_back();
             write(evidence, joined(ev));
             rewrite_manifest(f.out);
-            const rows::ProfileVerdict v = rows::verify_profile(f.out);
+            const rows::ProfileVerdict v = verified(f.out);
             CHECK(has(v, "evidence.train.jsonl:7::rows.verify.line_count"));
             CHECK(has(v, "compatibility.json:1:/rows:rows.verify.rows"));
         }
@@ -365,7 +418,7 @@ TEST_CASE("verify: Sediment's folders verify, and each tampering is found at its
                 m["rows"] = 11;
                 m["diagnostics"]["rows_by_split"]["train"] = 8;
             });
-            CHECK(found(rows::verify_profile(f.out)) ==
+            CHECK(found(verified(f.out)) ==
                   std::vector<std::string>{"compatibility.json:1:/rows:rows.verify.rows",
                                            "compatibility.json:1:/diagnostics/rows_by_split:rows.verify.diagnostics"});
         }
@@ -374,22 +427,22 @@ TEST_CASE("verify: Sediment's folders verify, and each tampering is found at its
                 m["files"]["data.eval.jsonl"]["sha256"] = std::string(64, '0');
                 m["files"]["evidence.eval.jsonl"]["bytes"] = 1;
             });
-            CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"data.eval.jsonl:0::rows.verify.file_sha256",
+            CHECK(found(verified(f.out)) == std::vector<std::string>{"data.eval.jsonl:0::rows.verify.file_sha256",
                                                                                  "evidence.eval.jsonl:0::rows.verify.file_size"});
         }
         SECTION("the manifest not in digest form, or its profile entry changed") {
             Json m = rows::parse(read(f.out / "compatibility.json"));
             write(f.out / "compatibility.json", rows::line_form(m));
-            CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"compatibility.json:1::rows.verify.manifest_form"});
+            CHECK(found(verified(f.out)) == std::vector<std::string>{"compatibility.json:1::rows.verify.manifest_form"});
             rewrite_manifest(f.out, [](Json& m) { m["profile"]["support"] = "all tested"; });
-            CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"compatibility.json:1:/profile/support:rows.verify.profile"});
+            CHECK(found(verified(f.out)) == std::vector<std::string>{"compatibility.json:1:/profile/support:rows.verify.profile"});
         }
         SECTION("a file added, or one gone") {
             write(f.out / "notes.txt", "hi\n");
-            CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"notes.txt:0::rows.verify.file_extra"});
+            CHECK(found(verified(f.out)) == std::vector<std::string>{"notes.txt:0::rows.verify.file_extra"});
             fs::remove(f.out / "notes.txt");
             fs::remove(f.out / "evidence.eval.jsonl");
-            CHECK(found(rows::verify_profile(f.out)) ==
+            CHECK(found(verified(f.out)) ==
                   std::vector<std::string>{"compatibility.json:1:/files/evidence.eval.jsonl:rows.verify.file_missing",
                                            "compatibility.json:1:/rows:rows.verify.rows",
                                            "compatibility.json:1:/diagnostics/rows_by_split:rows.verify.diagnostics"});
@@ -401,14 +454,14 @@ TEST_CASE("verify: Sediment's folders verify, and each tampering is found at its
             ev[0] = rows::line_form(e);
             write(f.out / "evidence.eval.jsonl", joined(ev));
             rewrite_manifest(f.out);
-            const rows::ProfileVerdict v = rows::verify_profile(f.out);
+            const rows::ProfileVerdict v = verified(f.out);
             CHECK(has(v, "evidence.eval.jsonl:1:/metadata/split:rows.verify.split"));
         }
         SECTION("a line not in Sediment's line form") {
             data[0] = rows::parse(data[0]).dump() + "\n";  // no spaces, keys in their order
             write(train, joined(data));
             rewrite_manifest(f.out);
-            CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"data.train.jsonl:1::rows.verify.line_form"});
+            CHECK(found(verified(f.out)) == std::vector<std::string>{"data.train.jsonl:1::rows.verify.line_form"});
         }
         SECTION("a row its model refuses") {
             Json d = rows::parse(data[0]);
@@ -416,7 +469,7 @@ TEST_CASE("verify: Sediment's folders verify, and each tampering is found at its
             data[0] = rows::line_form(d);
             write(train, joined(data));
             rewrite_manifest(f.out);
-            CHECK(has(rows::verify_profile(f.out), "data.train.jsonl:1::rows.verify.model"));
+            CHECK(has(verified(f.out), "data.train.jsonl:1::rows.verify.model"));
         }
         SECTION("with --canonical: a source row missing, a row not its canonical row's mapping") {
             Folder g;
@@ -425,7 +478,7 @@ TEST_CASE("verify: Sediment's folders verify, and each tampering is found at its
             write(g.root / "sft.jsonl", given);
             rows::VerifyOptions o;
             o.canonical = {g.root / "sft.jsonl"};
-            const rows::ProfileVerdict v = rows::verify_profile(f.out, o);
+            const rows::ProfileVerdict v = verified(f.out, o);
             REQUIRE(v.findings.size() == 1);
             const std::string source = rows::row_sha256(canonical[0]);
             const std::string file = v.findings[0].file;
@@ -448,7 +501,7 @@ TEST_CASE("verify: an exact prompt in train and eval, forged into a split folder
     rows::ProfileOptions unsplit;
     unsplit.split = false;
     rows::write_profile(rows::profile("hf-trl-sft-v1"), mapped, f.out, unsplit);
-    REQUIRE(rows::verify_profile(f.out).ok());  // allowed without splitting, and counted
+    REQUIRE(verified(f.out).ok());  // allowed without splitting, and counted
     // The forger splits it by hand: the eval row to the eval files.
     const std::vector<std::string> data = lines(read(f.out / "data.jsonl")), ev = lines(read(f.out / "evidence.jsonl"));
     REQUIRE(rows::parse(ev[0])["metadata"]["split"] == "eval");
@@ -463,17 +516,17 @@ TEST_CASE("verify: an exact prompt in train and eval, forged into a split folder
         }
         m["files"] = files;
     });
-    CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"evidence.eval.jsonl:1:/prompt_sha256:rows.verify.overlap"});
+    CHECK(found(verified(f.out)) == std::vector<std::string>{"evidence.eval.jsonl:1:/prompt_sha256:rows.verify.overlap"});
 }
 
 TEST_CASE("verify: a folder that is no profile folder", "[profile]") {
     Folder f;
     fs::create_directories(f.out);
-    CHECK(found(rows::verify_profile(f.out)) == std::vector<std::string>{"compatibility.json:0::rows.verify.manifest"});
+    CHECK(found(verified(f.out)) == std::vector<std::string>{"compatibility.json:0::rows.verify.manifest"});
     write(f.out / "compatibility.json", "{\"profile\": ");
-    CHECK(found(rows::verify_profile(f.out)).at(0).find("compatibility.json:1:") == 0);
+    CHECK(found(verified(f.out)).at(0).find("compatibility.json:1:") == 0);
     write(f.out / "compatibility.json", "{}\n");
-    CHECK(has(rows::verify_profile(f.out), "compatibility.json:1::rows.verify.model"));
+    CHECK(has(verified(f.out), "compatibility.json:1::rows.verify.model"));
 }
 
 TEST_CASE("convert --to PROFILE and verify, on the command line", "[profile][cli]") {

@@ -81,22 +81,12 @@ int run_profile_convert(const std::vector<std::string>& args) {
     if (out.empty()) return usage_error("convert --to " + to + " needs --out FOLDER (the profile folder to write)", "convert");
     if (files.empty()) return usage_error("no canonical files (" + std::string(canonical.name) + " JSONL)", "convert");
 
-    std::vector<rows::ProfileRow> mapped;
-    try {
-        mapped = rows::adapt_files(*p, std::vector<fs::path>(files.begin(), files.end()));
-    } catch (const rows::ProfileError& e) {
-        say(std::string(e.what()) + "; nothing written");
-        return kExitFailed;
-    } catch (const fs::filesystem_error& e) {
-        say("cannot read " + display_name(e.path1().string()));
-        return kExitUsage;
-    }
     rows::ProfileOptions options;
     options.split = split;
     options.canonical_skipped = skipped;
     rows::Json manifest;
     try {
-        manifest = rows::write_profile(*p, std::move(mapped), out, options);
+        manifest = rows::write_profile_files(*p, std::vector<fs::path>(files.begin(), files.end()), out, options);
     } catch (const rows::ProfileError& e) {
         say(std::string(e.what()) + "; nothing written");
         return kExitFailed;

@@ -61,4 +61,9 @@ using DomLook = std::function<void(simdjson::dom::element root, const BigInteger
 std::optional<SchemaId> fast_check_dom(std::string_view name, std::string_view text, const Limits& limits, bool padded,
                                        const DomLook& look, bool any_order = false);
 
+/// Parses `text` as the fast path does (integers beyond 64 bits as markers), without checking it against
+/// a schema, and lends its DOM to `look`: for a document already judged valid (the profile writer's second
+/// pass). False for text the fast path does not parse.
+bool fast_parse_dom(std::string_view text, const Limits& limits, bool padded, const DomLook& look);
+
 }  // namespace sediment::rows::detail

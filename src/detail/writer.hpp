@@ -117,6 +117,11 @@ public:
         if (!valid_big_integer(digits)) fail("rows.encode.type", "not an integer: '" + std::string(digits) + "'");
         put(digits.data(), digits.size());
     }
+    /// A value already written as JSON text in this writer's style (a digest form made once, spliced in).
+    void raw(std::string_view json) {
+        separate();
+        put(json.data(), json.size());
+    }
     void string(std::string_view s) {
         separate();
         string_literal(s);

@@ -362,6 +362,14 @@ std::optional<SchemaId> fast_check_named(std::string_view base, std::string_view
     return checked_version(doc, base, limits);
 }
 
+bool fast_parse_dom(std::string_view text, const Limits& limits, bool padded, const DomLook& look) {
+    fast::Document doc;
+    if (!fast::parse_dom(text, limits, doc, padded, true)) return false;
+    const auto& stage1 = *doc.parser->implementation;  // (what parse_dom() last indexed: this text)
+    look(doc.root, doc.big_integers, TokenStarts{stage1.structural_indexes.get(), stage1.n_structural_indexes});
+    return true;
+}
+
 std::optional<SchemaId> fast_check_dom(std::string_view name, std::string_view text, const Limits& limits, bool padded,
                                        const DomLook& look, bool any_order) {
     fast::Document doc;

@@ -443,7 +443,7 @@ PYBIND11_MODULE(_native, m) {
         {
             py::gil_scoped_release unlocked;
             try {
-                manifest = rows::digest_form(rows::write_profile(*p, rows::adapt_files(*p, {paths.begin(), paths.end()}), out, options));
+                manifest = rows::digest_form(rows::write_profile_files(*p, {paths.begin(), paths.end()}, out, options));
             } catch (const rows::ProfileError& e) {
                 refused = e.what();
             } catch (const std::filesystem::filesystem_error& e) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "error.hpp"
+#include "json.hpp"
 #include "generated/models.hpp"
 #include "schema.hpp"
 #include "value.hpp"
@@ -77,11 +78,14 @@ std::string row_sha256(const Json& value);
 std::string line_form(const Json& value);
 
 /// One canonical row mapped to a profile: its split, its data row and its evidence record (row_sha256
-/// first, then the adapter's keys).
+/// first, then the adapter's keys), each a line in Sediment's line form, and the two digests the folder
+/// is sorted and checked by.
 struct ProfileRow {
     Split split = Split::train;
-    Json data;
-    Json evidence;
+    std::string data;           ///< the data row: line_form(), "\n" ended
+    std::string evidence;       ///< its evidence record: line_form(), "\n" ended
+    std::string row_sha256;     ///< the data row's digest (the evidence's first member)
+    std::string prompt_sha256;  ///< the canonical prompt's digest (the evidence's prompt_sha256)
 };
 
 /// Maps one canonical row of `p`'s canonical schema (writable profiles) on side `split`, as
@@ -90,11 +94,10 @@ struct ProfileRow {
 /// would change, or whose metadata.split is not `split`), the Fireworks refusals.
 ProfileRow adapt_row(const Profile& p, const Json& canonical, Split split);
 
-/// Reads canonical JSONL files (blank lines skipped) and maps each row with adapt_row(): its split is
-/// its file's (NAME.train.jsonl, NAME.eval.jsonl), else its metadata's. Throws ProfileError whose message
-/// starts "FILE:LINE: " for a line that is not JSON or a row Sediment refuses, and
-/// std::filesystem::filesystem_error for a file that cannot be read.
-std::vector<ProfileRow> adapt_files(const Profile& p, const std::vector<std::filesystem::path>& files);
+/// The same of a canonical row's JSON text (a line of a canonical export), read where it is: a row the
+/// fast path accepts is mapped from the parser's DOM, any other parsed and judged as above. Without a
+/// `split`, the row's own metadata.split. Throws ProfileError for text that is not JSON too.
+ProfileRow adapt_row(const Profile& p, const StringText& canonical, std::optional<Split> split = std::nullopt);
 
 /// How write_profile() writes a folder.
 struct ProfileOptions {
@@ -112,6 +115,14 @@ struct ProfileOptions {
 /// train and eval; std::filesystem::filesystem_error when a file cannot be written.
 Json write_profile(const Profile& p, std::vector<ProfileRow> rows, const std::filesystem::path& out,
                    const ProfileOptions& options = {});
+
+/// write_profile() of the rows of canonical JSONL files (blank lines skipped), each mapped by adapt_row():
+/// its split is its file's (NAME.train.jsonl, NAME.eval.jsonl), else its metadata's. The files are read
+/// in place (mapped) twice: once to check and order every row, then to write them; memory holds each
+/// row's digests, not the rows. Throws as write_profile() does, a ProfileError about a row starting
+/// "FILE:LINE: ", and std::filesystem::filesystem_error for a file that cannot be read.
+Json write_profile_files(const Profile& p, const std::vector<std::filesystem::path>& files, const std::filesystem::path& out,
+                         const ProfileOptions& options = {});
 
 /// One thing verify_profile() found: the file (a name in the folder, or a canonical file's path), its
 /// line (0: the file as a whole) and the error (id `rows.verify.*`, docs/errors.md; the pointer is
@@ -139,6 +150,9 @@ struct VerifyOptions {
     std::vector<std::filesystem::path> canonical;
     /// Findings kept, at most (the rest are counted in a last finding).
     std::size_t max_findings = 1000;
+    /// Read every line with the exact reader (parsed into Json), not from simdjson's DOM where the fast
+    /// path accepts it: slower, the same findings (the tests hold the two to it).
+    bool exact = false;
 };
 
 /// Checks that `folder` is the consumer profile folder Sediment writes (docs/profiles.md, "What verify

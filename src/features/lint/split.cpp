@@ -2,6 +2,7 @@
 // Sediment derives from a session id with it (packages/derive/sediment_derive/split.py).
 #include "features/lint/split.hpp"
 
+#include <algorithm>
 #include <array>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -105,20 +106,39 @@ void sha256_blocks(std::uint32_t h[8], const unsigned char* p, std::size_t block
 std::array<unsigned char, 32> sha256(std::string_view bytes) { return detail::sha256(bytes, true); }
 
 std::array<unsigned char, 32> detail::sha256(std::string_view bytes, bool hardware) {
-    std::uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    Sha256 h(hardware);
+    h.update(bytes);
+    return h.finish();
+}
+
+void detail::Sha256::update(std::string_view bytes) {
     const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
     std::size_t n = bytes.size();
-    sha256_blocks(h, p, n / 64, hardware);
+    total_ += n;
+    if (held_) {  // complete the block begun before
+        const std::size_t take = std::min(n, 64 - held_);
+        std::memcpy(pending_ + held_, p, take);
+        held_ += take, p += take, n -= take;
+        if (held_ < 64) return;
+        sha256_blocks(h_, pending_, 1, hardware_);
+        held_ = 0;
+    }
+    sha256_blocks(h_, p, n / 64, hardware_);
     p += n / 64 * 64, n %= 64;
+    std::memcpy(pending_, p, n);
+    held_ = n;
+}
+
+std::array<unsigned char, 32> detail::Sha256::finish() {
     unsigned char tail[128] = {};
-    std::memcpy(tail, p, n);
-    tail[n] = 0x80;
-    const std::size_t blocks = n < 56 ? 1 : 2;
-    const std::uint64_t bits = static_cast<std::uint64_t>(bytes.size()) * 8;
+    std::memcpy(tail, pending_, held_);
+    tail[held_] = 0x80;
+    const std::size_t blocks = held_ < 56 ? 1 : 2;
+    const std::uint64_t bits = total_ * 8;
     for (int i = 0; i < 8; ++i) tail[blocks * 64 - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
-    sha256_blocks(h, tail, blocks, hardware);
+    sha256_blocks(h_, tail, blocks, hardware_);
     std::array<unsigned char, 32> out{};
-    for (int i = 0; i < 32; ++i) out[i] = static_cast<unsigned char>(h[i / 4] >> (24 - 8 * (i % 4)));
+    for (int i = 0; i < 32; ++i) out[i] = static_cast<unsigned char>(h_[i / 4] >> (24 - 8 * (i % 4)));
     return out;
 }
 

@@ -11,11 +11,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <system_error>
 
 #include "detail/text.hpp"
 #include "detail/writer.hpp"
+#include "features/profile/forms.hpp"
 #include "features/profile/profile_detail.hpp"
 #include "sediment/rows/decode.hpp"
 #include "sediment/rows/json.hpp"
@@ -308,16 +310,15 @@ ProfileRow adapt_row(const Profile& p, const Json& canonical, Split split) {
     if (!p.writable()) throw ProfileError(std::string(p.id) + " requires the RLVR adapter");
     detail::check_canonical(p, canonical, split);
     const bool fireworks = p.consumer == "fireworks", sft = p.objective == "sft";
-    ProfileRow out;
-    out.split = split;
+    Json data;
     Json prompt = messages(canonical["prompt"], fireworks, sft ? 0 : -1);
     if (sft) {
         Json completion = messages(canonical["completion"], fireworks, 1);
         if (fireworks) {
             for (Json& m : completion) prompt.push_back(std::move(m));
-            out.data = Json{{"messages", std::move(prompt)}};
+            data = Json{{"messages", std::move(prompt)}};
         } else {
-            out.data = Json{{"prompt", std::move(prompt)}, {"completion", std::move(completion)}, {"tools", Json::array()}};
+            data = Json{{"prompt", std::move(prompt)}, {"completion", std::move(completion)}, {"tools", Json::array()}};
         }
     } else {
         Json chosen = messages(canonical["chosen"], fireworks, -1), rejected = messages(canonical["rejected"], fireworks, -1);
@@ -327,219 +328,236 @@ ProfileRow adapt_row(const Profile& p, const Json& canonical, Split split) {
             for (const Json* list : {&prompt, &chosen, &rejected})
                 for (const Json& m : *list)
                     if (!documented_text(m)) throw ProfileError("Fireworks DPO v2 supports documented text messages only");
-            out.data = Json{{"input", Json{{"messages", std::move(prompt)}, {"tools", Json::array()}}},
-                            {"preferred_output", std::move(chosen)},
-                            {"non_preferred_output", std::move(rejected)}};
+            data = Json{{"input", Json{{"messages", std::move(prompt)}, {"tools", Json::array()}}},
+                        {"preferred_output", std::move(chosen)},
+                        {"non_preferred_output", std::move(rejected)}};
         } else {
-            out.data = Json{{"prompt", std::move(prompt)}, {"chosen", std::move(chosen)}, {"rejected", std::move(rejected)},
-                            {"tools", Json::array()}};
+            data = Json{{"prompt", std::move(prompt)}, {"chosen", std::move(chosen)}, {"rejected", std::move(rejected)},
+                        {"tools", Json::array()}};
         }
     }
-    out.evidence = Json{{"row_sha256", row_sha256(out.data)},
-                        {"canonical_schema", p.canonical_schema},
-                        {"source_row_sha256", row_sha256(canonical)},
-                        {"prompt_sha256", row_sha256(Json{{"prompt", canonical["prompt"]}})},
-                        {"metadata", canonical["metadata"]},
-                        {"tool_definitions", "absent"}};
+    ProfileRow out;
+    out.split = split;
+    out.row_sha256 = row_sha256(data);
+    out.prompt_sha256 = row_sha256(Json{{"prompt", canonical["prompt"]}});
+    out.data = line_form(data);
+    out.evidence = line_form(Json{{"row_sha256", out.row_sha256},
+                                  {"canonical_schema", p.canonical_schema},
+                                  {"source_row_sha256", row_sha256(canonical)},
+                                  {"prompt_sha256", out.prompt_sha256},
+                                  {"metadata", canonical["metadata"]},
+                                  {"tool_definitions", "absent"}});
     return out;
 }
 
 namespace {
 
-// The split a canonical export's file name gives (sft.train.jsonl, dpo.eval.jsonl.gz), else none.
-std::optional<Split> split_of_name(const std::filesystem::path& path) {
-    const std::string name = path.filename().string();
-    if (name.find(".train.") != std::string::npos) return Split::train;
-    if (name.find(".eval.") != std::string::npos) return Split::eval;
+using detail::tape::Value;
+
+// How each number of a canonical row's metadata is read by Sediment's model: a float field ('n'), an
+// integer Literal ('c'), a plain integer ('i'); by its path below the metadata ("provenance/..."). The
+// bundled schema reads 1 in a float field and 5.0 as an integer; Sediment's strict model writes the
+// first back as 1.0 and refuses the second.
+const std::map<std::string, char>& number_kinds(SchemaId canonical) {
+    static const auto build = [](SchemaId id) {
+        std::map<std::string, char> out;
+        const Json& root = detail::schema_json(id);
+        const std::function<void(const Json&, const std::string&)> walk = [&](const Json& s, const std::string& at) {
+            const Json& schema = s.contains("$ref") ? root["$defs"][s["$ref"].get<std::string>().substr(8)] : s;
+            if (schema.contains("anyOf")) {
+                for (const Json& b : schema["anyOf"]) walk(b, at);
+                return;
+            }
+            if (schema.contains("properties")) {
+                for (const auto& [key, property] : schema["properties"].items()) walk(property, at.empty() ? key : at + "/" + key);
+                return;
+            }
+            const std::string type = schema.value("type", "");
+            if (type == "number") out[at] = 'n';
+            else if (type == "integer") out[at] = schema.contains("const") ? 'c' : 'i';
+        };
+        walk(root["properties"]["metadata"], "");
+        return out;
+    };
+    static const std::map<std::string, char> sft = build(SchemaId::sft_sample_v3), dpo = build(SchemaId::dpo_pair_v4);
+    return canonical == SchemaId::dpo_pair_v4 ? dpo : sft;
+}
+
+// The metadata's numbers as Sediment's model reads them: 'i' (refused), 'a' (changed), or 0.
+char number_verdict(Value v, const std::map<std::string, char>& kinds, std::string& at) {
+    char verdict = 0;
+    if (v.type() == '{') {
+        for (Value key = v.first(); key.at < v.close();) {
+            const Value value = key.with(key.at + 1);
+            const std::size_t size = at.size();
+            at += (at.empty() ? "" : "/"), at += key.string();
+            const char inner = number_verdict(value, kinds, at);
+            if (inner == 'i' || (inner && !verdict)) verdict = inner;
+            at.resize(size);
+            key = key.with(value.next());
+        }
+        return verdict;
+    }
+    const auto kind = kinds.find(at);
+    if (kind == kinds.end()) return 0;
+    const char type = v.type();
+    if (kind->second == 'n' && (type == 'l' || type == 'u')) return 'a';  // 1 comes back 1.0
+    if (kind->second == 'c' && type == 'd') return 'a';                    // 3.0 comes back 3
+    if (kind->second == 'i' && type == 'd') return 'i';                    // 5.0 is refused
+    return 0;
+}
+
+// The adapter over a canonical row the fast path accepted: its refusal, or the row mapped into `out`.
+std::optional<std::string> adapt_tape(const Profile& p, const detail::TapeDoc& d, Split split, ProfileRow& out, bool lines) {
+    using detail::member;
+    const Value metadata = member(d.root, "metadata");
+    std::string at;
+    const char numbers = number_verdict(metadata, number_kinds(p.canonical), at);
+    if (numbers == 'i') return std::string(p.id) + ": invalid canonical row";
+    const Value said = member(metadata, "split");
+    if (numbers == 'a' || said.string() != detail::split_name(split))
+        return std::string(p.id) + ": canonical row has unknown or altered fields";
+    const bool fireworks = p.consumer == "fireworks", sft = p.objective == "sft";
+    const Value prompt = member(d.root, "prompt");
+    const Value second = member(d.root, sft ? "completion" : "chosen"), rejected = sft ? Value{} : member(d.root, "rejected");
+    if (fireworks) {
+        for (const Value list : {prompt, second, rejected}) {
+            if (!list.at) continue;
+            std::size_t i = 0;
+            for (Value m = list.first(); m.at < list.close(); m = m.with(m.next()), ++i) {
+                const std::string_view role = member(m, "role").string();
+                if (role == "developer") return std::string("Fireworks profiles do not support developer messages");
+                if (role == "system" && i != 0) return std::string("Fireworks profiles require the system message to be first");
+            }
+        }
+        if (!sft) {
+            const auto count = [](Value list) {
+                std::size_t n = 0;
+                for (Value m = list.first(); m.at < list.close(); m = m.with(m.next())) ++n;
+                return n;
+            };
+            if (count(second) != 1 || count(rejected) != 1) return std::string("Fireworks DPO requires one final assistant message per output");
+            for (const Value list : {prompt, second, rejected})
+                for (Value m = list.first(); m.at < list.close(); m = m.with(m.next())) {
+                    std::size_t keys = 0;
+                    for (Value key = m.first(); key.at < m.close(); key = key.with(key.with(key.at + 1).next())) ++keys;
+                    const Value role = member(m, "role"), content = member(m, "content");
+                    if (keys != 2 || !content.at || content.type() != '"' ||
+                        !(role.string() == "system" || role.string() == "user" || role.string() == "assistant"))
+                        return std::string("Fireworks DPO v2 supports documented text messages only");
+                }
+        }
+    }
+    // The body, in its keys' order or sorted (its digest form).
+    const auto body = [&](detail::Writer& w, bool sorted) {
+        detail::MessageForm form;
+        form.fireworks = fireworks, form.sorted = sorted;
+        const auto list = [&](std::string_view key, Value v, int weight) {
+            w.key(key);
+            w.begin_array();
+            form.weight = weight;
+            detail::write_messages(w, d, v, form);
+            w.end_array();
+        };
+        const auto tools = [&] { w.key("tools"), w.begin_array(), w.end_array(); };
+        w.begin_object();
+        if (sft && fireworks) {
+            w.key("messages");
+            w.begin_array();
+            form.weight = 0;
+            detail::write_messages(w, d, prompt, form);
+            form.weight = 1;
+            detail::write_messages(w, d, second, form);
+            w.end_array();
+        } else if (sft) {
+            if (sorted) list("completion", second, 1), list("prompt", prompt, 0), tools();
+            else list("prompt", prompt, 0), list("completion", second, 1), tools();
+        } else if (fireworks) {
+            const auto input = [&] {
+                w.key("input");
+                w.begin_object();
+                list("messages", prompt, -1);
+                tools();
+                w.end_object();
+            };
+            if (sorted) input(), list("non_preferred_output", rejected, -1), list("preferred_output", second, -1);
+            else input(), list("preferred_output", second, -1), list("non_preferred_output", rejected, -1);
+        } else {
+            if (sorted) list("chosen", second, -1), list("prompt", prompt, -1), list("rejected", rejected, -1), tools();
+            else list("prompt", prompt, -1), list("chosen", second, -1), list("rejected", rejected, -1), tools();
+        }
+        w.end_object();
+    };
+    thread_local std::string scratch;
+    const auto digest = [&](const auto& write) {
+        scratch.clear();
+        {
+            detail::Writer w(scratch, Style::compact);
+            write(w);
+        }
+        return detail::sha256_hex(scratch);
+    };
+    out.split = split;
+    out.row_sha256 = digest([&](detail::Writer& w) { body(w, true); });
+    out.prompt_sha256 = digest([&](detail::Writer& w) {
+        w.begin_object(), w.key("prompt"), detail::write_tape(w, d, prompt, true), w.end_object();
+    });
+    out.data.clear(), out.evidence.clear();
+    if (!lines) return std::nullopt;
+    const std::string source = digest([&](detail::Writer& w) { detail::write_tape(w, d, d.root, true); });
+    {
+        detail::Writer w(out.data, Style::sediment);
+        body(w, false);
+    }
+    out.data += '\n';
+    {
+        detail::Writer w(out.evidence, Style::sediment);
+        w.begin_object();
+        w.key("row_sha256"), w.string(out.row_sha256);
+        w.key("canonical_schema"), w.string(p.canonical_schema);
+        w.key("source_row_sha256"), w.string(source);
+        w.key("prompt_sha256"), w.string(out.prompt_sha256);
+        w.key("metadata"), detail::write_tape(w, d, metadata, false);
+        w.key("tool_definitions"), w.string("absent");
+        w.end_object();
+    }
+    out.evidence += '\n';
     return std::nullopt;
 }
 
 }  // namespace
 
-std::vector<ProfileRow> adapt_files(const Profile& p, const std::vector<std::filesystem::path>& files) {
-    std::vector<ProfileRow> out;
-    for (const std::filesystem::path& file : files) {
-        std::ifstream in(file, std::ios::binary);
-        if (!in)
-            throw std::filesystem::filesystem_error("cannot read", file, std::error_code(errno ? errno : ENOENT, std::generic_category()));
-        const std::optional<Split> named = split_of_name(file);
-        std::string line;
-        for (std::size_t number = 1; std::getline(in, line); ++number) {
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            if (line.find_first_not_of(" \t") == std::string::npos) continue;
-            const std::string where = detail::printable(file.string()) + ":" + std::to_string(number) + ": ";
-            Json row;
-            std::vector<Error> errors;
-            if (!parse(line, row, errors))
-                throw ProfileError(where + (errors.front().pointer.empty() ? "" : errors.front().pointer + ": ") + errors.front().message);
-            Split side = Split::train;
-            if (named) side = *named;
-            else if (row.is_object() && row.contains("metadata") && row["metadata"].is_object() && row["metadata"].contains("split"))
-                side = row["metadata"]["split"] == "eval" ? Split::eval : Split::train;
-            try {
-                out.push_back(adapt_row(p, row, side));
-            } catch (const ProfileError& e) {
-                throw ProfileError(where + e.what());
-            } catch (const EncodeError& e) {
-                throw ProfileError(where + e.error().pointer + ": " + e.error().message);
-            }
-        }
-        if (in.bad()) throw std::filesystem::filesystem_error("cannot read", file, std::error_code(EIO, std::generic_category()));
-    }
-    return out;
-}
-
-// ----- the folder (aligned_rows(), publish_compatible_rows(), write_jsonl()) --------------------------------
-
-namespace detail {
-
-// The evidence's digest form without row_sha256: the last key of Sediment's sort.
-std::string evidence_key(const Json& evidence) {
-    Json rest = evidence;
-    rest.erase("row_sha256");
-    return digest_form(rest);
-}
-
-void sort_rows(std::vector<ProfileRow>& rows) {
-    // (split name, row digest, evidence digest form); the digest form only where the first two tie.
-    std::stable_sort(rows.begin(), rows.end(), [](const ProfileRow& a, const ProfileRow& b) {
-        const std::string_view sa = split_name(a.split), sb = split_name(b.split);
-        if (sa != sb) return sa < sb;
-        const std::string& da = a.evidence["row_sha256"].get_ref<const std::string&>();
-        const std::string& db = b.evidence["row_sha256"].get_ref<const std::string&>();
-        if (da != db) return da < db;
-        return evidence_key(a.evidence) < evidence_key(b.evidence);
-    });
-}
-
-Json diagnostics(const std::vector<const Json*>& evidence, const std::vector<Split>& splits, const std::vector<const Json*>& data,
-                 std::size_t& overlap) {
-    std::map<std::string, std::size_t> by_split, rewards;
-    std::set<std::string> prompts[2];
-    for (std::size_t i = 0; i < evidence.size(); ++i) {
-        ++by_split[std::string(split_name(splits[i]))];
-        if (evidence[i]->contains("prompt_sha256") && (*evidence[i])["prompt_sha256"].is_string())
-            prompts[splits[i] == Split::eval].insert((*evidence[i])["prompt_sha256"].get<std::string>());
-        if (data[i]->is_object() && data[i]->contains("reward")) ++rewards[python_str((*data[i])["reward"])];
-    }
-    overlap = 0;
-    for (const std::string& p : prompts[1]) overlap += prompts[0].count(p);
-    Json out = Json::object();
-    out["rows_by_split"] = Json::object();
-    for (const auto& [split, n] : by_split) out["rows_by_split"][split] = n;
-    out["reward_counts"] = Json::object();
-    for (const auto& [reward, n] : rewards) out["reward_counts"][reward] = n;
-    out["exact_prompt_overlap"] = overlap;
-    out["semantic_task_overlap"] = "not_assessed";
-    return out;
-}
-
-// Python's str() of a reward (a float or an int; Sediment's rewards are 1.0 and 0.0).
-std::string python_str(const Json& v) {
-    if (v.is_number_float()) {
-        std::string out;
-        Writer w(out, Style::compact);
-        w.json(v);
-        return std::move(w.finish());
-    }
-    return v.dump();
-}
-
-}  // namespace detail
-
-namespace {
-
-// A file of the staging folder, 0600, written whole and flushed to disk.
-void write_file(const std::filesystem::path& path, const std::string& bytes) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    const auto fail = [&](int error) {
-        throw std::filesystem::filesystem_error("cannot write", path, std::error_code(error, std::generic_category()));
+void detail::adapt_text(const Profile& p, const StringText& canonical, std::optional<Split> split, ProfileRow& out, bool lines,
+                        bool valid) {
+    if (!p.writable()) throw ProfileError(std::string(p.id) + " requires the RLVR adapter");
+    std::optional<std::string> refusal;
+    bool mapped = false;
+    const detail::DomLook look = [&](simdjson::dom::element root, const detail::BigIntegers& big, detail::TokenStarts) {
+        const detail::TapeDoc d{detail::tape::value_of(root), &big};
+        const Split side = split ? *split
+                                 : detail::member(detail::member(d.root, "metadata"), "split").string() == "eval" ? Split::eval : Split::train;
+        refusal = adapt_tape(p, d, side, out, lines);
+        mapped = true;
     };
-    if (fd < 0) fail(errno);
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            const int error = errno;
-            ::close(fd);
-            fail(error);
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    if (::fchmod(fd, 0600) != 0 || ::fsync(fd) != 0) {
-        const int error = errno;
-        ::close(fd);
-        fail(error);
-    }
-    if (::close(fd) != 0) fail(errno);
+    if (valid) detail::fast_parse_dom(canonical.text(), Limits{}, canonical.padded(), look);
+    else detail::fast_check_dom(schema_info(p.canonical).name, canonical.text(), Limits{}, canonical.padded(), look, /*any_order=*/true);
+    if (refusal) throw ProfileError(*refusal);
+    if (mapped) return;
+    Json row;  // what the fast path leaves: judged on the Json path
+    std::vector<Error> errors;
+    if (!parse(canonical.text(), row, errors))
+        throw ProfileError((errors.front().pointer.empty() ? "" : errors.front().pointer + ": ") + errors.front().message);
+    Split side = Split::train;
+    if (split) side = *split;
+    else if (row.is_object() && row.contains("metadata") && row["metadata"].is_object() && row["metadata"].contains("split"))
+        side = row["metadata"]["split"] == "eval" ? Split::eval : Split::train;
+    out = adapt_row(p, row, side);
 }
 
-}  // namespace
-
-Json write_profile(const Profile& p, std::vector<ProfileRow> rows, const std::filesystem::path& out, const ProfileOptions& options) {
-    detail::sort_rows(rows);
-    std::vector<const Json*> evidence, data;
-    std::vector<Split> splits;
-    for (const ProfileRow& r : rows) evidence.push_back(&r.evidence), data.push_back(&r.data), splits.push_back(r.split);
-    std::size_t overlap = 0;
-    Json diagnostics = detail::diagnostics(evidence, splits, data, overlap);
-    if (options.split && overlap)
-        throw ProfileError("consumer export has " + std::to_string(overlap) +
-                           " exact prompts in both train and eval; select a coherent cohort");
-    std::error_code ec;
-    if (std::filesystem::exists(std::filesystem::symlink_status(out, ec)))
-        throw ProfileError("consumer destination already exists: " + out.string());
-
-    Json manifest = Json::object();
-    manifest["profile"] = profile_entry(p);
-    manifest["rows"] = rows.size();
-    manifest["skipped"] = Json::object();
-    if (options.canonical_skipped) {
-        Json counts = Json::object();  // sorted, as dict(sorted(...)); the digest form sorts them anyway
-        for (const auto& [name, n] : options.canonical_skipped->items()) counts[name] = n;
-        manifest["canonical_skipped"] = std::move(counts);
-    }
-    if (rows.empty()) {
-        manifest["diagnostics"] = std::move(diagnostics);
-        return manifest;
-    }
-
-    // The files, by name: data and evidence, split or not; an empty partition has none.
-    std::map<std::string, std::string> files;
-    for (const ProfileRow& r : rows) {
-        const std::string side = options.split ? "." + std::string(detail::split_name(r.split)) : "";
-        files["data" + side + ".jsonl"] += line_form(r.data);
-        files["evidence" + side + ".jsonl"] += line_form(r.evidence);
-    }
-
-    const std::filesystem::path target = std::filesystem::absolute(out).lexically_normal();
-    std::filesystem::path parent = target.parent_path(), name = target.filename();
-    if (name.empty()) name = target.parent_path().filename(), parent = target.parent_path().parent_path();
-    std::filesystem::create_directories(parent);
-    std::string pattern = (parent / ("." + name.string() + "-XXXXXX")).string();
-    if (!::mkdtemp(pattern.data()))
-        throw std::filesystem::filesystem_error("cannot make a staging folder", parent, std::error_code(errno, std::generic_category()));
-    const std::filesystem::path staging = pattern;
-    try {
-        Json entries = Json::object();
-        for (const auto& [file, bytes] : files) {
-            write_file(staging / file, bytes);
-            entries[file] = Json{{"sha256", detail::hex(sha256(bytes))}, {"bytes", bytes.size()}};
-        }
-        manifest["files"] = std::move(entries);
-        manifest["training_execution"] = "not_run";
-        manifest["tool_definitions"] = "not_inferred";
-        manifest["diagnostics"] = std::move(diagnostics);
-        write_file(staging / "compatibility.json", digest_form(manifest) + "\n");
-        if (std::filesystem::exists(std::filesystem::symlink_status(target, ec)))
-            throw ProfileError("consumer destination already exists: " + out.string());
-        std::filesystem::rename(staging, target);
-    } catch (...) {
-        std::filesystem::remove_all(staging, ec);
-        throw;
-    }
-    return manifest;
+ProfileRow adapt_row(const Profile& p, const StringText& canonical, std::optional<Split> split) {
+    ProfileRow out;
+    detail::adapt_text(p, canonical, split, out, true);
+    return out;
 }
 
 }  // namespace sediment::rows

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <array>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,17 +22,58 @@ std::string_view split_name(Split s);
 /// strict model reads back unchanged, on side `split` (compatibility.py _validate_canonical()).
 void check_canonical(const Profile& p, const Json& row, Split split);
 
-/// Sorts rows as aligned_rows() does: by split name ("eval" first), the data row's digest, then the
-/// digest form of the evidence without its row_sha256 (evidence_key()).
-void sort_rows(std::vector<ProfileRow>& rows);
+/// The digest form of an evidence record without its row_sha256: the last key of Sediment's order (by
+/// split name, "eval" first, then the data row's digest, then this).
 std::string evidence_key(const Json& evidence);
 
-/// The manifest's diagnostics of rows (their evidence, splits and data rows), and the count of exact
-/// prompts in both train and eval.
-Json diagnostics(const std::vector<const Json*>& evidence, const std::vector<Split>& splits, const std::vector<const Json*>& data,
-                 std::size_t& overlap);
+/// The manifest's diagnostics of rows: each row's split, prompt digest ("" for none) and reward (Python's
+/// str() of it, "" for none; an empty list for rows without rewards), and the count of exact prompts in
+/// both train and eval.
+Json diagnostics(const std::vector<Split>& splits, const std::vector<std::string_view>& prompts,
+                 const std::vector<std::string>& rewards, std::size_t& overlap);
 
 /// Python's str() of a number: a reward's key in reward_counts ("1.0").
 std::string python_str(const Json& v);
+
+/// adapt_row() of a canonical row's text into `out` (its strings reused): `lines` false computes the
+/// digests alone (the first pass of the file writer); `valid` says the text was judged by an earlier call
+/// and the fast path accepted it (it is parsed, not checked again).
+void adapt_text(const Profile& p, const StringText& text, std::optional<Split> split, ProfileRow& out, bool lines,
+                bool valid = false);
+
+/// A file mapped for reading: each line is read where it is, with kTextPadding bytes after it where the
+/// mapping has them.
+class MappedFile {
+public:
+    MappedFile() = default;
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    ~MappedFile();
+    /// False (errno says why) when the file cannot be read.
+    bool open(const std::filesystem::path& path);
+    std::string_view text() const { return {static_cast<const char*>(map_), size_}; }
+    /// `line`, a view into text(), as StringText: in place when padded by the mapping, else copied into
+    /// `spare` with room after it.
+    StringText line(std::string_view line, std::string& spare) const;
+
+private:
+    void* map_ = nullptr;
+    std::size_t size_ = 0, mapped_ = 0;
+};
+
+/// f(number, line) for each line of `text` that is not blank, without its newline and a CR before it.
+template <class F>
+void each_line(std::string_view text, F f) {
+    std::size_t start = 0;
+    for (std::size_t number = 1; start < text.size(); ++number) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view line = text.substr(start, end - start);
+        start = end + 1;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+        f(number, line);
+    }
+}
 
 }  // namespace sediment::rows::detail

@@ -13,6 +13,7 @@
 #include "sediment/rows/json.hpp"
 #include "sediment/rows/lint.hpp"
 #include "detail/text.hpp"
+#include "features/profile/forms.hpp"
 
 namespace sediment::rows {
 namespace {
@@ -21,13 +22,16 @@ namespace fs = std::filesystem;
 
 constexpr const char* kManifest = "compatibility.json";
 
+// A file's bytes, with kTextPadding bytes of room after them: each line is read where it is.
 bool read_all(const fs::path& path, std::string& out) {
-    std::ifstream in(path, std::ios::binary);
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) return false;
-    std::ostringstream s;
-    s << in.rdbuf();
-    out = std::move(s).str();
-    return !in.bad();
+    const std::streamoff size = in.tellg();
+    if (size < 0) return false;
+    out.reserve(static_cast<std::size_t>(size) + kTextPadding);
+    out.resize(static_cast<std::size_t>(size));
+    in.seekg(0);
+    return size == 0 || static_cast<bool>(in.read(out.data(), size));
 }
 
 // Escapes a key for a JSON Pointer (RFC 6901).
@@ -87,7 +91,7 @@ struct Collector {
 struct CanonicalRow {
     std::string file;
     std::size_t line;
-    Json row;
+    std::string text;
 };
 
 // One pair of data and evidence files: "data.train.jsonl" and "evidence.train.jsonl", or unsplit.
@@ -274,35 +278,52 @@ private:
     }
 
     void canonical_rows() {
+        std::string spare;
         for (const fs::path& path : options_.canonical) {
-            std::string text;
             const std::string name = path.string();
-            if (!read_all(path, text)) {
+            detail::MappedFile file;
+            if (!file.open(path)) {
                 out_.add(name, 0, "rows.verify.canonical", "", "cannot be read");
                 continue;
             }
-            std::size_t number = 0;
-            for (std::string_view line : lines_of(text)) {
-                ++number;
-                while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
-                if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-                Json row;
-                std::vector<Error> errors;
-                if (!parse(line, row, errors)) {
-                    out_.add(name, number, "rows.verify.canonical", errors.front().pointer, "not JSON: " + errors.front().message);
-                    continue;
-                }
+            detail::each_line(file.text(), [&](std::size_t number, std::string_view line) {
                 std::string digest;
-                try {
+                const StringText text = file.line(line, spare);
+                const bool fast = detail::fast_parse_dom(text.text(), Limits{}, text.padded(),
+                                                         [&](simdjson::dom::element root, const detail::BigIntegers& big, detail::TokenStarts) {
+                                                             const detail::TapeDoc d{detail::tape::value_of(root), &big};
+                                                             digest = sorted_digest(d, d.root);
+                                                         });
+                if (!fast) {
+                    Json row;
+                    std::vector<Error> errors;
+                    if (!parse(line, row, errors)) {
+                        out_.add(name, number, "rows.verify.canonical", errors.front().pointer, "not JSON: " + errors.front().message);
+                        return;
+                    }
                     digest = row_sha256(row);
-                } catch (const EncodeError& e) {
-                    out_.add(name, number, "rows.verify.canonical", e.error().pointer, e.error().message);
-                    continue;
                 }
-                canonical_.emplace(std::move(digest), CanonicalRow{name, number, std::move(row)});
-            }
+                canonical_.emplace(std::move(digest), CanonicalRow{name, number, std::string(line)});
+            });
         }
     }
+
+    // What a row gives the checks across rows.
+    struct Row {
+        std::string side;    // "train" or "eval"
+        std::string digest;  // of the data row
+        std::string prompt;  // the evidence's prompt_sha256, or ""
+        std::string source;  // the evidence's source_row_sha256, or ""
+        std::string reward;  // Python's str() of the data row's reward, or ""
+    };
+
+    // A finding of a line, held until both lines of a row are read (the fast path may hand the row to
+    // the exact one, which finds the same again).
+    struct Pending {
+        bool evidence;  // of the evidence line, else the data line
+        const char* id;
+        std::string pointer, message;
+    };
 
     // The lines of one pair of files.
     void rows_of(const Pair& pair) {
@@ -315,174 +336,356 @@ private:
                          ": line i of each is one row");
         }
         const std::size_t n = std::min(data.size(), evidence.size());
-        std::string previous_side, previous_digest;
+        Row previous;
+        std::string previous_evidence;
         std::size_t previous_line = 0;  // of the last row read whole, or 0
         for (std::size_t i = 0; i < n; ++i) {
-            Json d, e;
-            const bool data_ok = line(pair.data, i + 1, data[i], profile_->data, d);
-            const bool evidence_ok = line(pair.evidence, i + 1, evidence[i], profile_->evidence, e);
             ++out_.verdict.rows;
-            if (!data_ok || !evidence_ok || !e.is_object()) continue;
-            const std::string digest = row_sha256(d);
-            if (!e.contains("row_sha256") || e["row_sha256"] != digest)
-                out_.add(pair.evidence, i + 1, "rows.verify.row_sha256", "/row_sha256",
-                         "is not the digest of " + pair.data + " line " + std::to_string(i + 1) + " (" + digest + ")");
-            if (!e.contains("canonical_schema") || e["canonical_schema"] != profile_->canonical_schema)
-                out_.add(pair.evidence, i + 1, "rows.verify.canonical_schema", "/canonical_schema", "is not " + std::string(profile_->canonical_schema));
-            // The row's split: its file's, which its evidence must say too; unsplit, the evidence's.
-            const Json* said = e.contains("metadata") && e["metadata"].is_object() && e["metadata"].contains("split") ? &e["metadata"]["split"] : nullptr;
-            std::string side = pair.side;
-            if (side.empty()) side = said && said->is_string() ? said->get<std::string>() : "train";
-            else if (!said || *said != side)
-                out_.add(pair.evidence, i + 1, "rows.verify.split", "/metadata/split", "is not '" + side + "', the split of " + pair.evidence);
-            ++out_.verdict.rows_by_split[side];
-            splits_.push_back(side == "eval" ? Split::eval : Split::train);
-            where_.push_back({pair.evidence, i + 1});
-            evidence_.push_back(e);
-            data_.push_back(std::move(d));
+            Row row;
+            std::vector<Pending> pending;
+            bool read = false;
+            if (!options_.exact && fast_row(pair, i + 1, data[i], evidence[i], row, pending)) read = true;
+            else pending.clear(), row = Row{}, read = exact_row(pair, i + 1, data[i], evidence[i], row, pending);
+            for (Pending& p : pending)
+                out_.add(p.evidence ? pair.evidence : pair.data, i + 1, p.id, std::move(p.pointer), std::move(p.message));
+            if (!read) continue;
+            ++out_.verdict.rows_by_split[row.side];
             // Sediment's order: (split, row digest, evidence digest form without row_sha256); the last only on a tie.
             if (previous_line) {
-                const bool before = side != previous_side ? side < previous_side
-                                    : digest != previous_digest
-                                        ? digest < previous_digest
-                                        : detail::evidence_key(e) < detail::evidence_key(evidence_[evidence_.size() - 2]);
+                bool before = row.side != previous.side ? row.side < previous.side : row.digest < previous.digest;
+                if (row.side == previous.side && row.digest == previous.digest)
+                    before = detail::evidence_key(parse(evidence[i])) < detail::evidence_key(parse(previous_evidence));
                 if (before)
                     out_.add(pair.data, i + 1, "rows.verify.order", "",
-                             "out of Sediment's order (split, then the row's digest, then its evidence): it sorts before line " + std::to_string(previous_line));
+                             "out of Sediment's order (split, then the row's digest, then its evidence): it sorts before line " +
+                                 std::to_string(previous_line));
             }
-            previous_side = side, previous_digest = digest, previous_line = i + 1;
-            if (profile_->writable()) mapping(pair, i + 1, data_.back(), e);
+            previous_line = i + 1, previous_evidence = std::string(evidence[i]);
+            if (profile_->writable() && !options_.canonical.empty()) mapping(pair, i + 1, data[i], evidence[i], row);
+            where_.push_back({pair.evidence, i + 1});
+            previous = std::move(row);
+            seen_.push_back(previous);
         }
     }
 
-    // One line: JSON in Sediment's line form, valid under its model (where the project has one).
-    bool line(const std::string& file, std::size_t number, std::string_view text, const std::optional<SchemaId>& model, Json& out) {
+    // ----- the fast path: both lines read from simdjson's tape ---------------------------------------------
+
+    static std::string sorted_digest(const detail::TapeDoc& d, detail::tape::Value v) {
+        thread_local std::string text;
+        text.clear();
+        {
+            detail::Writer w(text, Style::compact);
+            detail::write_tape(w, d, v, true);
+        }
+        return detail::sha256_hex(text);
+    }
+
+    // Whether `line` (its newline taken off) is in line form: Sediment's writer gives it back.
+    static bool in_line_form(const detail::TapeDoc& d, std::string_view line, std::string& formed) {
+        formed.clear();
+        {
+            detail::Writer w(formed, Style::sediment);
+            detail::write_tape(w, d, d.root, false);
+        }
+        return formed == line;
+    }
+
+    bool fast_row(const Pair& pair, std::size_t number, std::string_view data, std::string_view evidence, Row& row, std::vector<Pending>& pending) {
+        if (data.empty() || data.back() != '\n' || evidence.empty() || evidence.back() != '\n') return false;
+        data.remove_suffix(1), evidence.remove_suffix(1);
+        thread_local std::string formed;
+        std::string metadata, row_sha256, canonical_schema;
+        bool read = false;
+        // The evidence: its line form and keys, its digests and split, its metadata's digest form.
+        detail::fast_check_dom(schema_info(*profile_->evidence).name, evidence, Limits{}, true,
+                               [&](simdjson::dom::element root, const detail::BigIntegers& big, detail::TokenStarts) {
+                                   const detail::TapeDoc d{detail::tape::value_of(root), &big};
+                                   if (!in_line_form(d, evidence, formed)) pending.push_back(line_form_finding(true, evidence, formed));
+                                   key_order(d, d.root, true, pending);
+                                   using detail::member;
+                                   row_sha256 = member(d.root, "row_sha256").string();
+                                   canonical_schema = member(d.root, "canonical_schema").string();
+                                   row.source = member(d.root, "source_row_sha256").string();
+                                   row.prompt = member(d.root, "prompt_sha256").string();
+                                   const detail::tape::Value m = member(d.root, "metadata");
+                                   row.side = member(m, "split").string();
+                                   thread_local std::string text;
+                                   text.clear();
+                                   {
+                                       detail::Writer w(text, Style::compact);
+                                       detail::write_tape(w, d, m, true);
+                                   }
+                                   metadata = text;
+                                   read = true;
+                               },
+                               /*any_order=*/true);
+        if (!read) return false;
+        read = false;
+        std::string source, prompt;
+        // The data row: its line form and keys, its digest, and the digests of the canonical row it maps from.
+        detail::fast_check_dom(schema_info(*profile_->data).name, data, Limits{}, true,
+                               [&](simdjson::dom::element root, const detail::BigIntegers& big, detail::TokenStarts) {
+                                   const detail::TapeDoc d{detail::tape::value_of(root), &big};
+                                   if (!in_line_form(d, data, formed)) pending.push_back(line_form_finding(false, data, formed));
+                                   key_order(d, d.root, false, pending);
+                                   row.digest = sorted_digest(d, d.root);
+                                   read = canonical_digests(d, metadata, source, prompt);
+                               },
+                               /*any_order=*/true);
+        if (!read) return false;
+        row_findings(pair, number, row, row_sha256, canonical_schema, source, prompt, pending);
+        return true;
+    }
+
+    // The source row's digest and its prompt's, from a data row (the adapter's renames and weights undone)
+    // and its evidence's metadata (in digest form): false where the fast path cannot tell.
+    bool canonical_digests(const detail::TapeDoc& d, const std::string& metadata, std::string& source, std::string& prompt) const {
+        using detail::member;
+        using detail::tape::Value;
+        const bool fireworks = profile_->consumer == "fireworks", sft = profile_->objective == "sft";
+        Value prompt_list, second, rejected;  // the prompt, the completion (or chosen), the rejected
+        detail::MessageForm form, rest;
+        form.inverse = rest.inverse = true, form.sorted = rest.sorted = true;
+        if (sft && fireworks) {
+            prompt_list = second = member(d.root, "messages");
+            std::size_t i = 0;
+            for (Value m = prompt_list.first(); m.at < prompt_list.close(); m = m.with(m.next()), ++i) {
+                const Value weight = member(m, "weight");
+                if (weight.at && weight.type() == 'l' && weight.number<std::int64_t>() == 1) break;
+            }
+            form.last = i, rest.first = i;
+        } else if (fireworks) {
+            prompt_list = member(member(d.root, "input"), "messages");
+            second = member(d.root, "preferred_output"), rejected = member(d.root, "non_preferred_output");
+        } else {
+            prompt_list = member(d.root, "prompt");
+            second = member(d.root, sft ? "completion" : "chosen"), rejected = sft ? Value{} : member(d.root, "rejected");
+        }
+        thread_local std::string text;
+        bool ok = true;
+        const auto list = [&](detail::Writer& w, const char* key, Value v, const detail::MessageForm& f) {
+            w.key(key);
+            w.begin_array();
+            ok = ok && detail::write_messages(w, d, v, f);
+            w.end_array();
+        };
+        text.clear();
+        {
+            detail::Writer w(text, Style::compact);
+            w.begin_object();
+            list(w, "prompt", prompt_list, form);
+            w.end_object();
+        }
+        if (!ok) return false;
+        prompt = detail::sha256_hex(text);
+        text.clear();
+        {
+            detail::Writer w(text, Style::compact);
+            w.begin_object();
+            list(w, sft ? "completion" : "chosen", second, rest);
+            w.key("metadata"), w.raw(metadata);
+            list(w, "prompt", prompt_list, form);
+            if (!sft) list(w, "rejected", rejected, rest);
+            w.key("tools"), w.begin_array(), w.end_array();
+            w.end_object();
+        }
+        if (!ok) return false;
+        source = detail::sha256_hex(text);
+        return true;
+    }
+
+    // ----- the exact path: both lines parsed into Json ----------------------------------------------------
+
+    bool exact_row(const Pair& pair, std::size_t number, std::string_view data, std::string_view evidence, Row& row, std::vector<Pending>& pending) {
+        Json d, e;
+        const bool data_ok = exact_line(false, data, profile_->data, d, pending);
+        const bool evidence_ok = exact_line(true, evidence, profile_->evidence, e, pending);
+        if (!data_ok || !evidence_ok || !e.is_object()) return false;
+        const auto text = [](const Json& j, const char* key) {
+            return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+        };
+        row.digest = row_sha256(d);
+        row.prompt = text(e, "prompt_sha256");
+        row.source = text(e, "source_row_sha256");
+        row.reward = d.is_object() && d.contains("reward") ? detail::python_str(d["reward"]) : std::string();
+        const Json* metadata = e.contains("metadata") && e["metadata"].is_object() ? &e["metadata"] : nullptr;
+        row.side = metadata ? text(*metadata, "split") : std::string();
+        std::string source, prompt;
+        if (profile_->writable()) {
+            Json canonical;
+            std::string unused;
+            canonical_of(*profile_, d, e["metadata"], canonical, unused);
+            source = row_sha256(canonical);
+            prompt = row_sha256(Json{{"prompt", canonical["prompt"]}});
+        }
+        row_findings(pair, number, row, e.contains("row_sha256") && e["row_sha256"].is_string() ? e["row_sha256"].get<std::string>() : "",
+                     text(e, "canonical_schema"), source, prompt, pending);
+        return true;
+    }
+
+    // One line on the exact path: JSON, valid under its model (where the project has one), in line form.
+    bool exact_line(bool evidence, std::string_view text, const std::optional<SchemaId>& model, Json& out, std::vector<Pending>& pending) {
         std::vector<Error> errors;
         std::string_view body = text;
-        const bool newline = !body.empty() && body.back() == '\n';
-        if (newline) body.remove_suffix(1);
+        if (!body.empty() && body.back() == '\n') body.remove_suffix(1);
         if (!parse(body, out, errors)) {
-            out_.add(file, number, "rows.verify.line_form", errors.front().pointer, "not JSON: " + errors.front().message);
+            pending.push_back({evidence, "rows.verify.line_form", errors.front().pointer, "not JSON: " + errors.front().message});
             return false;
         }
         if (model) {
             const Validated v = validate(*model, body);
-            for (const Error& e : v.errors) out_.add(file, number, "rows.verify.model", e.pointer, e.message + " [" + e.id + "]");
+            for (const Error& e : v.errors) pending.push_back({evidence, "rows.verify.model", e.pointer, e.message + " [" + e.id + "]"});
             if (!v.valid()) return false;
         }
-        std::string formatted;
+        std::string formed;
         try {
-            formatted = line_form(out);
+            formed = line_form(out);
         } catch (const EncodeError& e) {
-            out_.add(file, number, "rows.verify.line_form", e.error().pointer, e.error().message);
+            pending.push_back({evidence, "rows.verify.line_form", e.error().pointer, e.error().message});
             return false;
         }
-        if (formatted != text)
-            out_.add(file, number, "rows.verify.line_form", "",
-                     "not Sediment's line form (\", \" and \": \", non-ASCII as \\u escapes, a newline at the end): " + byte_difference(text, formatted));
-        if (model) key_order(file, number, out, "");
+        formed.pop_back();
+        if (formed != body || text.empty() || text.back() != '\n') {
+            if (formed == body) formed += '\n', body = text;  // only the newline is missing
+            pending.push_back(line_form_finding(evidence, text.back() == '\n' ? body : text, formed));
+        }
+        if (model) {
+            // the keys' order, as the fast path reads it: from the line's own DOM
+            detail::fast_parse_dom(body, Limits{}, false, [&](simdjson::dom::element root, const detail::BigIntegers& big, detail::TokenStarts) {
+                const detail::TapeDoc d{detail::tape::value_of(root), &big};
+                key_order(d, d.root, evidence, pending);
+            });
+        }
         return true;
+    }
+
+    // ----- what both paths find alike ------------------------------------------------------------------------
+
+    static Pending line_form_finding(bool evidence, std::string_view line, std::string_view formed) {
+        return {evidence, "rows.verify.line_form", "",
+                "not Sediment's line form (\", \" and \": \", non-ASCII as \\u escapes, a newline at the end): " + byte_difference(line, formed)};
     }
 
     // The keys the adapter writes in an order of its own: a body's and an evidence record's, and in a
     // message, a renamed reasoning_content last but for a weight, which is last. (A message's other keys,
     // a tool call's and the metadata's keep the canonical row's order, which Sediment leaves free.)
-    void key_order(const std::string& file, std::size_t number, const Json& v, const std::string& at) {
-        static const std::map<std::string, std::vector<std::string>> kOrders = {
+    void key_order(const detail::TapeDoc& d, detail::tape::Value root, bool evidence, std::vector<Pending>& pending) const {
+        using detail::tape::Value;
+        static const std::map<std::string_view, std::vector<std::string_view>> kOrders = {
             {"hf-trl-sft-v1", {"prompt", "completion", "tools"}},
             {"hf-trl-dpo-v2", {"prompt", "chosen", "rejected", "tools"}},
             {"fireworks-sft-v1", {"messages"}},
             {"fireworks-dpo-v2", {"input", "preferred_output", "non_preferred_output"}},
             {"input", {"messages", "tools"}},
             {"evidence", {"row_sha256", "canonical_schema", "source_row_sha256", "prompt_sha256", "metadata", "tool_definitions"}}};
-        const auto check = [&](const Json& object, const std::vector<std::string>& order, const std::string& pointer) {
-            std::vector<std::string> keys;
-            for (const auto& [key, value] : object.items()) keys.push_back(key);
-            if (keys == order) return;
-            std::string expected;
-            for (const std::string& k : order) expected += (expected.empty() ? "" : ", ") + k;
-            out_.add(file, number, "rows.verify.key_order", pointer, "keys not in the adapter's order (" + expected + ")");
+        const auto keys = [](Value object) {
+            std::vector<std::string_view> out;
+            for (Value key = object.first(); key.at < object.close(); key = key.with(key.with(key.at + 1).next())) out.push_back(key.string());
+            return out;
         };
-        const bool evidence = v.contains("row_sha256");
-        check(v, kOrders.at(evidence ? "evidence" : std::string(profile_->id)), at);
+        const auto check = [&](Value object, const std::vector<std::string_view>& order, const std::string& pointer) {
+            if (keys(object) == order) return;
+            std::string expected;
+            for (const std::string_view k : order) expected += (expected.empty() ? "" : ", ") + std::string(k);
+            pending.push_back({evidence, "rows.verify.key_order", pointer, "keys not in the adapter's order (" + expected + ")"});
+        };
+        check(root, kOrders.at(evidence ? "evidence" : profile_->id), "");
         if (evidence) return;
-        if (v.contains("input")) check(v["input"], kOrders.at("input"), "/input");
-        for (const auto& [key, list] : v.items()) {
-            const Json& messages = key == "input" ? list["messages"] : list;
-            if (!messages.is_array()) continue;
-            for (std::size_t i = 0; i < messages.size(); ++i) {
-                const Json& m = messages[i];
-                if (!m.is_object()) continue;
-                std::vector<std::string> keys;
-                for (const auto& [k, value] : m.items()) keys.push_back(k);
-                std::size_t tail = keys.size();
-                if (m.contains("weight") && keys[--tail] != "weight") tail = SIZE_MAX;
-                if (tail != SIZE_MAX && m.contains("reasoning_content") && keys[tail - 1] != "reasoning_content") tail = SIZE_MAX;
-                if (tail == SIZE_MAX)
-                    out_.add(file, number, "rows.verify.key_order", (key == "input" ? "/input/messages/" : "/" + key + "/") + std::to_string(i),
-                             "the adapter writes a renamed reasoning_content last, and then a weight");
+        const Value input = detail::member(root, "input");
+        if (input.at) check(input, kOrders.at("input"), "/input");
+        for (Value key = root.first(); key.at < root.close(); key = key.with(key.with(key.at + 1).next())) {
+            const Value value = key.with(key.at + 1);
+            const bool in_input = key.string() == "input";
+            const Value messages = in_input ? detail::member(value, "messages") : value;
+            if (!messages.at || messages.type() != '[') continue;
+            std::size_t i = 0;
+            for (Value m = messages.first(); m.at < messages.close(); m = m.with(m.next()), ++i) {
+                if (m.type() != '{') continue;
+                const std::vector<std::string_view> ks = keys(m);
+                std::size_t tail = ks.size();
+                bool ok = true;
+                if (std::find(ks.begin(), ks.end(), "weight") != ks.end()) ok = ks[--tail] == "weight";
+                if (ok && std::find(ks.begin(), ks.end(), "reasoning_content") != ks.end()) ok = ks[tail - 1] == "reasoning_content";
+                if (!ok)
+                    pending.push_back({false, "rows.verify.key_order",
+                                       (in_input ? "/input/messages/" : "/" + std::string(key.string()) + "/") + std::to_string(i),
+                                       "the adapter writes a renamed reasoning_content last, and then a weight"});
             }
         }
+        (void)d;
     }
 
-    // SFT and DPO: the evidence's source and prompt digests are those of the canonical row the data row
-    // maps from; with --canonical, that row is given and maps to these very lines.
-    void mapping(const Pair& pair, std::size_t number, const Json& data, const Json& evidence) {
-        Json canonical;
-        std::string prompt_pointer;
-        if (!canonical_of(*profile_, data, evidence["metadata"], canonical, prompt_pointer)) return;
-        const std::string source = row_sha256(canonical);
-        if (evidence["source_row_sha256"] != source)
-            out_.add(pair.evidence, number, "rows.verify.source_row_sha256", "/source_row_sha256",
-                     "is not the digest of the canonical row " + pair.data + " line " + std::to_string(number) + " maps from (" + source + ")");
-        const std::string prompt = row_sha256(Json{{"prompt", canonical["prompt"]}});
-        if (evidence["prompt_sha256"] != prompt)
-            out_.add(pair.evidence, number, "rows.verify.prompt_sha256", "/prompt_sha256",
-                     "is not the digest of the prompt of " + pair.data + " line " + std::to_string(number) + " (" + prompt + ")");
-        if (options_.canonical.empty()) return;
-        const auto found = canonical_.find(evidence["source_row_sha256"].get<std::string>());
+    // The row's evidence against its data row: its row_sha256, canonical schema, split, and (SFT, DPO) the
+    // digests of the canonical row the data row maps from (`source`, `prompt`).
+    void row_findings(const Pair& pair, std::size_t number, Row& row, const std::string& row_sha256, const std::string& canonical_schema,
+                      const std::string& source, const std::string& prompt, std::vector<Pending>& pending) const {
+        if (row_sha256 != row.digest)
+            pending.push_back({true, "rows.verify.row_sha256", "/row_sha256", "is not the digest of " + pair.data + " line " + std::to_string(number) + " (" + row.digest + ")"});
+        if (canonical_schema != profile_->canonical_schema)
+            pending.push_back({true, "rows.verify.canonical_schema", "/canonical_schema", "is not " + std::string(profile_->canonical_schema)});
+        if (!pair.side.empty() && row.side != pair.side)
+            pending.push_back({true, "rows.verify.split", "/metadata/split", "is not '" + pair.side + "', the split of " + pair.evidence});
+        if (!pair.side.empty()) row.side = pair.side;
+        else if (row.side != "eval") row.side = "train";
+        if (!profile_->writable()) return;
+        if (row.source != source)
+            pending.push_back({true, "rows.verify.source_row_sha256", "/source_row_sha256",
+                               "is not the digest of the canonical row " + pair.data + " line " + std::to_string(number) + " maps from (" + source + ")"});
+        if (row.prompt != prompt)
+            pending.push_back({true, "rows.verify.prompt_sha256", "/prompt_sha256",
+                               "is not the digest of the prompt of " + pair.data + " line " + std::to_string(number) + " (" + prompt + ")"});
+    }
+
+    // With --canonical: the row's source is a given canonical row, and (SFT, DPO) the lines are its mapping.
+    void mapping(const Pair& pair, std::size_t number, std::string_view data, std::string_view evidence, const Row& row) {
+        const auto found = canonical_.find(row.source);
         if (found == canonical_.end()) {
             out_.add(pair.evidence, number, "rows.verify.source_row", "/source_row_sha256", "names no row of the canonical files");
             return;
         }
-        const CanonicalRow& row = found->second;
-        const std::string at = " (" + row.file + " line " + std::to_string(row.line) + ")";
+        const CanonicalRow& canonical = found->second;
+        const std::string at = " (" + canonical.file + " line " + std::to_string(canonical.line) + ")";
         ProfileRow expected;
         try {
-            const Json& split = row.row["metadata"]["split"];
-            expected = adapt_row(*profile_, row.row, split == "eval" ? Split::eval : Split::train);
+            std::string text = canonical.text;
+            text.reserve(text.size() + kTextPadding);
+            expected = adapt_row(*profile_, StringText(text));
         } catch (const std::exception& e) {
             out_.add(pair.data, number, "rows.verify.mapping", "", std::string("Sediment refuses its canonical row") + at + ": " + e.what());
             return;
         }
         std::string pointer;
-        if (line_form(expected.data) != line_form(data)) {
-            first_difference(data, expected.data, pointer);
+        if (expected.data != data) {
+            first_difference(parse(data), parse(expected.data), pointer);
             out_.add(pair.data, number, "rows.verify.mapping", pointer, "is not the mapping of its canonical row" + at);
         }
         pointer.clear();
-        if (line_form(expected.evidence) != line_form(evidence)) {
-            first_difference(evidence, expected.evidence, pointer);
+        if (expected.evidence != evidence) {
+            first_difference(parse(evidence), parse(expected.evidence), pointer);
             out_.add(pair.evidence, number, "rows.verify.mapping", pointer, "is not the evidence of its canonical row" + at);
         }
     }
 
     // The manifest's counts against the lines; no exact prompt in train and eval.
     void totals() {
-        std::vector<const Json*> evidence, data;
-        for (const Json& e : evidence_) evidence.push_back(&e);
-        for (const Json& d : data_) data.push_back(&d);
+        std::vector<Split> splits;
+        std::vector<std::string_view> prompts;
+        std::vector<std::string> rewards;
+        for (const Row& r : seen_) {
+            splits.push_back(r.side == "eval" ? Split::eval : Split::train);
+            prompts.push_back(r.prompt);
+            rewards.push_back(r.reward);
+        }
         std::size_t overlap = 0;
-        const Json diagnostics = detail::diagnostics(evidence, splits_, data, overlap);
+        const Json diagnostics = detail::diagnostics(splits, prompts, rewards, overlap);
         // Each eval row whose exact prompt a train row has, at its evidence line.
-        std::map<std::string, std::pair<std::string, std::size_t>> train;
-        for (std::size_t i = 0; i < evidence_.size(); ++i)
-            if (splits_[i] == Split::train && evidence_[i].contains("prompt_sha256") && evidence_[i]["prompt_sha256"].is_string())
-                train.emplace(evidence_[i]["prompt_sha256"].get<std::string>(), where_[i]);
+        std::map<std::string_view, std::pair<std::string, std::size_t>> train;
+        for (std::size_t i = 0; i < seen_.size(); ++i)
+            if (splits[i] == Split::train && !seen_[i].prompt.empty()) train.emplace(seen_[i].prompt, where_[i]);
         const bool split_folder = std::any_of(pairs_.begin(), pairs_.end(), [](const Pair& p) { return !p.side.empty(); });
-        for (std::size_t i = 0; i < evidence_.size() && split_folder; ++i) {
-            if (splits_[i] != Split::eval || !evidence_[i].contains("prompt_sha256") || !evidence_[i]["prompt_sha256"].is_string()) continue;
-            const auto t = train.find(evidence_[i]["prompt_sha256"].get<std::string>());
+        for (std::size_t i = 0; i < seen_.size() && split_folder; ++i) {
+            if (splits[i] != Split::eval || seen_[i].prompt.empty()) continue;
+            const auto t = train.find(seen_[i].prompt);
             if (t == train.end()) continue;
             out_.add(where_[i].first, where_[i].second, "rows.verify.overlap", "/prompt_sha256",
                      "an exact prompt in both train and eval (also " + t->second.first + " line " + std::to_string(t->second.second) +
@@ -515,10 +718,9 @@ private:
     const Profile* profile_ = nullptr;
     std::map<std::string, std::string> texts_;  // the files read, by name
     std::vector<Pair> pairs_;
-    std::multimap<std::string, CanonicalRow> canonical_;
-    std::vector<Json> evidence_, data_;
-    std::vector<Split> splits_;
-    std::vector<std::pair<std::string, std::size_t>> where_;  // each row's evidence file and line
+    std::multimap<std::string, CanonicalRow> canonical_;  // by digest
+    std::vector<Row> seen_;                                   // each row read whole
+    std::vector<std::pair<std::string, std::size_t>> where_;  // its evidence file and line
 };
 
 }  // namespace
