@@ -20,6 +20,9 @@
 #   - ATIF (bench/atif.cpp, through bench/atif.py): both ATIF readers, ATIF -> response and Harbor's
 #     upgrade on the public fixtures valid under each, beside NeMo Gym's own loader and pydantic on one
 #     core when NEMO_GYM names a folder holding a copy of nemo_gym/atif_v1_7.py and atif_json.py;
+#   - consumer profiles: `convert --to hf-trl-sft-v1` and `--to hf-trl-dpo-v2` from canonical rows on one
+#     core and on every core, in MB/s of canonical rows (issue 50, target 100); `verify` of the folder on one
+#     core beside bench/verify_profile.py, a straightforward Python check of it (target 5x);
 #   - memory (bench/memory.py): the CLI's peak resident memory on one 100 MB row and one 100 MB
 #     trajectory, and streaming a 1 GB file;
 #   - the Python module (bench/python/bench.py, Debian's python3): validate, loads and dumps beside
@@ -209,6 +212,42 @@ to_response = best([cli, "convert", "--from", "atif-v1.7", "--to", "nemo-gym-res
 to_atif = best([cli, "convert", "--from", "nemo-gym-rollout.v4", "--to", "atif-v1.7", "-q", "-j", "1"], rows)
 print(f"{'CLI convert ATIF -> response, 1 core':34} {to_response:9.1f} MB/s   (target 100, whole process)")
 print(f"{'CLI convert rows -> ATIF, 1 core':34} {to_atif:9.1f} MB/s   (target 100, whole process)")
+PY
+
+# Consumer profiles (issue 50): schemagen.py's canonical rows (20,000, Sediment's bytes) less the eval rows
+# whose prompt a train row has (bench/profile_rows.py: Sediment refuses such an export); convert --to on one
+# core and on every core, then verify of the folder on one core beside bench/verify_profile.py, best of 3.
+for name in sft-sample.v3 dpo-pair.v4; do
+  canonical=$build/bench-profile-$name.jsonl
+  [ -s "$canonical" ] || python3 "$schemagen" "$name" 20000 --seed 5 --sediment | python3 "$root/bench/profile_rows.py" > "$canonical"
+done
+python3 - "$build/sediment-rows" "$build" "$root/bench/verify_profile.py" <<'PY'
+import os, shutil, subprocess, sys, time
+cli, build, baseline = sys.argv[1:4]
+cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+def best(command, before=None, one_core=True):
+    times = []
+    for _ in range(3):
+        if before: before()
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       preexec_fn=(lambda: os.sched_setaffinity(0, {cores[0]})) if one_core and cores else None)
+        times.append(time.perf_counter() - start)
+    return min(times)
+for profile, name in (("hf-trl-sft-v1", "sft-sample.v3"), ("hf-trl-dpo-v2", "dpo-pair.v4")):
+    canonical = os.path.join(build, f"bench-profile-{name}.jsonl")
+    out = os.path.join(build, f"bench-profile-{profile}")
+    clear = lambda: shutil.rmtree(out, ignore_errors=True)
+    size = os.path.getsize(canonical)
+    for one in (True, False):
+        t = best([cli, "convert", "-q", "--to", profile, "--out", out, canonical], clear, one)
+        label = f"CLI convert --to {profile}, " + ("1 core" if one else "every core")
+        print(f"{label:44} {size / t / 1e6:7.1f} MB/s   (target 100, canonical rows, whole process)")
+    folder = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
+    ours = best([cli, "verify", "-q", out])
+    theirs = best(["/usr/bin/python3", baseline, out])
+    print(f"{'CLI verify ' + profile + ', 1 core':44} {folder / ours / 1e6:7.1f} MB/s   "
+          f"({theirs / ours:.2f}x bench/verify_profile.py's {folder / theirs / 1e6:.1f} MB/s, target 5x)")
 PY
 
 # the shards of the Dask jobs that only read (validate, lint): faithful v4 rows of distinct sessions, a

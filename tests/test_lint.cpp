@@ -333,6 +333,15 @@ TEST_CASE("lint: the split of the spec's vectors, and SHA-256's own") {
         // the portable code and the processor's SHA extensions (where it has them) agree
         CHECK(hex(detail::sha256(text, false)) == r.out.substr(0, 64));
         CHECK(hex(detail::sha256(text, true)) == r.out.substr(0, 64));
+        // two at once, beside any other length
+        for (const std::size_t other : {0, 1, 64, 200, 5000}) {
+            const std::string b(other, 'q');
+            std::array<unsigned char, 32> da{}, db{};
+            detail::sha256_two(text, b, da, db);
+            CHECK(hex(da) == r.out.substr(0, 64));
+            CHECK(da == sha256(text));
+            CHECK(db == sha256(b));
+        }
         // given a piece at a time (a file as it is written), pieces of every size across the blocks
         for (const std::size_t piece : {1, 7, 63, 64, 65, 200}) {
             detail::Sha256 h;

@@ -15,6 +15,7 @@
 #include "sediment/rows/json.hpp"
 #include "sediment/rows/lint.hpp"
 #include "cli.hpp"
+#include "features/profile/forms.hpp"
 #include "process.hpp"
 
 namespace fs = std::filesystem;
@@ -196,6 +197,24 @@ rows::ProfileRow adapted(const char* profile, const Json& row, rows::Split split
     CHECK(fast.prompt_sha256 == exact.prompt_sha256);
     CHECK(fast.split == exact.split);
     return exact;
+}
+
+TEST_CASE("profiles: the line form is known by a scan of the bytes, as json.dumps(json.loads(line)) knows it", "[profile]") {
+    // each line against Sediment's writer: in line form exactly when the writer gives it back
+    const std::vector<std::string> lines = {
+        R"({"a": [1, 2.5, -3, 1e-07, 1.5e+300, -0.0, true, false, null], "b": {}, "c": []})",
+        R"({"s": "\" \\ \b \f \n \r \t \u0000 \u001f \u007f \u00e9 \ud83d\ude00 ~ /"})",
+        R"({"a":1})", R"({"a": 1,"b": 2})", R"({"a" : 1})", R"( {"a": 1})", R"({"a": 1} )", R"({"a": [1 ]})", R"({ })", R"([1,  2])",
+        R"({"s": "\/"})", R"({"s": "\u00E9"})", R"({"s": "\u0041"})", R"({"s": "\u000a"})", R"({"s": "\u0008"})",
+        "{\"s\": \"\xc3\xa9\"}", "{\"s\": \"\x7f\"}", R"({"n": -0})", R"({"n": 1E5})", R"({"n": 1.50})", R"({"n": 100000.0})",
+        R"({"n": 1e5})", R"({"n": 0.1})", R"({"n": 123456789012345678901234567890})", R"({"n": 1.0e-07})", R"({"n": -0})",
+        R"({"s": "a very long string without anything to escape in it at all, past sixteen bytes", "t": "x\u00e9"})"};
+    for (const std::string& line : lines) {
+        INFO(line);
+        std::string formed = rows::line_form(rows::parse(line));
+        formed.pop_back();
+        CHECK(sediment::rows::detail::in_line_form(line) == (formed == line));
+    }
 }
 
 TEST_CASE("profiles: the adapter renames thinking, weights and encodes Fireworks' arguments", "[profile]") {

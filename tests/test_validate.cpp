@@ -98,7 +98,7 @@ TEST_CASE("differential: typed decoder and valijson agree on unreadable document
     }
 }
 
-TEST_CASE("patterns: a negated class is read without a regex, with the regex's verdict") {
+TEST_CASE("patterns: a negated class, or a counted class, is read without a regex, with the regex's verdict") {
     // std::wregex over code points is the reference; the bundled schemas' patterns are negated classes
     const auto reference = [](const std::string& pattern, const std::string& text) {
         const std::u32string p = detail::to_code_points(pattern), t = detail::to_code_points(text);
@@ -107,10 +107,11 @@ TEST_CASE("patterns: a negated class is read without a regex, with the regex's v
     // (the first three are one byte to find in valid UTF-8, which holds no surrogate)
     const std::vector<std::string> patterns = {"^[^\\u0000\\uD800-\\uDFFF]*$", "^[^\\uD800-\\uDBFF\\u0009\\uDC00-\\uDFFF]*$", "^[^z]*$",
                                                "^[^\\u0000\\u00e9]*$", "^[^\\u0000\\uD800-\\uE000]*$", "^[^a-c\\u00e9x]*$", "^[^\\u0041-\\u005a]*$",
-                                               "^[a-z]+$", "^[^\\d]*$", "^x[^a]*$"};  // the last three take the regex
+                                               "^[0-9a-f]{3}$", "^[xz]{1}$", "^[a-c\\u0041]{2}$",  // a counted class (a SHA-256's)
+                                               "^[a-z]+$", "^[^\\d]*$", "^x[^a]*$", "^[\\u00e9]{1}$"};  // the last four take the regex
     const std::vector<std::string> texts = {"", "abc", "call_1", std::string("a\0b", 3), std::string(1, '\0'), "\xC3\xA9", "X",
                                             "\xF0\x9F\x98\x80 ok", "ZZ", "123", "xyz", "x", "d\xC3\xA9",
-                                            "a\tb", "\xEE\x80\x80", "z"};
+                                            "a\tb", "\xEE\x80\x80", "z", "0af", "0aF", "0a", "0aff", "aA", "Ab", "ab"};
     for (const std::string& p : patterns)
         for (const std::string& t : texts) {
             INFO(p << " on " << Json(t).dump());

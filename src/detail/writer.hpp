@@ -33,6 +33,9 @@ public:
     Writer& operator=(const Writer&) = delete;
     ~Writer() { finish(); }
 
+    /// The size the string will have: where the next piece goes.
+    std::size_t written() const noexcept { return len_; }
+
     /// The text written so far, the string sized to it.
     std::string& finish() {
         out_.resize(len_);

@@ -26,9 +26,16 @@ struct Compiled {
     std::vector<Range> excluded;    // the negated class, when the pattern is one
     bool ascii[128] = {};           // its ASCII members, looked up by byte
     int only = -1;                  // the one byte the class excludes from valid UTF-8, when it is one
+    int count = -1;                 // `^[...]{N}$` of ASCII members (a SHA-256 in hex): N, and `ascii` its members
     std::unique_ptr<std::wregex> regex;
 
     bool matches_class(std::string_view utf8) const {
+        if (count >= 0) {
+            if (utf8.size() != static_cast<std::size_t>(count)) return false;
+            for (const char c : utf8)
+                if (static_cast<unsigned char>(c) >= 0x80 || !ascii[static_cast<unsigned char>(c)]) return false;
+            return true;
+        }
         if (only >= 0) return std::memchr(utf8.data(), only, utf8.size()) == nullptr;
         for (std::size_t i = 0; i < utf8.size();) {
             const auto byte = static_cast<unsigned char>(utf8[i]);
@@ -86,6 +93,31 @@ bool negated_class(const std::u32string& p, std::vector<Range>& excluded) {
     return i == end && !excluded.empty();
 }
 
+// The class and count of `^[...]{N}$` whose members are ASCII, or false when the pattern has another form.
+bool counted_class(const std::u32string& p, std::vector<Range>& members, int& count) {
+    if (p.size() < 8 || p.compare(0, 2, U"^[") != 0 || p[2] == U'^' || p.compare(p.size() - 2, 2, U"}$") != 0) return false;
+    const std::size_t close = p.find(U"]{");
+    if (close == std::u32string::npos) return false;
+    std::size_t i = 2;
+    while (i < close) {
+        char32_t lo = 0;
+        if (!class_item(p, i, lo)) return false;
+        char32_t hi = lo;
+        if (i < close && p[i] == U'-') {
+            ++i;
+            if (i >= close || !class_item(p, i, hi) || hi < lo) return false;
+        }
+        if (hi >= 0x80) return false;
+        members.emplace_back(lo, hi);
+    }
+    count = 0;
+    for (std::size_t k = close + 2; k + 2 < p.size(); ++k) {
+        if (p[k] < U'0' || p[k] > U'9' || count > 100000) return false;
+        count = count * 10 + static_cast<int>(p[k] - U'0');
+    }
+    return i == close && close + 4 <= p.size() && !members.empty();
+}
+
 const Compiled& compiled(const char* pattern) {
     // Patterns are few (those of the bundled schemas): one compiled form per pattern and thread.
     thread_local std::vector<std::unique_ptr<Compiled>> cache;
@@ -97,7 +129,11 @@ const Compiled& compiled(const char* pattern) {
     c->pointer = pattern;
     c->source = pattern;
     const std::u32string source = to_code_points(pattern);
-    if (negated_class(source, c->excluded)) {
+    std::vector<Range> members;
+    if (counted_class(source, members, c->count)) {
+        for (const Range& r : members)
+            for (char32_t cp = r.first; cp <= r.second; ++cp) c->ascii[cp] = true;
+    } else if (c->count = -1, negated_class(source, c->excluded)) {
         for (const Range& r : c->excluded)
             for (char32_t cp = r.first; cp <= r.second && cp < 0x80; ++cp) c->ascii[cp] = true;
         // Valid UTF-8 holds no surrogate (U+D800-U+DFFF): a class of one ASCII character beside

@@ -12,6 +12,10 @@ namespace sediment::rows::detail {
 /// else in portable code (rows::sha256() is this with `hardware`).
 std::array<unsigned char, 32> sha256(std::string_view bytes, bool hardware);
 
+/// SHA-256 of `a` and of `b`, computed side by side (with the processor's SHA extensions, about as
+/// fast as one of them alone where the two are of a size).
+void sha256_two(std::string_view a, std::string_view b, std::array<unsigned char, 32>& digest_a, std::array<unsigned char, 32>& digest_b);
+
 /// SHA-256 of bytes given a piece at a time (a file as it is written).
 class Sha256 {
 public:
@@ -27,6 +31,7 @@ private:
     std::size_t held_ = 0;      // bytes in pending_
     std::uint64_t total_ = 0;   // bytes given
     bool hardware_;
+    friend void sha256_two(std::string_view, std::string_view, std::array<unsigned char, 32>&, std::array<unsigned char, 32>&);
 };
 
 }  // namespace sediment::rows::detail

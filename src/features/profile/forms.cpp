@@ -2,9 +2,15 @@
 #include "features/profile/forms.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "detail/text.hpp"
 #include "features/profile/profile_detail.hpp"
 #include "sediment/rows/lint.hpp"
 
@@ -88,8 +94,11 @@ namespace {
 
 // One member of a message as written: a tape value, a string, an integer, or parsed arguments.
 struct Entry {
+    enum Kind { value, text, number, call_list };
+    Entry() = default;
+    Entry(std::string_view k, Kind kind, tape::Value v = {}) : key(k), kind(kind), v(v) {}
     std::string_view key;
-    enum Kind { value, text, number, call_list } kind = value;
+    Kind kind = value;
     tape::Value v{};
     std::string_view s;
     int n = 0;
@@ -204,5 +213,108 @@ bool write_messages(Writer& w, const TapeDoc& d, tape::Value list, const Message
 }
 
 std::string sha256_hex(std::string_view bytes) { return hex(sha256(bytes)); }
+
+namespace {
+
+bool lower_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+
+// The end of the string whose first byte (after its quote) is at `i`, or npos when a byte or an escape
+// in it is not as Python writes it.
+std::size_t python_string_end(std::string_view t, std::size_t i) {
+    const std::size_t n = t.size();
+    for (;;) {
+#if defined(__SSE2__)
+        // sixteen bytes at a time while none needs a look: a quote, a backslash, a control byte or one past '~'
+        while (i + 16 <= n) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t.data() + i));
+            const __m128i flipped = _mm_xor_si128(v, _mm_set1_epi8(static_cast<char>(0x80)));  // signed compares of bytes as unsigned
+            const __m128i low = _mm_cmplt_epi8(flipped, _mm_set1_epi8(static_cast<char>(0x20 ^ 0x80)));
+            const __m128i high = _mm_cmpgt_epi8(flipped, _mm_set1_epi8(static_cast<char>(0x7e ^ 0x80)));
+            const __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+            const __m128i slash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+            const int mask = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(low, high), _mm_or_si128(quote, slash)));
+            if (mask) {
+                i += static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+                break;
+            }
+            i += 16;
+        }
+#endif
+        if (i >= n) return std::string_view::npos;
+        const auto c = static_cast<unsigned char>(t[i]);
+        if (c == '"') return i + 1;
+        if (c < 0x20 || c > 0x7e) return std::string_view::npos;  // raw: Python escapes it
+        if (c != '\\') {
+            ++i;
+            continue;
+        }
+        if (i + 1 >= n) return std::string_view::npos;
+        const char e = t[i + 1];
+        if (e == '"' || e == '\\' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't') {
+            i += 2;
+            continue;
+        }
+        if (e != 'u' || i + 6 > n) return std::string_view::npos;  // \/ and the rest: not Python's
+        unsigned v = 0;
+        for (std::size_t k = i + 2; k < i + 6; ++k) {
+            if (!lower_hex(t[k])) return std::string_view::npos;
+            v = v * 16 + static_cast<unsigned>(t[k] <= '9' ? t[k] - '0' : t[k] - 'a' + 10);
+        }
+        // Python writes \uXXXX for a control character without a short escape, and from U+007F on
+        if (v >= 0x20 && v < 0x7f) return std::string_view::npos;
+        if (v == 0x08 || v == 0x0c || v == 0x0a || v == 0x0d || v == 0x09) return std::string_view::npos;
+        i += 6;
+    }
+}
+
+}  // namespace
+
+bool in_line_form(std::string_view t) {
+    const std::size_t n = t.size();
+    std::string repr;
+    for (std::size_t i = 0; i < n;) {
+        const char c = t[i];
+        switch (c) {
+            case '"':
+                i = python_string_end(t, i + 1);
+                if (i == std::string_view::npos) return false;
+                break;
+            case ',':
+            case ':':
+                if (i + 1 >= n || t[i + 1] != ' ') return false;
+                i += 2;
+                break;
+            case '{':
+            case '}':
+            case '[':
+            case ']':
+                ++i;
+                break;
+            case 't': i += 4; break;  // true (the parser read it)
+            case 'f': i += 5; break;
+            case 'n': i += 4; break;
+            default: {
+                if (c != '-' && (c < '0' || c > '9')) return false;  // a space where none belongs
+                std::size_t end = i + 1;
+                bool decimal = false;
+                while (end < n && ((t[end] >= '0' && t[end] <= '9') || t[end] == '.' || t[end] == 'e' || t[end] == 'E' || t[end] == '+' ||
+                                   t[end] == '-'))
+                    decimal = decimal || t[end] == '.' || t[end] == 'e' || t[end] == 'E', ++end;
+                const std::string_view number = t.substr(i, end - i);
+                if (!decimal) {
+                    if (number == "-0") return false;  // Python writes 0
+                } else {
+                    double v = 0;
+                    std::from_chars(number.data(), number.data() + number.size(), v);
+                    repr.clear();
+                    append_double(repr, v);
+                    if (repr != number) return false;
+                }
+                i = end;
+            }
+        }
+    }
+    return true;
+}
 
 }  // namespace sediment::rows::detail

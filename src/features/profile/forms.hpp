@@ -41,6 +41,13 @@ struct MessageForm {
 /// the inverse is no JSON text the fast path reads.
 bool write_messages(Writer& w, const TapeDoc& d, tape::Value list, const MessageForm& form);
 
+/// Whether `text`, a JSON document the parser accepted (without its newline), is in Sediment's line form:
+/// what json.dumps() writes of what json.loads() reads of it. ", " and ": " and no other space; strings
+/// escaped as Python escapes them (\" \\ \b \f \n \r \t, \u and four lowercase hex digits for the
+/// other control characters and everything past '~', nothing else); integers as written (not -0);
+/// decimals as Python's repr of their double. A scan of the bytes, without writing the form.
+bool in_line_form(std::string_view text);
+
 /// The member `key` of the object `v`, or a value whose `at` is 0 (no member).
 tape::Value member(tape::Value v, std::string_view key);
 

@@ -299,7 +299,7 @@ struct Found {
 
 // Each canonical row of `files`, mapped, to `f(found, row)`: each file mapped while it is read.
 template <class F>
-void each_row(const Profile& p, const std::vector<fs::path>& files, std::vector<std::unique_ptr<detail::MappedFile>>& maps, F f) {
+void each_row(const std::vector<fs::path>& files, std::vector<std::unique_ptr<detail::MappedFile>>& maps, F f) {
     std::string spare;
     for (std::size_t k = 0; k < files.size(); ++k) {
         auto map = std::make_unique<detail::MappedFile>();
@@ -328,7 +328,7 @@ Json write_profile_files(const Profile& p, const std::vector<fs::path>& files, c
     std::vector<std::unique_ptr<detail::MappedFile>> maps;
     std::vector<Found> found;
     ProfileRow row;
-    each_row(p, files, maps, [&](std::size_t k, std::size_t number, std::string_view line, const StringText& text, std::optional<Split> named) {
+    each_row(files, maps, [&](std::size_t k, std::size_t number, std::string_view line, const StringText& text, std::optional<Split> named) {
         detail::adapt_text(p, text, named, row, /*lines=*/false);
         const bool fast = row.data.empty();  // the fast path mapped it (the Json path writes its lines)
         found.push_back(Found{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(number), line, row.split, fast, row.row_sha256,

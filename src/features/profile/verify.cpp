@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -13,6 +14,7 @@
 #include "sediment/rows/json.hpp"
 #include "sediment/rows/lint.hpp"
 #include "detail/text.hpp"
+#include "features/lint/split.hpp"
 #include "features/profile/forms.hpp"
 
 namespace sediment::rows {
@@ -251,17 +253,33 @@ private:
                 out_.add(kManifest, 1, "rows.verify.file_missing", pointer, "the manifest lists " + detail::printable(name) + "; the folder has no such file");
                 continue;
             }
-            std::string& bytes = texts_[name];
-            if (!read_all(folder_ / name, bytes)) {
+            auto file = std::make_unique<detail::MappedFile>();
+            if (!file->open(folder_ / name)) {
                 out_.add(name, 0, "rows.verify.file_missing", "", "cannot be read");
                 continue;
             }
+            texts_.emplace(name, std::move(file));
+        }
+        // Each file's size and SHA-256, the files hashed two at a time (the largest two, then the next two, ...).
+        std::vector<std::pair<std::string_view, std::string_view>> by_size;  // name, bytes
+        for (const auto& [name, file] : texts_) by_size.emplace_back(name, file->text());
+        std::sort(by_size.begin(), by_size.end(), [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+        std::map<std::string_view, std::string> digests;
+        for (std::size_t i = 0; i < by_size.size(); i += 2) {
+            std::array<unsigned char, 32> first{}, second{};
+            detail::sha256_two(by_size[i].second, i + 1 < by_size.size() ? by_size[i + 1].second : std::string_view(), first, second);
+            digests[by_size[i].first] = detail::hex(first);
+            if (i + 1 < by_size.size()) digests[by_size[i + 1].first] = detail::hex(second);
+        }
+        for (const auto& [name, file] : texts_) {
+            const std::string pointer = "/files/" + token(name);
             const Json& entry = manifest_["files"][name];
-            if (entry["bytes"] != bytes.size())
-                out_.add(name, 0, "rows.verify.file_size", "", "is " + std::to_string(bytes.size()) + " bytes; the manifest says " + entry["bytes"].dump() + " (" + pointer + "/bytes)");
-            const std::string digest = detail::hex(sha256(bytes));
-            if (entry["sha256"] != digest)
-                out_.add(name, 0, "rows.verify.file_sha256", "", "its SHA-256 is " + digest + "; the manifest says " + entry["sha256"].get<std::string>() + " (" + pointer + "/sha256)");
+            if (entry["bytes"] != file->text().size())
+                out_.add(name, 0, "rows.verify.file_size", "",
+                         "is " + std::to_string(file->text().size()) + " bytes; the manifest says " + entry["bytes"].dump() + " (" + pointer + "/bytes)");
+            if (entry["sha256"] != digests[name])
+                out_.add(name, 0, "rows.verify.file_sha256", "",
+                         "its SHA-256 is " + digests[name] + "; the manifest says " + entry["sha256"].get<std::string>() + " (" + pointer + "/sha256)");
         }
         if (split && unsplit)
             out_.add(kManifest, 1, "rows.verify.file_names", "/files", "both split files (data.train.jsonl, ...) and unsplit ones (data.jsonl): Sediment writes one layout");
@@ -327,7 +345,8 @@ private:
 
     // The lines of one pair of files.
     void rows_of(const Pair& pair) {
-        const std::vector<std::string_view> data = lines_of(texts_[pair.data]), evidence = lines_of(texts_[pair.evidence]);
+        const detail::MappedFile &data_file = *texts_[pair.data], &evidence_file = *texts_[pair.evidence];
+        const std::vector<std::string_view> data = lines_of(data_file.text()), evidence = lines_of(evidence_file.text());
         if (data.size() != evidence.size()) {
             const bool more = data.size() > evidence.size();
             out_.add(more ? pair.evidence : pair.data, std::min(data.size(), evidence.size()) + 1, "rows.verify.line_count", "",
@@ -344,7 +363,7 @@ private:
             Row row;
             std::vector<Pending> pending;
             bool read = false;
-            if (!options_.exact && fast_row(pair, i + 1, data[i], evidence[i], row, pending)) read = true;
+            if (!options_.exact && fast_row(pair, i + 1, data_file, data[i], evidence_file, evidence[i], row, pending)) read = true;
             else pending.clear(), row = Row{}, read = exact_row(pair, i + 1, data[i], evidence[i], row, pending);
             for (Pending& p : pending)
                 out_.add(p.evidence ? pair.evidence : pair.data, i + 1, p.id, std::move(p.pointer), std::move(p.message));
@@ -380,8 +399,10 @@ private:
         return detail::sha256_hex(text);
     }
 
-    // Whether `line` (its newline taken off) is in line form: Sediment's writer gives it back.
+    // Whether `line` (its newline taken off) is in line form (a scan of its bytes); where it is not, the
+    // line form Sediment's writer gives, for the finding.
     static bool in_line_form(const detail::TapeDoc& d, std::string_view line, std::string& formed) {
+        if (detail::in_line_form(line)) return true;
         formed.clear();
         {
             detail::Writer w(formed, Style::sediment);
@@ -390,14 +411,17 @@ private:
         return formed == line;
     }
 
-    bool fast_row(const Pair& pair, std::size_t number, std::string_view data, std::string_view evidence, Row& row, std::vector<Pending>& pending) {
+    bool fast_row(const Pair& pair, std::size_t number, const detail::MappedFile& data_file, std::string_view data,
+                  const detail::MappedFile& evidence_file, std::string_view evidence, Row& row, std::vector<Pending>& pending) {
         if (data.empty() || data.back() != '\n' || evidence.empty() || evidence.back() != '\n') return false;
         data.remove_suffix(1), evidence.remove_suffix(1);
+        thread_local std::string data_spare, evidence_spare;
+        const StringText data_text = data_file.line(data, data_spare), evidence_text = evidence_file.line(evidence, evidence_spare);
         thread_local std::string formed;
         std::string metadata, row_sha256, canonical_schema;
         bool read = false;
         // The evidence: its line form and keys, its digests and split, its metadata's digest form.
-        detail::fast_check_dom(schema_info(*profile_->evidence).name, evidence, Limits{}, true,
+        detail::fast_check_dom(schema_info(*profile_->evidence).name, evidence_text.text(), Limits{}, evidence_text.padded(),
                                [&](simdjson::dom::element root, const detail::BigIntegers& big, detail::TokenStarts) {
                                    const detail::TapeDoc d{detail::tape::value_of(root), &big};
                                    if (!in_line_form(d, evidence, formed)) pending.push_back(line_form_finding(true, evidence, formed));
@@ -423,13 +447,18 @@ private:
         read = false;
         std::string source, prompt;
         // The data row: its line form and keys, its digest, and the digests of the canonical row it maps from.
-        detail::fast_check_dom(schema_info(*profile_->data).name, data, Limits{}, true,
+        detail::fast_check_dom(schema_info(*profile_->data).name, data_text.text(), Limits{}, data_text.padded(),
                                [&](simdjson::dom::element root, const detail::BigIntegers& big, detail::TokenStarts) {
                                    const detail::TapeDoc d{detail::tape::value_of(root), &big};
                                    if (!in_line_form(d, data, formed)) pending.push_back(line_form_finding(false, data, formed));
                                    key_order(d, d.root, false, pending);
-                                   row.digest = sorted_digest(d, d.root);
-                                   read = canonical_digests(d, metadata, source, prompt);
+                                   thread_local std::string sorted;
+                                   sorted.clear();
+                                   {
+                                       detail::Writer w(sorted, Style::compact);
+                                       detail::write_tape(w, d, d.root, true);
+                                   }
+                                   read = canonical_digests(d, metadata, sorted, row.digest, source, prompt);
                                },
                                /*any_order=*/true);
         if (!read) return false;
@@ -437,9 +466,11 @@ private:
         return true;
     }
 
-    // The source row's digest and its prompt's, from a data row (the adapter's renames and weights undone)
-    // and its evidence's metadata (in digest form): false where the fast path cannot tell.
-    bool canonical_digests(const detail::TapeDoc& d, const std::string& metadata, std::string& source, std::string& prompt) const {
+    // The data row's digest (of `sorted`, its digest form), the source row's and its prompt's, from the
+    // data row (the adapter's renames and weights undone) and its evidence's metadata (in digest form):
+    // false where the fast path cannot tell.
+    bool canonical_digests(const detail::TapeDoc& d, const std::string& metadata, const std::string& sorted, std::string& digest,
+                           std::string& source, std::string& prompt) const {
         using detail::member;
         using detail::tape::Value;
         const bool fireworks = profile_->consumer == "fireworks", sft = profile_->objective == "sft";
@@ -463,21 +494,15 @@ private:
         }
         thread_local std::string text;
         bool ok = true;
+        std::size_t from = 0, to = 0;  // the prompt's text in the source row's digest form, the same in {"prompt": ...}'s
         const auto list = [&](detail::Writer& w, const char* key, Value v, const detail::MessageForm& f) {
             w.key(key);
+            if (f.inverse && &f == &form) from = w.written();
             w.begin_array();
             ok = ok && detail::write_messages(w, d, v, f);
             w.end_array();
+            if (&f == &form) to = w.written();
         };
-        text.clear();
-        {
-            detail::Writer w(text, Style::compact);
-            w.begin_object();
-            list(w, "prompt", prompt_list, form);
-            w.end_object();
-        }
-        if (!ok) return false;
-        prompt = detail::sha256_hex(text);
         text.clear();
         {
             detail::Writer w(text, Style::compact);
@@ -490,7 +515,12 @@ private:
             w.end_object();
         }
         if (!ok) return false;
-        source = detail::sha256_hex(text);
+        detail::Sha256 hash;
+        hash.update("{\"prompt\":"), hash.update(std::string_view(text).substr(from, to - from)), hash.update("}");
+        prompt = detail::hex(hash.finish());
+        std::array<unsigned char, 32> of_row{}, of_source{};
+        detail::sha256_two(sorted, text, of_row, of_source);  // two messages of a size: side by side
+        digest = detail::hex(of_row), source = detail::hex(of_source);
         return true;
     }
 
@@ -716,7 +746,7 @@ private:
     std::string manifest_text_;
     Json manifest_;
     const Profile* profile_ = nullptr;
-    std::map<std::string, std::string> texts_;  // the files read, by name
+    std::map<std::string, std::unique_ptr<detail::MappedFile>> texts_;  // the files read, by name
     std::vector<Pair> pairs_;
     std::multimap<std::string, CanonicalRow> canonical_;  // by digest
     std::vector<Row> seen_;                                   // each row read whole
