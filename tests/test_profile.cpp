@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -507,6 +508,43 @@ TEST_CASE("verify: Sediment's folders verify, and each tampering is found at its
             const std::vector<std::string> ev = lines(read(f.out / file));
             CHECK(rows::parse(ev.at(v.findings[0].line - 1))["source_row_sha256"] == source);
         }
+    }
+}
+
+TEST_CASE("profiles: write_profile_files on threads writes the same folder, and refuses at the first row", "[profile]") {
+    Folder f;
+    std::string train, eval;
+    for (int i = 0; i < 5000; ++i) {
+        const bool is_eval = i % 7 == 0;
+        (is_eval ? eval : train) += rows::line_form(sft_row("q" + std::to_string(i), is_eval ? "eval" : "train", "c" + std::to_string(i)));
+    }
+    write(f.root / "sft.train.jsonl", train);
+    write(f.root / "sft.eval.jsonl", eval);
+    const std::vector<fs::path> files = {f.root / "sft.train.jsonl", f.root / "sft.eval.jsonl"};
+    std::map<unsigned, std::map<std::string, std::string>> written;
+    for (const unsigned jobs : {1u, 2u, 3u}) {
+        rows::ProfileOptions o;
+        o.jobs = jobs;
+        const fs::path out = f.root / ("j" + std::to_string(jobs));
+        CHECK(rows::write_profile_files(rows::profile("fireworks-sft-v1"), files, out, o)["rows"] == 5000);
+        for (const auto& e : fs::directory_iterator(out)) written[jobs][e.path().filename().string()] = read(e.path());
+    }
+    CHECK(written[1] == written[2]);
+    CHECK(written[1] == written[3]);
+    CHECK(lines(written[1]["data.train.jsonl"]).size() == 4285);  // more than a batch (2,048 rows) in each file's partition
+    CHECK(verified(f.root / "j2").ok());
+    // two refused rows: the first in file order is the export's refusal, whichever thread reads it
+    std::vector<std::string> ls = lines(train);
+    Json early = rows::parse(ls[9]), late = rows::parse(ls[4000]);
+    early["prompt"][1]["role"] = "developer", late["prompt"][1]["role"] = "system";
+    ls[9] = rows::line_form(early), ls[4000] = rows::line_form(late);
+    write(f.root / "sft.train.jsonl", joined(ls));
+    for (const unsigned jobs : {1u, 2u, 3u}) {
+        rows::ProfileOptions o;
+        o.jobs = jobs;
+        CHECK_THROWS_WITH(rows::write_profile_files(rows::profile("fireworks-sft-v1"), files, f.root / "refused", o),
+                          (f.root / "sft.train.jsonl").string() + ":10: Fireworks profiles do not support developer messages");
+        CHECK_FALSE(fs::exists(f.root / "refused"));
     }
 }
 

@@ -164,7 +164,7 @@ docs/atif-mapping.md the mapping field by field.
                          appears whole, once its input is read
 
 usage: sediment-rows convert --to PROFILE --out FOLDER [--no-split] [--canonical-skipped JSON]
-                             [--from NAME] [-q] FILE...
+                             [--from NAME] [-j N] [-q] FILE...
 
 With --to a consumer profile (hf-trl-sft-v1, fireworks-sft-v1: sft-sample.v3 rows; hf-trl-dpo-v2,
 fireworks-dpo-v2: dpo-pair.v4 rows), writes the folder `sediment export --profile` writes, byte for
@@ -178,6 +178,7 @@ and nothing is written.
   --canonical-skipped JSON
                          the counts Sediment's projection skipped, for the manifest
                          (default {}), e.g. '{"below_confidence_floor": 2}'
+  -j N                   map rows on N threads (default: one per core); the folder is the same
 )";
 
 const char* const kConvertExit = R"(

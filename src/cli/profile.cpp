@@ -24,6 +24,7 @@ bool names_profile(const std::string& name) {
 int run_profile_convert(const std::vector<std::string>& args) {
     std::string to, out, from;
     bool split = true, quiet = false;
+    unsigned jobs = 0;
     std::optional<rows::Json> skipped = rows::Json::object();
     std::vector<std::string> files;
     for (std::size_t i = 1; i < args.size(); ++i) {
@@ -45,6 +46,11 @@ int run_profile_convert(const std::vector<std::string>& args) {
             if (!value(from)) return usage_error("--from needs a schema", "convert");
         } else if (a == "--no-split") {
             split = false;
+        } else if (a == "-j" || a == "--jobs") {
+            std::string n;
+            if (!value(n) || n.empty() || n.find_first_not_of("0123456789") != std::string::npos || n.size() > 4 || std::stoi(n) < 1)
+                return usage_error("-j needs a number of threads, 1 or more", "convert");
+            jobs = static_cast<unsigned>(std::stoi(n));
         } else if (a == "-q" || a == "--quiet") {
             quiet = true;
         } else if (a == "--canonical-skipped") {
@@ -84,6 +90,7 @@ int run_profile_convert(const std::vector<std::string>& args) {
     rows::ProfileOptions options;
     options.split = split;
     options.canonical_skipped = skipped;
+    options.jobs = jobs;
     rows::Json manifest;
     try {
         manifest = rows::write_profile_files(*p, std::vector<fs::path>(files.begin(), files.end()), out, options);

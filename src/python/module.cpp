@@ -426,7 +426,7 @@ PYBIND11_MODULE(_native, m) {
        "verify(): (profile id or None, rows, rows by split, [(file, line, Error)]).");
 
     m.def("_write_profile", [](const std::vector<std::string>& paths, const std::string& profile, const std::string& out, bool split,
-                               const py::object& canonical_skipped) -> py::object {
+                               const py::object& canonical_skipped, unsigned jobs) -> py::object {
         const rows::Profile* p = nullptr;
         try {
             p = &rows::profile(profile);
@@ -435,6 +435,7 @@ PYBIND11_MODULE(_native, m) {
         }
         rows::ProfileOptions options;
         options.split = split;
+        options.jobs = jobs;
         if (canonical_skipped.is_none()) options.canonical_skipped.reset();
         else options.canonical_skipped = rows::parse(py::cast<std::string>(canonical_skipped));
         std::string manifest;
@@ -452,7 +453,7 @@ PYBIND11_MODULE(_native, m) {
         }
         if (!refused.empty()) return py::make_tuple(false, py_text(refused), io);
         return py::make_tuple(true, py::bytes(manifest), false);
-    }, py::arg("paths"), py::arg("profile"), py::arg("out"), py::arg("split"), py::arg("canonical_skipped"),
+    }, py::arg("paths"), py::arg("profile"), py::arg("out"), py::arg("split"), py::arg("canonical_skipped"), py::arg("jobs"),
        "write_profile(): (True, the manifest in digest form, False) or (False, Sediment's message or an I/O error's, is_io).");
 
     m.def("_upgrade", [](std::string_view from, std::string_view to, const py::object& data, std::string_view style, bool lossy) -> py::object {

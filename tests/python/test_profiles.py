@@ -14,7 +14,7 @@ SFT = [os.path.join(EXAMPLES, "sft.train.jsonl"), os.path.join(EXAMPLES, "sft.ev
 
 
 def test_write_profile_is_the_cli_folder_and_verifies(tmp_path):
-    manifest = sediment_rows.write_profile(SFT, "fireworks-sft-v1", tmp_path / "py", canonical_skipped={"bucket_capped": 1})
+    manifest = sediment_rows.write_profile(SFT, "fireworks-sft-v1", tmp_path / "py", canonical_skipped={"bucket_capped": 1}, jobs=1)
     subprocess.run([os.environ["SEDIMENT_ROWS_CLI"], "convert", "-q", "--to", "fireworks-sft-v1", "--out", str(tmp_path / "cli"),
                     "--canonical-skipped", '{"bucket_capped": 1}', *SFT], check=True)
     for name in sorted(os.listdir(tmp_path / "cli")):

@@ -32,7 +32,7 @@ struct Profile {
     std::string_view id;         ///< "hf-trl-sft-v1": `{consumer}-{objective}-v{profile_version}`
     std::string_view consumer;   ///< "hf-trl", "fireworks", "swe-bench", "nemo-gym"
     std::string_view objective;  ///< "sft", "dpo", "rlvr"
-    int profile_version = 1;
+    int profile_version = 1;     ///< the profile's version (the `v{n}` of its id)
     SchemaId canonical;                 ///< the schema of the canonical rows it maps (sft-sample.v3, ...)
     std::string_view canonical_schema;  ///< that schema's $id, as the manifest and evidence name it
     std::vector<std::pair<std::string_view, std::string_view>> dependencies;  ///< pinned [name, version]s
@@ -81,7 +81,7 @@ std::string line_form(const Json& value);
 /// first, then the adapter's keys), each a line in Sediment's line form, and the two digests the folder
 /// is sorted and checked by.
 struct ProfileRow {
-    Split split = Split::train;
+    Split split = Split::train;  ///< the side the row is on
     std::string data;           ///< the data row: line_form(), "\n" ended
     std::string evidence;       ///< its evidence record: line_form(), "\n" ended
     std::string row_sha256;     ///< the data row's digest (the evidence's first member)
@@ -106,6 +106,8 @@ struct ProfileOptions {
     /// The counts Sediment's projection skipped before the adapter (`canonical_skipped`: an object of
     /// names to counts, which the CLI always writes), or none for no such key.
     std::optional<Json> canonical_skipped = Json::object();
+    /// write_profile_files(): the threads that map rows (0: one per core). The folder is the same.
+    unsigned jobs = 0;
 };
 
 /// Publishes `rows` as the folder `out` (publish_compatible_rows()): sorted in Sediment's order, the
@@ -128,9 +130,9 @@ Json write_profile_files(const Profile& p, const std::vector<std::filesystem::pa
 /// line (0: the file as a whole) and the error (id `rows.verify.*`, docs/errors.md; the pointer is
 /// within the line's document or the manifest).
 struct ProfileFinding {
-    std::string file;
-    std::size_t line = 0;
-    Error error;
+    std::string file;      ///< a file name in the folder ("data.train.jsonl"), or a canonical file's path
+    std::size_t line = 0;  ///< from 1; 0 for the file as a whole
+    Error error;           ///< its id (rows.verify.*), pointer and message
 };
 
 /// What verify_profile() concluded.

@@ -7,12 +7,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <exception>
 #include <cerrno>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <set>
 #include <system_error>
+#include <thread>
 
 #include "detail/text.hpp"
 #include "detail/writer.hpp"
@@ -289,71 +291,122 @@ std::optional<Split> split_of_name(const fs::path& path) {
 
 // One canonical row as the first pass leaves it: where it is, its split and digests.
 struct Found {
-    std::uint32_t file;
-    std::uint32_t line;
+    std::uint32_t file = 0;
+    std::uint32_t line = 0;
     std::string_view text;
-    Split split;
-    bool fast;  // the fast path accepted it (the second pass parses it without checking)
+    Split split = Split::train;
+    bool fast = false;  // the fast path accepted it (the second pass parses it without checking)
     std::string row_sha256, prompt_sha256;
 };
 
-// Each canonical row of `files`, mapped, to `f(found, row)`: each file mapped while it is read.
+// Runs `work(t, first, last)` on up to `jobs` threads over [0, n) cut in as many ranges, the first here.
+// What a thread throws is thrown here, once every thread is done.
 template <class F>
-void each_row(const std::vector<fs::path>& files, std::vector<std::unique_ptr<detail::MappedFile>>& maps, F f) {
-    std::string spare;
-    for (std::size_t k = 0; k < files.size(); ++k) {
-        auto map = std::make_unique<detail::MappedFile>();
-        if (!map->open(files[k])) fail("cannot read", files[k], errno ? errno : EIO);
-        maps.push_back(std::move(map));
-        const detail::MappedFile& file = *maps.back();
-        const std::optional<Split> named = split_of_name(files[k]);
-        detail::each_line(file.text(), [&](std::size_t number, std::string_view line) {
-            try {
-                f(k, number, line, file.line(line, spare), named);
-            } catch (const ProfileError& e) {
-                throw ProfileError(detail::printable(files[k].string()) + ":" + std::to_string(number) + ": " + e.what());
-            } catch (const EncodeError& e) {
-                throw ProfileError(detail::printable(files[k].string()) + ":" + std::to_string(number) + ": " + e.error().pointer + ": " +
-                                   e.error().message);
-            }
-        });
-    }
+void on_threads(unsigned jobs, std::size_t n, F work) {
+    jobs = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(jobs, n / 64 + 1)));  // each has rows to do
+    std::vector<std::exception_ptr> thrown(jobs);
+    const auto run = [&](unsigned t) {
+        try {
+            work(t, n * t / jobs, n * (t + 1) / jobs);
+        } catch (...) {
+            thrown[t] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(run, t);
+    run(0);
+    for (std::thread& thread : threads) thread.join();
+    for (const std::exception_ptr& e : thrown)
+        if (e) std::rethrow_exception(e);
 }
 
 }  // namespace
 
 Json write_profile_files(const Profile& p, const std::vector<fs::path>& files, const fs::path& out, const ProfileOptions& options) {
-    // First pass: every row checked and mapped to its digests (Sediment refuses the export at the first
-    // row it refuses); the files stay mapped for the second pass, which writes the rows in order.
+    const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+    // The files mapped, and their lines (the first pass reads them on every thread, the second in order).
     std::vector<std::unique_ptr<detail::MappedFile>> maps;
     std::vector<Found> found;
-    ProfileRow row;
-    each_row(files, maps, [&](std::size_t k, std::size_t number, std::string_view line, const StringText& text, std::optional<Split> named) {
-        detail::adapt_text(p, text, named, row, /*lines=*/false);
-        const bool fast = row.data.empty();  // the fast path mapped it (the Json path writes its lines)
-        found.push_back(Found{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(number), line, row.split, fast, row.row_sha256,
-                              row.prompt_sha256});
+    std::vector<std::optional<Split>> named;
+    for (std::size_t k = 0; k < files.size(); ++k) {
+        auto map = std::make_unique<detail::MappedFile>();
+        if (!map->open(files[k])) fail("cannot read", files[k], errno ? errno : EIO);
+        detail::each_line(map->text(), [&](std::size_t number, std::string_view line) {
+            Found f;
+            f.file = static_cast<std::uint32_t>(k), f.line = static_cast<std::uint32_t>(number), f.text = line;
+            found.push_back(std::move(f));
+        });
+        maps.push_back(std::move(map));
+        named.push_back(split_of_name(files[k]));
+    }
+    const auto where = [&](const Found& f) { return detail::printable(files[f.file].string()) + ":" + std::to_string(f.line) + ": "; };
+    // First pass: every row checked and mapped to its digests. Sediment refuses the export at the first row
+    // it refuses: each thread stops at its first, and the earliest is the export's.
+    std::vector<std::pair<std::size_t, std::string>> refused(jobs, {SIZE_MAX, std::string()});
+    on_threads(jobs, found.size(), [&](unsigned t, std::size_t first, std::size_t last) {
+        ProfileRow row;
+        std::string spare;
+        for (std::size_t i = first; i < last; ++i) {
+            Found& f = found[i];
+            try {
+                detail::adapt_text(p, maps[f.file]->line(f.text, spare), named[f.file], row, /*lines=*/false);
+            } catch (const ProfileError& e) {
+                refused[t] = {i, where(f) + e.what()};
+                return;
+            } catch (const EncodeError& e) {
+                refused[t] = {i, where(f) + e.error().pointer + ": " + e.error().message};
+                return;
+            }
+            f.split = row.split;
+            f.fast = row.data.empty();  // the fast path mapped it (the Json path writes its lines)
+            f.row_sha256 = std::move(row.row_sha256), f.prompt_sha256 = std::move(row.prompt_sha256);
+        }
     });
-    std::string spare;
-    const auto mapped = [&](std::size_t i) -> ProfileRow& {  // the second pass's mapping of row i
+    const auto first_refused = std::min_element(refused.begin(), refused.end());
+    if (first_refused->first != SIZE_MAX) throw ProfileError(first_refused->second);
+
+    // The second pass's mapping of row i, into `row` (its strings reused).
+    const auto mapped = [&](std::size_t i, ProfileRow& row, std::string& spare) -> ProfileRow& {
         const Found& f = found[i];
         detail::adapt_text(p, maps[f.file]->line(f.text, spare), f.split, row, true, f.fast);
         return row;
     };
     std::vector<std::size_t> order(found.size());
     for (std::size_t i = 0; i < found.size(); ++i) order[i] = i;
-    std::string tie;
+    ProfileRow tie;
+    std::string tie_spare;
     sort_indexes(order, [&](std::size_t i) { return std::pair<Split, std::string_view>(found[i].split, found[i].row_sha256); },
-                 [&](std::size_t i) { return tie = mapped(i).evidence, std::string_view(tie); });
+                 [&](std::size_t i) { return std::string_view(mapped(i, tie, tie_spare).evidence); });
     std::vector<Split> splits;
     std::vector<std::string_view> prompts;
     for (const std::size_t i : order) splits.push_back(found[i].split), prompts.push_back(found[i].prompt_sha256);
     Json manifest = manifest_of(p, splits, prompts, out, options);
     if (found.empty()) return manifest;
+
+    // Second pass: the rows mapped again, a batch at a time on every thread, and written in order.
     Publisher publisher(out, options.split);
-    for (const std::size_t i : order) {
-        const ProfileRow& r = mapped(i);
-        publisher.add(r.split, r.data, r.evidence);
+    struct Lines {
+        std::string data, evidence;
+        ProfileRow row;
+        std::string spare;
+    };
+    std::vector<Lines> lines(jobs);
+    constexpr std::size_t kBatch = 2048;
+    for (std::size_t start = 0; start < order.size();) {
+        std::size_t end = std::min(order.size(), start + kBatch);
+        if (options.split)  // a batch of one partition (eval's rows come first)
+            for (std::size_t i = start + 1; i < end; ++i)
+                if (found[order[i]].split != found[order[start]].split) end = i;
+        for (Lines& l : lines) l.data.clear(), l.evidence.clear();
+        on_threads(jobs, end - start, [&](unsigned t, std::size_t first, std::size_t last) {
+            Lines& l = lines[t];
+            for (std::size_t k = start + first; k < start + last; ++k) {
+                const ProfileRow& r = mapped(order[k], l.row, l.spare);
+                l.data += r.data, l.evidence += r.evidence;
+            }
+        });
+        for (const Lines& l : lines) publisher.add(found[order[start]].split, l.data, l.evidence);
+        start = end;
     }
     return publisher.finish(std::move(manifest), out);
 }

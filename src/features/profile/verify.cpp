@@ -356,7 +356,7 @@ private:
         }
         const std::size_t n = std::min(data.size(), evidence.size());
         Row previous;
-        std::string previous_evidence;
+        std::string_view previous_evidence;  // (the files stay mapped)
         std::size_t previous_line = 0;  // of the last row read whole, or 0
         for (std::size_t i = 0; i < n; ++i) {
             ++out_.verdict.rows;
@@ -379,11 +379,11 @@ private:
                              "out of Sediment's order (split, then the row's digest, then its evidence): it sorts before line " +
                                  std::to_string(previous_line));
             }
-            previous_line = i + 1, previous_evidence = std::string(evidence[i]);
+            previous_line = i + 1, previous_evidence = evidence[i];
             if (profile_->writable() && !options_.canonical.empty()) mapping(pair, i + 1, data[i], evidence[i], row);
             where_.push_back({pair.evidence, i + 1});
+            seen_.push_back(row);
             previous = std::move(row);
-            seen_.push_back(previous);
         }
     }
 

@@ -345,16 +345,19 @@ def verify(path: Path, canonical: Optional[List[Path]] = None, max_findings: int
 
 
 def write_profile(paths: List[Path], profile: str, out: Path, split: bool = True,
-                  canonical_skipped: Optional[Dict[str, int]] = None) -> Dict[str, Any]:
+                  canonical_skipped: Optional[Dict[str, int]] = None, jobs: Optional[int] = None) -> Dict[str, Any]:
     """Writes the consumer profile folder ``out`` from canonical JSONL files (``sediment-rows convert --to
     PROFILE``): for hf-trl-sft-v1 and fireworks-sft-v1, sft-sample.v3 rows; for hf-trl-dpo-v2 and
     fireworks-dpo-v2, dpo-pair.v4 rows. Byte for byte what Sediment writes: split files (one data.jsonl without
     ``split``), the folder published at once (0700, files 0600). ``canonical_skipped`` is the counts Sediment's
-    projection skipped, for the manifest ({} when not given). Returns the manifest; with no rows, writes nothing.
+    projection skipped, for the manifest ({} when not given); ``jobs`` the threads that map rows (one per core when
+    not given; the folder is the same). Returns the manifest; with no rows, writes nothing.
     Raises ProfileError with Sediment's message where Sediment refuses the export, OSError when a file cannot be
     read or written, ValueError for a profile it cannot write."""
     counts = json.dumps(canonical_skipped if canonical_skipped is not None else {})
-    ok, result, io = _native._write_profile([os.fsdecode(p) for p in paths], profile, os.fsdecode(out), split, counts)
+    if jobs is not None and jobs < 1:
+        raise ValueError("jobs is 1 or more")
+    ok, result, io = _native._write_profile([os.fsdecode(p) for p in paths], profile, os.fsdecode(out), split, counts, jobs or 0)
     if not ok:
         raise OSError(result) if io else ProfileError(result)
     manifest: Dict[str, Any] = json.loads(result)
