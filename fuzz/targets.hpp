@@ -24,4 +24,8 @@ namespace versions {
 int test_one_input(const std::uint8_t* data, std::size_t size);
 }  // namespace versions
 
+namespace profile {
+int test_one_input(const std::uint8_t* data, std::size_t size);
+}  // namespace profile
+
 }  // namespace fuzz

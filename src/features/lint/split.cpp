@@ -174,6 +174,7 @@ void detail::sha256_two(std::string_view a, std::string_view b, std::array<unsig
 }
 
 void detail::Sha256::update(std::string_view bytes) {
+    if (bytes.empty()) return;  // (an empty view's data may be null, which memcpy must not see)
     const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
     std::size_t n = bytes.size();
     total_ += n;
