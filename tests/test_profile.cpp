@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include <catch2/catch.hpp>
 
@@ -574,6 +575,50 @@ TEST_CASE("verify: an exact prompt in train and eval, forged into a split folder
         m["files"] = files;
     });
     CHECK(found(verified(f.out)) == std::vector<std::string>{"evidence.eval.jsonl:1:/prompt_sha256:rows.verify.overlap"});
+}
+
+TEST_CASE("verify: an RLVR profile's folder, whose rows have no model here, gets the checks of every folder", "[profile]") {
+    // nemo-gym-rollouts-v1: files, digests, line form, order, splits and reward counts; no model, no canonical digests
+    Folder f;
+    fs::create_directories(f.out);
+    const auto row = [](double reward, const char* id) {
+        return Json{{"responses_create_params", Json{{"input", Json::array()}}}, {"response", Json{{"id", id}}}, {"reward", reward}};
+    };
+    std::vector<std::tuple<std::string, std::string, std::string>> lines_;  // (digest, data line, evidence line), sorted
+    for (const auto& [reward, id] : std::vector<std::pair<double, const char*>>{{1.0, "a"}, {0.0, "b"}, {1.0, "c"}}) {
+        const Json data = row(reward, id);
+        const Json evidence = {{"row_sha256", rows::row_sha256(data)},
+                               {"canonical_schema", "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json"},
+                               {"metadata", Json{{"split", "train"}}},
+                               {"source_row_sha256", std::string(64, 'a')},
+                               {"prompt_sha256", hex_sha256(id)}};
+        lines_.emplace_back(rows::row_sha256(data), rows::line_form(data), rows::line_form(evidence));
+    }
+    std::sort(lines_.begin(), lines_.end());
+    std::string data, evidence;
+    for (const auto& [digest, d, e] : lines_) data += d, evidence += e;
+    write(f.out / "data.train.jsonl", data);
+    write(f.out / "evidence.train.jsonl", evidence);
+    Json manifest = {{"profile", rows::profile_entry(rows::profile("nemo-gym-rollouts-v1"))},
+                     {"rows", 3},
+                     {"skipped", Json{{"missing_reward", 2}}},
+                     {"canonical_skipped", Json::object()},
+                     {"fragmented", Json::object()},
+                     {"files", Json{{"data.train.jsonl", Json::object()}, {"evidence.train.jsonl", Json::object()}}},  // (filled in below)
+                     {"training_execution", "not_run"},
+                     {"tool_definitions", "not_inferred"},
+                     {"diagnostics", Json{{"rows_by_split", Json{{"train", 3}}},
+                                          {"reward_counts", Json{{"0.0", 1}, {"1.0", 2}}},
+                                          {"exact_prompt_overlap", 0},
+                                          {"semantic_task_overlap", "not_assessed"}}}};
+    write(f.out / "compatibility.json", rows::digest_form(manifest) + "\n");
+    rewrite_manifest(f.out);
+    const rows::ProfileVerdict v = verified(f.out);
+    CHECK(found(v).empty());
+    CHECK(v.profile == &rows::profile("nemo-gym-rollouts-v1"));
+    CHECK(v.rows == 3);
+    rewrite_manifest(f.out, [](Json& m) { m["diagnostics"]["reward_counts"]["1.0"] = 3; });
+    CHECK(found(verified(f.out)) == std::vector<std::string>{"compatibility.json:1:/diagnostics/reward_counts:rows.verify.diagnostics"});
 }
 
 TEST_CASE("verify: a folder that is no profile folder", "[profile]") {

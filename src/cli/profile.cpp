@@ -1,22 +1,15 @@
 // verify, and convert --to PROFILE: Sediment's consumer profile folders (docs/profiles.md).
 #include <algorithm>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli.hpp"
-#include "detail/text.hpp"
 
 namespace sediment_rows_cli {
 
-namespace {
-
 namespace fs = std::filesystem;
 
-}  // namespace
-
 bool names_profile(const std::string& name) {
-    return rows::find_profile(name) || name == "hf-trl-dpo-v1" || name == "fireworks-dpo-v1";
+    return rows::find_profile(name) || rows::retired_profile(name);
 }
 
 // ----- convert --to PROFILE --------------------------------------------------------------------------

@@ -77,8 +77,7 @@ void leaves(tape::Value v, Out& out) {
     } else if (v.type() == '{') {
         thread_local std::vector<std::pair<std::string_view, tape::Value>> stack;
         const std::size_t bottom = stack.size();
-        for (tape::Value key = v.first(); key.at < v.close(); key = key.with(key.with(key.at + 1).next()))
-            stack.emplace_back(key.string(), key.with(key.at + 1));
+        tape::each_member(v, [](std::string_view key, tape::Value value) { stack.emplace_back(key, value); });
         std::sort(stack.begin() + bottom, stack.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (std::size_t i = bottom; i < stack.size(); ++i) leaves(stack[i].second, out);
         stack.resize(bottom);

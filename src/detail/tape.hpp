@@ -50,6 +50,16 @@ struct Value {
     Value with(std::size_t index) const { return {words, strings, index}; }
 };
 
+/// f(key, value) for each member of the object `v`, in order: each key's value follows its key.
+template <class F>
+void each_member(Value v, F f) {
+    for (Value key = v.first(); key.at < v.close();) {
+        const Value value = key.with(key.at + 1);
+        f(key.string(), value);
+        key = key.with(value.next());
+    }
+}
+
 /// The tape value of `e`. simdjson keeps an element's place private; an element is exactly a
 /// tape_ref (its document and its first word's index), copied out here.
 inline Value value_of(simdjson::dom::element e) {

@@ -52,6 +52,10 @@ const std::vector<Profile>& profiles();
 /// The profile named `id`, or nullptr.
 const Profile* find_profile(std::string_view id) noexcept;
 
+/// True for a profile Sediment retired (hf-trl-dpo-v1, fireworks-dpo-v1): profile() refuses it, naming
+/// its successor.
+bool retired_profile(std::string_view id) noexcept;
+
 /// Sediment refused an export or a profile name: what() is Sediment's own message.
 class ProfileError : public std::runtime_error {
 public:

@@ -17,6 +17,7 @@
 #include "detail/fast_dom.hpp"
 #include "detail/tape.hpp"
 #include "features/lint/digest.hpp"
+#include "features/lint/split.hpp"
 #include "detail/text.hpp"
 #include "detail/writer.hpp"
 #include "sediment/rows/encode.hpp"
@@ -25,13 +26,6 @@
 namespace sediment::rows {
 
 namespace {
-
-std::string hex_digest(const std::array<unsigned char, 32>& digest) {
-    static const char kHex[] = "0123456789abcdef";
-    std::string out;
-    for (const unsigned char b : digest) out += kHex[b >> 4], out += kHex[b & 0xf];
-    return out;
-}
 
 /// The prompt_sha256 of the prompt that `write_prompt` writes with a Writer: the SHA-256 of `{"prompt":
 /// ...}` in Sediment's digest form (compact, keys sorted, UTF-8 as it is: the compact style writes
@@ -53,7 +47,7 @@ std::optional<std::array<unsigned char, 32>> prompt_digest(WritePrompt&& write_p
 }  // namespace
 
 std::string prompt_sha256(const Json& prompt) {
-    return hex_digest(*prompt_digest([&](detail::Writer& w) { return w.json(prompt, true), true; }));
+    return detail::hex(*prompt_digest([&](detail::Writer& w) { return w.json(prompt, true), true; }));
 }
 
 std::string_view identity_pointer(std::string_view family) {
@@ -420,7 +414,7 @@ private:
         if (facts_.row_split != Split::eval) return true;
         const auto digest = prompt_digest([&](detail::Writer& w) { return row_.digest_form(p, w); });
         if (!digest) return false;
-        facts_.prompt_sha256 = hex_digest(*digest);
+        facts_.prompt_sha256 = detail::hex(*digest);
         return true;
     }
     bool sft() {

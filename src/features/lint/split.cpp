@@ -157,6 +157,15 @@ std::array<unsigned char, 32> detail::sha256(std::string_view bytes, bool hardwa
     return h.finish();
 }
 
+std::string detail::hex(const std::array<unsigned char, 32>& digest) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out(64, '0');
+    for (std::size_t i = 0; i < 32; ++i) out[2 * i] = kDigits[digest[i] >> 4], out[2 * i + 1] = kDigits[digest[i] & 15];
+    return out;
+}
+
+std::string detail::sha256_hex(std::string_view bytes) { return hex(sha256(bytes, true)); }
+
 void detail::sha256_two(std::string_view a, std::string_view b, std::array<unsigned char, 32>& digest_a,
                         std::array<unsigned char, 32>& digest_b) {
     Sha256 x, y;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace sediment::rows::detail {
@@ -11,6 +12,12 @@ namespace sediment::rows::detail {
 /// SHA-256 of `bytes`, with the processor's SHA extensions where it has them and `hardware` is true,
 /// else in portable code (rows::sha256() is this with `hardware`).
 std::array<unsigned char, 32> sha256(std::string_view bytes, bool hardware);
+
+/// A digest as 64 lowercase hex digits.
+std::string hex(const std::array<unsigned char, 32>& digest);
+
+/// The lowercase hex SHA-256 of `bytes`.
+std::string sha256_hex(std::string_view bytes);
 
 /// SHA-256 of `a` and of `b`, computed side by side (with the processor's SHA extensions, about as
 /// fast as one of them alone where the two are of a size).

@@ -14,22 +14,12 @@
 #endif
 
 #include "detail/text.hpp"
+#include "features/lint/split.hpp"
 #include "features/profile/profile_detail.hpp"
-#include "sediment/rows/lint.hpp"
 
 namespace sediment::rows::detail {
 
 namespace {
-
-// The object's members: each key's value follows its key on the tape.
-template <class F>
-void each_member(tape::Value v, F f) {
-    for (tape::Value key = v.first(); key.at < v.close();) {
-        const tape::Value value = key.with(key.at + 1);
-        f(key.string(), value);
-        key = key.with(value.next());
-    }
-}
 
 void write_scalar(Writer& w, const TapeDoc& d, tape::Value v) {
     switch (v.type()) {
@@ -55,7 +45,7 @@ void write_scalar(Writer& w, const TapeDoc& d, tape::Value v) {
 tape::Value member(tape::Value v, std::string_view key) {
     tape::Value found{v.words, v.strings, 0};
     if (v.type() != '{') return found;
-    each_member(v, [&](std::string_view k, tape::Value value) {
+    tape::each_member(v, [&](std::string_view k, tape::Value value) {
         if (!found.at && k == key) found = value;
     });
     return found;
@@ -70,62 +60,51 @@ void write_tape(Writer& w, const TapeDoc& d, tape::Value v, bool sorted) {
         case '{': {
             w.begin_object();
             if (!sorted) {
-                each_member(v, [&](std::string_view k, tape::Value value) { w.key(k), write_tape(w, d, value, false); });
+                tape::each_member(v, [&](std::string_view k, tape::Value value) { w.key(k), write_tape(w, d, value, false); });
                 return w.end_object();
             }
-            thread_local std::vector<std::vector<std::pair<std::string_view, tape::Value>>> stacks;  // one per depth
-            thread_local std::size_t depth = 0;
-            if (stacks.size() <= depth) stacks.resize(depth + 1);
-            std::vector<std::pair<std::string_view, tape::Value>>& members = stacks[depth];
-            members.clear();
-            each_member(v, [&](std::string_view k, tape::Value value) { members.emplace_back(k, value); });
-            std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-            ++depth;
-            // (a deeper object may grow `stacks`, moving the vectors: each is found again by its depth)
-            for (std::size_t i = 0; i < stacks[depth - 1].size(); ++i) {
-                const auto [key, value] = stacks[depth - 1][i];
+            // the members sorted on one stack for the thread, above those of the enclosing objects
+            thread_local std::vector<std::pair<std::string_view, tape::Value>> stack;
+            const std::size_t bottom = stack.size();
+            tape::each_member(v, [&](std::string_view k, tape::Value value) { stack.emplace_back(k, value); });
+            std::sort(stack.begin() + static_cast<std::ptrdiff_t>(bottom), stack.end(),
+                      [](const auto& a, const auto& b) { return a.first < b.first; });
+            for (std::size_t i = bottom; i < stack.size(); ++i) {
+                const auto [key, value] = stack[i];  // (a deeper object may grow the stack: a copy, not a reference)
                 w.key(key), write_tape(w, d, value, true);
             }
-            --depth;
+            stack.resize(bottom);
             return w.end_object();
         }
         default: return write_scalar(w, d, v);
     }
 }
 
+std::string sorted_sha256(const TapeDoc& d, tape::Value v) {
+    thread_local std::string text;
+    text.clear();
+    {
+        Writer w(text, Style::compact);
+        write_tape(w, d, v, true);
+    }
+    return sha256_hex(text);
+}
+
 namespace {
 
-// One member of a message as written: a tape value, a string, an integer, or parsed arguments.
+// One member of an object the adapter writes: a tape value as it is, a number it sets (a weight), or a
+// value it writes its own way (a message's tool calls, a call's function, the function's arguments).
 struct Entry {
-    enum Kind { value, text, number, call_list };
+    enum Kind { value, number, calls, function, arguments };
     Entry() = default;
-    Entry(std::string_view k, Kind kind, tape::Value v = {}) : key(k), kind(kind), v(v) {}
+    Entry(std::string_view k, Kind kind, tape::Value v = {}, int n = 0) : key(k), kind(kind), v(v), n(n) {}
     std::string_view key;
     Kind kind = value;
     tape::Value v{};
-    std::string_view s;
     int n = 0;
 };
 
-bool write_calls(Writer& w, const TapeDoc& d, tape::Value calls, const MessageForm& form);
-
-bool write_entries(Writer& w, const TapeDoc& d, std::vector<Entry>& entries, const MessageForm& form) {
-    if (form.sorted) std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
-    w.begin_object();
-    for (const Entry& e : entries) {
-        w.key(e.key);
-        switch (e.kind) {
-            case Entry::value: write_tape(w, d, e.v, form.sorted); break;
-            case Entry::text: w.string(e.s); break;
-            case Entry::number: w.integer(e.n); break;
-            case Entry::call_list:
-                if (!write_calls(w, d, e.v, form)) return false;
-                break;
-        }
-    }
-    w.end_object();
-    return true;
-}
+bool write_entries(Writer& w, const TapeDoc& d, std::vector<Entry>& entries, const MessageForm& form);
 
 // A tool call's arguments: Fireworks writes the object's digest form as a string; the inverse parses it.
 bool write_arguments(Writer& w, const TapeDoc& d, tape::Value args, const MessageForm& form) {
@@ -149,40 +128,36 @@ bool write_arguments(Writer& w, const TapeDoc& d, tape::Value args, const Messag
     return true;
 }
 
-bool write_calls(Writer& w, const TapeDoc& d, tape::Value calls, const MessageForm& form) {
-    w.begin_array();
-    for (tape::Value call = calls.first(); call.at < calls.close(); call = call.with(call.next())) {
-        std::vector<Entry> entries;
-        tape::Value function{};
-        each_member(call, [&](std::string_view k, tape::Value v) {
-            if (k == "function") function = v;
-            entries.push_back(Entry{k, Entry::value, v});
-        });
-        if (form.sorted) std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
-        w.begin_object();
-        for (const Entry& e : entries) {
-            w.key(e.key);
-            if (e.key != "function" || e.v.type() != '{') {
-                write_tape(w, d, e.v, form.sorted);
-                continue;
-            }
-            std::vector<std::pair<std::string_view, tape::Value>> parts;
-            each_member(e.v, [&](std::string_view k, tape::Value v) { parts.emplace_back(k, v); });
-            if (form.sorted) std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-            w.begin_object();
-            for (const auto& [k, v] : parts) {
-                w.key(k);
-                if (k == "arguments") {
-                    if (!write_arguments(w, d, v, form)) return false;
-                } else {
-                    write_tape(w, d, v, form.sorted);
-                }
-            }
-            w.end_object();
+// An object's members, `kind` for the one named `key` (an object), the others as they are.
+bool write_object(Writer& w, const TapeDoc& d, tape::Value object, std::string_view key, Entry::Kind kind, const MessageForm& form) {
+    std::vector<Entry> entries;
+    tape::each_member(object, [&](std::string_view k, tape::Value v) {
+        entries.emplace_back(k, k == key && (kind == Entry::arguments || v.type() == '{') ? kind : Entry::value, v);
+    });
+    return write_entries(w, d, entries, form);
+}
+
+bool write_entries(Writer& w, const TapeDoc& d, std::vector<Entry>& entries, const MessageForm& form) {
+    if (form.sorted) std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    w.begin_object();
+    for (const Entry& e : entries) {
+        w.key(e.key);
+        bool ok = true;
+        switch (e.kind) {
+            case Entry::value: write_tape(w, d, e.v, form.sorted); break;
+            case Entry::number: w.integer(e.n); break;
+            case Entry::calls:
+                w.begin_array();
+                for (tape::Value call = e.v.first(); ok && call.at < e.v.close(); call = call.with(call.next()))
+                    ok = write_object(w, d, call, "function", Entry::function, form);
+                w.end_array();
+                break;
+            case Entry::function: ok = write_object(w, d, e.v, "arguments", Entry::arguments, form); break;
+            case Entry::arguments: ok = write_arguments(w, d, e.v, form); break;
         }
-        w.end_object();
+        if (!ok) return false;
     }
-    w.end_array();
+    w.end_object();
     return true;
 }
 
@@ -196,26 +171,20 @@ bool write_messages(Writer& w, const TapeDoc& d, tape::Value list, const Message
         std::vector<Entry> entries;
         Entry moved{};
         bool has_moved = false, assistant = false;
-        each_member(m, [&](std::string_view k, tape::Value v) {
+        tape::each_member(m, [&](std::string_view k, tape::Value v) {
             if (k == "role") assistant = v.type() == '"' && v.string() == "assistant";
             if (!form.inverse && k == "thinking") moved = Entry{"reasoning_content", Entry::value, v}, has_moved = true;
-            else if (form.inverse && k == "reasoning_content") entries.push_back(Entry{"thinking", Entry::value, v});
+            else if (form.inverse && k == "reasoning_content") entries.emplace_back("thinking", Entry::value, v);
             else if (form.inverse && k == "weight") return;
-            else if (k == "tool_calls" && v.type() == '[' && (form.fireworks || form.inverse)) entries.push_back(Entry{k, Entry::call_list, v});
-            else entries.push_back(Entry{k, Entry::value, v});
+            else if (k == "tool_calls" && v.type() == '[' && (form.fireworks || form.inverse)) entries.emplace_back(k, Entry::calls, v);
+            else entries.emplace_back(k, Entry::value, v);
         });
         if (has_moved) entries.push_back(moved);
-        if (!form.inverse && form.fireworks && form.weight >= 0 && assistant) {
-            Entry weight{"weight", Entry::number};
-            weight.n = form.weight;
-            entries.push_back(weight);
-        }
+        if (!form.inverse && form.fireworks && form.weight >= 0 && assistant) entries.emplace_back("weight", Entry::number, tape::Value{}, form.weight);
         if (!write_entries(w, d, entries, form)) return false;
     }
     return true;
 }
-
-std::string sha256_hex(std::string_view bytes) { return hex(sha256(bytes)); }
 
 namespace {
 

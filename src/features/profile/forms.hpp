@@ -24,6 +24,9 @@ struct TapeDoc {
 /// Style::sediment, Sediment's line form; of Style::compact and `sorted`, its digest form.
 void write_tape(Writer& w, const TapeDoc& d, tape::Value v, bool sorted);
 
+/// The lowercase hex SHA-256 of `v`'s digest form (row_sha256() of what the tape holds).
+std::string sorted_sha256(const TapeDoc& d, tape::Value v);
+
 /// How write_messages() writes a list of trainer messages.
 struct MessageForm {
     bool fireworks = false;  ///< tool-call arguments as the digest form of the object, a string
@@ -50,8 +53,5 @@ bool in_line_form(std::string_view text);
 
 /// The member `key` of the object `v`, or a value whose `at` is 0 (no member).
 tape::Value member(tape::Value v, std::string_view key);
-
-/// The lowercase hex SHA-256 of `bytes`.
-std::string sha256_hex(std::string_view bytes);
 
 }  // namespace sediment::rows::detail

@@ -2,26 +2,15 @@
 // (sediment-ai/sediment at ef084b9, packages/export/sediment_export/compatibility.py and jsonl.py).
 #include "sediment/rows/profile.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <functional>
-#include <set>
-#include <system_error>
 
-#include "detail/text.hpp"
 #include "detail/writer.hpp"
+#include "features/lint/split.hpp"
 #include "features/profile/forms.hpp"
 #include "features/profile/profile_detail.hpp"
 #include "sediment/rows/decode.hpp"
 #include "sediment/rows/json.hpp"
-#include "sediment/rows/lint.hpp"
 
 namespace sediment::rows {
 
@@ -79,8 +68,10 @@ const Profile* find_profile(std::string_view id) noexcept {
     return nullptr;
 }
 
+bool retired_profile(std::string_view id) noexcept { return id == "hf-trl-dpo-v1" || id == "fireworks-dpo-v1"; }
+
 const Profile& profile(std::string_view id) {
-    if (id == "hf-trl-dpo-v1" || id == "fireworks-dpo-v1") {
+    if (retired_profile(id)) {
         const std::string name(id);
         throw ProfileError("profile " + name + " is retired; use " + name.substr(0, name.size() - 2) +
                            "v2 and re-export canonical evidence with DPO recipe v2/schema v4");
@@ -111,7 +102,7 @@ std::string digest_form(const Json& value) {
     return std::move(w.finish());
 }
 
-std::string row_sha256(const Json& value) { return detail::hex(sha256(digest_form(value))); }
+std::string row_sha256(const Json& value) { return detail::sha256_hex(digest_form(value)); }
 
 std::string line_form(const Json& value) {
     std::string out;
@@ -124,13 +115,6 @@ std::string line_form(const Json& value) {
 }
 
 namespace detail {
-
-std::string hex(const std::array<unsigned char, 32>& digest) {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string out(64, '0');
-    for (std::size_t i = 0; i < 32; ++i) out[2 * i] = kDigits[digest[i] >> 4], out[2 * i + 1] = kDigits[digest[i] & 15];
-    return out;
-}
 
 std::string_view split_name(Split s) { return s == Split::eval ? "eval" : "train"; }
 
@@ -387,15 +371,13 @@ const std::map<std::string, char>& number_kinds(SchemaId canonical) {
 char number_verdict(Value v, const std::map<std::string, char>& kinds, std::string& at) {
     char verdict = 0;
     if (v.type() == '{') {
-        for (Value key = v.first(); key.at < v.close();) {
-            const Value value = key.with(key.at + 1);
+        detail::tape::each_member(v, [&](std::string_view key, Value value) {
             const std::size_t size = at.size();
-            at += (at.empty() ? "" : "/"), at += key.string();
+            at += (at.empty() ? "" : "/"), at += key;
             const char inner = number_verdict(value, kinds, at);
             if (inner == 'i' || (inner && !verdict)) verdict = inner;
             at.resize(size);
-            key = key.with(value.next());
-        }
+        });
         return verdict;
     }
     const auto kind = kinds.find(at);
@@ -440,7 +422,7 @@ std::optional<std::string> adapt_tape(const Profile& p, const detail::TapeDoc& d
             for (const Value list : {prompt, second, rejected})
                 for (Value m = list.first(); m.at < list.close(); m = m.with(m.next())) {
                     std::size_t keys = 0;
-                    for (Value key = m.first(); key.at < m.close(); key = key.with(key.with(key.at + 1).next())) ++keys;
+                    detail::tape::each_member(m, [&](std::string_view, Value) { ++keys; });
                     const Value role = member(m, "role"), content = member(m, "content");
                     if (keys != 2 || !content.at || content.type() != '"' ||
                         !(role.string() == "system" || role.string() == "user" || role.string() == "assistant"))
@@ -504,7 +486,7 @@ std::optional<std::string> adapt_tape(const Profile& p, const detail::TapeDoc& d
     });
     out.data.clear(), out.evidence.clear();
     if (!lines) return std::nullopt;
-    const std::string source = digest([&](detail::Writer& w) { detail::write_tape(w, d, d.root, true); });
+    const std::string source = detail::sorted_sha256(d, d.root);
     {
         detail::Writer w(out.data, Style::sediment);
         body(w, false);

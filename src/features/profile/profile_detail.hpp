@@ -8,12 +8,10 @@
 #include <string_view>
 #include <vector>
 
+#include "sediment/rows/json.hpp"
 #include "sediment/rows/profile.hpp"
 
 namespace sediment::rows::detail {
-
-/// 64 lowercase hex digits.
-std::string hex(const std::array<unsigned char, 32>& digest);
 
 /// "train" or "eval".
 std::string_view split_name(Split s);
@@ -22,9 +20,21 @@ std::string_view split_name(Split s);
 /// strict model reads back unchanged, on side `split` (compatibility.py _validate_canonical()).
 void check_canonical(const Profile& p, const Json& row, Split split);
 
-/// The digest form of an evidence record without its row_sha256: the last key of Sediment's order (by
-/// split name, "eval" first, then the data row's digest, then this).
+/// The digest form of an evidence record without its row_sha256: the last key of Sediment's order.
 std::string evidence_key(const Json& evidence);
+
+/// Whether row a sorts before row b in Sediment's order (compatibility.py aligned_rows()): by split name
+/// ("eval" first), then the data row's digest, then, only where those tie, evidence_key() of the evidence
+/// lines `evidence_a()` and `evidence_b()` give (the second may reuse the text the first gave).
+template <class A, class B>
+bool sorts_before(std::string_view split_a, std::string_view digest_a, const A& evidence_a, std::string_view split_b,
+                  std::string_view digest_b, const B& evidence_b) {
+    if (split_a != split_b) return split_a < split_b;
+    if (digest_a != digest_b) return digest_a < digest_b;
+    const std::string key_a = evidence_key(parse(evidence_a()));
+    const std::string key_b = evidence_key(parse(evidence_b()));
+    return key_a < key_b;
+}
 
 /// The manifest's diagnostics of rows: each row's split, prompt digest ("" for none) and reward (Python's
 /// str() of it, "" for none; an empty list for rows without rewards), and the count of exact prompts in

@@ -15,6 +15,7 @@
 #include <set>
 #include <system_error>
 #include <thread>
+#include <tuple>
 
 #include "detail/text.hpp"
 #include "detail/writer.hpp"
@@ -228,51 +229,50 @@ private:
     bool done_ = false;
 };
 
-// What both writers check and count before a file is written: the overlap refusal, an existing
-// destination, and the manifest's first members (publish_compatible_rows()).
-Json manifest_of(const Profile& p, const std::vector<Split>& splits, const std::vector<std::string_view>& prompts, const fs::path& out,
-                 const ProfileOptions& options) {
+// What both writers do before a file is written (aligned_rows(), publish_compatible_rows()): the rows put
+// in Sediment's order, the overlap refusal, an existing destination refused, and the manifest's first
+// members. `row(i)` gives row i's split, data row digest and prompt digest; `evidence_of(i)` its evidence
+// line, read only where two rows tie.
+template <class RowOf, class Evidence>
+std::vector<std::size_t> plan(std::size_t n, const RowOf& row, const Evidence& evidence_of, const Profile& p, const fs::path& out,
+                              const ProfileOptions& options, Json& manifest) {
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const auto [split_a, digest_a, prompt_a] = row(a);
+        const auto [split_b, digest_b, prompt_b] = row(b);
+        return detail::sorts_before(detail::split_name(split_a), digest_a, [&] { return evidence_of(a); }, detail::split_name(split_b),
+                                    digest_b, [&] { return evidence_of(b); });
+    });
+    std::vector<Split> splits;
+    std::vector<std::string_view> prompts;
+    for (const std::size_t i : order) {
+        const auto [split, digest, prompt] = row(i);
+        splits.push_back(split), prompts.push_back(prompt);
+    }
     std::size_t overlap = 0;
     Json diagnostics = detail::diagnostics(splits, prompts, {}, overlap);  // SFT/DPO rows have no reward
     if (options.split && overlap)
         throw ProfileError("consumer export has " + std::to_string(overlap) + " exact prompts in both train and eval; select a coherent cohort");
     std::error_code ec;
     if (fs::exists(fs::symlink_status(out, ec))) throw ProfileError("consumer destination already exists: " + out.string());
-    Json manifest = Json::object();
+    manifest = Json::object();
     manifest["profile"] = profile_entry(p);
-    manifest["rows"] = splits.size();
+    manifest["rows"] = n;
     manifest["skipped"] = Json::object();
     if (options.canonical_skipped) manifest["canonical_skipped"] = *options.canonical_skipped;
     manifest["diagnostics"] = std::move(diagnostics);
-    return manifest;
-}
-
-// Sediment's order: split ("eval" first), the data row's digest, then (where those tie) the evidence's
-// digest form without row_sha256, which `evidence_of(i)` gives.
-template <class Key, class Evidence>
-void sort_indexes(std::vector<std::size_t>& order, const Key& key, const Evidence& evidence_of) {
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        const auto [sa, da] = key(a);
-        const auto [sb, db] = key(b);
-        if (sa != sb) return detail::split_name(sa) < detail::split_name(sb);
-        if (da != db) return da < db;
-        const std::string ka = detail::evidence_key(parse(evidence_of(a)));  // (evidence_of(b) may reuse a's text)
-        const std::string kb = detail::evidence_key(parse(evidence_of(b)));
-        return ka < kb;
-    });
+    return order;
 }
 
 }  // namespace
 
 Json write_profile(const Profile& p, std::vector<ProfileRow> rows, const fs::path& out, const ProfileOptions& options) {
-    std::vector<std::size_t> order(rows.size());
-    for (std::size_t i = 0; i < rows.size(); ++i) order[i] = i;
-    sort_indexes(order, [&](std::size_t i) { return std::pair<Split, std::string_view>(rows[i].split, rows[i].row_sha256); },
-                 [&](std::size_t i) { return std::string_view(rows[i].evidence); });
-    std::vector<Split> splits;
-    std::vector<std::string_view> prompts;
-    for (const std::size_t i : order) splits.push_back(rows[i].split), prompts.push_back(rows[i].prompt_sha256);
-    Json manifest = manifest_of(p, splits, prompts, out, options);
+    Json manifest;
+    const std::vector<std::size_t> order = plan(
+        rows.size(),
+        [&](std::size_t i) { return std::tuple<Split, std::string_view, std::string_view>(rows[i].split, rows[i].row_sha256, rows[i].prompt_sha256); },
+        [&](std::size_t i) { return std::string_view(rows[i].evidence); }, p, out, options, manifest);
     if (rows.empty()) return manifest;
     Publisher publisher(out, options.split);
     for (const std::size_t i : order) publisher.add(rows[i].split, rows[i].data, rows[i].evidence);
@@ -371,16 +371,13 @@ Json write_profile_files(const Profile& p, const std::vector<fs::path>& files, c
         detail::adapt_text(p, maps[f.file]->line(f.text, spare), f.split, row, true, f.fast);
         return row;
     };
-    std::vector<std::size_t> order(found.size());
-    for (std::size_t i = 0; i < found.size(); ++i) order[i] = i;
     ProfileRow tie;
     std::string tie_spare;
-    sort_indexes(order, [&](std::size_t i) { return std::pair<Split, std::string_view>(found[i].split, found[i].row_sha256); },
-                 [&](std::size_t i) { return std::string_view(mapped(i, tie, tie_spare).evidence); });
-    std::vector<Split> splits;
-    std::vector<std::string_view> prompts;
-    for (const std::size_t i : order) splits.push_back(found[i].split), prompts.push_back(found[i].prompt_sha256);
-    Json manifest = manifest_of(p, splits, prompts, out, options);
+    Json manifest;
+    const std::vector<std::size_t> order = plan(
+        found.size(),
+        [&](std::size_t i) { return std::tuple<Split, std::string_view, std::string_view>(found[i].split, found[i].row_sha256, found[i].prompt_sha256); },
+        [&](std::size_t i) { return std::string_view(mapped(i, tie, tie_spare).evidence); }, p, out, options, manifest);
     if (found.empty()) return manifest;
 
     // Second pass: the rows mapped again, a batch at a time on every thread, and written in order.
