@@ -77,11 +77,7 @@ std::uint64_t value_digest(detail::tape::Value v) {
         }
         case '{': {
             std::uint64_t sum = 0;
-            for (detail::tape::Value key = v.first(); key.at < v.close();) {  // a key (a string), then its value
-                const detail::tape::Value value = key.with(key.at + 1);
-                sum += member_digest(key.string(), value_digest(value));
-                key = key.with(value.next());
-            }
+            detail::tape::each_member(v, [&](std::string_view key, detail::tape::Value value) { sum += member_digest(key, value_digest(value)); });
             return mix(object_tag, sum);
         }
     }
