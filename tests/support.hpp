@@ -206,6 +206,17 @@ inline Json example(const Json& root, const Json& s, int depth = 0) {
     return "v";  // any value
 }
 
+/// A task's settings in a consumer config (swe-task-settings), as an operator may write them: its
+/// ids, commits and date-time in forms Sediment's types normalize.
+inline Json swe_task_settings() {
+    return sediment::rows::parse(R"({"repo": " Acme/Widgets ", "base_commit": "0123456789ABCDEF0123456789abcdef01234567",
+      "problem_statement": "The parser drops the last line.", "test_patch": "diff --git a/t.py b/t.py\n", "hints_text": "",
+      "created_at": "2024-05-06 07:08:09.5+02:00", "version": " 1.2 ", "environment_setup_commit": "89abcdef0123456789abcdef0123456789abcdef",
+      "FAIL_TO_PASS": ["tests/t.py::test_last_line"], "PASS_TO_PASS": ["tests/t.py::test_first_line"], "image": "sweb.eval.acme",
+      "eval_script": "#!/bin/bash\necho '>>>>> Start Test Output'\npytest\necho '>>>>> End Test Output'\n",
+      "log_parser": "pytest", "eval_type": "pass_and_fail"})");
+}
+
 /// The valid base document of each bundled schema: hand-written for the rollout rows, their parts and
 /// ATIF; built from the schema for the other families. (Built once per schema: base_of() below.)
 inline Json build_base(SchemaId schema) {
@@ -233,6 +244,16 @@ inline Json build_base(SchemaId schema) {
               "training_execution": "not_run", "tool_definitions": "not_inferred",
               "diagnostics": {"rows_by_split": {"train": 1}, "reward_counts": {}, "exact_prompt_overlap": 0,
               "semantic_task_overlap": "not_assessed"}})");
+        case SchemaId::swe_task_settings: return swe_task_settings();
+        case SchemaId::consumer_config:  // its tasks are checked in code
+            return Json{{"schema_version", 1}, {"nemo", nullptr}, {"tasks", Json{{"acme__widgets-7", swe_task_settings()}}}};
+        case SchemaId::swe_bench_tasks_v1: {  // the settings as Sediment writes them, then the row's two
+            Json row = swe_task_settings();
+            row["repo"] = "acme/widgets", row["base_commit"] = "0123456789abcdef0123456789abcdef01234567";
+            row["created_at"] = "2024-05-06T07:08:09.500000+02:00", row["version"] = "1.2";
+            row["instance_id"] = "acme__widgets-7", row["patch"] = "diff --git a/p.py b/p.py\n";
+            return row;
+        }
         default: {
             const Json root = Json::parse(sediment::rows::schema_text(schema));
             return example(root, root);

@@ -172,7 +172,8 @@ TEST_CASE("profiles: the six, and Sediment's messages for other names", "[profil
                                                       "evidence with DPO recipe v2/schema v4");
     CHECK_THROWS_WITH(rows::profile("trl"), "unsupported profile: trl");
     CHECK(rows::find_profile("fireworks-dpo-v1") == nullptr);
-    CHECK_FALSE(rows::profile("swe-bench-tasks-v1").writable());
+    CHECK(rows::profile("swe-bench-tasks-v1").writable());  // with a consumer config
+    CHECK_FALSE(rows::profile("nemo-gym-rollouts-v1").writable());
 }
 
 TEST_CASE("profiles: the digest form and the line form are Python's json.dumps", "[profile]") {

@@ -36,7 +36,8 @@ TEST_CASE("validate: valijson answers for every bundled schema") {
     for (const SchemaInfo& s : kSchemas) {
         INFO(s.name);
         CHECK(validate(s.id, encode(test::base(s.id)), Engine::schema).errors.empty());
-        CHECK_FALSE(validate(s.id, "{}", Engine::schema).errors.empty());
+        // (a consumer config's keys all have defaults: {} is Sediment's config without tasks)
+        CHECK(validate(s.id, "{}", Engine::schema).errors.empty() == (s.id == SchemaId::consumer_config));
     }
 }
 

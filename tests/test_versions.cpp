@@ -55,6 +55,7 @@ TEST_CASE("versions: a type per shape, named for its schema's own version, and t
     for (std::size_t i = 1; i < std::size(kSchemas); ++i) {
         const SchemaInfo& a = kSchemas[i - 1];
         const SchemaInfo& b = kSchemas[i];
+        INFO(a.name << " then " << b.name);
         CHECK((a.base < b.base || (a.base == b.base && a.version < b.version)));
     }
 

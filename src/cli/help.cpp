@@ -164,11 +164,13 @@ docs/atif-mapping.md the mapping field by field.
                          appears whole, once its input is read
 
 usage: sediment-rows convert --to PROFILE --out FOLDER [--no-split] [--canonical-skipped JSON]
-                             [--from NAME] [-j N] [-q] FILE...
+                             [--consumer-config FILE] [--fragmented JSON] [--from NAME] [-j N] [-q]
+                             FILE...
 
 With --to a consumer profile (hf-trl-sft-v1, fireworks-sft-v1: sft-sample.v3 rows; hf-trl-dpo-v2,
-fireworks-dpo-v2: dpo-pair.v4 rows), writes the folder `sediment export --profile` writes, byte for
-byte (docs/profiles.md): data.train.jsonl, data.eval.jsonl, their evidence and compatibility.json.
+fireworks-dpo-v2: dpo-pair.v4 rows; swe-bench-tasks-v1: swe-bench-task.v3 rows and a consumer
+config), writes the folder `sediment export --profile` writes, byte for byte (docs/profiles.md):
+data.train.jsonl, data.eval.jsonl, their evidence and compatibility.json.
 A row's split is its file's (NAME.train.jsonl, NAME.eval.jsonl), else its metadata's. The folder
 appears at once (written aside, renamed), 0700 and its files 0600; an existing FOLDER is refused.
 Where Sediment refuses the export (a canonical row its model refuses or would change, a developer
@@ -178,6 +180,10 @@ and nothing is written.
   --canonical-skipped JSON
                          the counts Sediment's projection skipped, for the manifest
                          (default {}), e.g. '{"below_confidence_floor": 2}'
+  --consumer-config FILE swe-bench-tasks-v1: the operator's consumer config, each task's settings
+                         by instance id (`validate --schema consumer-config FILE` checks one)
+  --fragmented JSON      swe-bench-tasks-v1: the counts of rows Sediment's bundle fragmented, for
+                         the manifest (default {})
   -j N                   map rows on N threads (default: one per core); the folder is the same
 )";
 
@@ -256,18 +262,22 @@ Exit status:
   2  usage error, or a file that cannot be read
 )";
 
-const char* const kVerify = R"(usage: sediment-rows verify [--canonical FILE]... [--format text|jsonl|github] [-q] FOLDER...
+const char* const kVerify = R"(usage: sediment-rows verify [--canonical FILE]... [--consumer-config FILE]
+                            [--format text|jsonl|github] [-q] FOLDER...
 
 Checks that each FOLDER is the consumer profile folder Sediment wrote (docs/profiles.md): its files
 are the manifest's (compatibility.json), with their SHA-256 and sizes; the manifest is in Sediment's
 digest form and names the profile's entry; data and evidence lines align, each row_sha256 is its data
 line's digest; every line is in Sediment's line form and order, and valid under its model; the
 counts, splits and prompts are as the manifest says, and no exact prompt is in train and eval; for
-SFT and DPO profiles, each evidence record's source and prompt digests are those of the canonical row
-its data row maps from. Each finding: 'FOLDER/FILE:LINE: POINTER: message [rows.verify.ID]'
+SFT, DPO and SWE-bench profiles, each evidence record's source and prompt digests are those of the
+canonical row its data row maps from. Each finding: 'FOLDER/FILE:LINE: POINTER: message [rows.verify.ID]'
 (docs/errors.md); then a line per folder on standard error.
   --canonical FILE       canonical JSONL (sft.train.jsonl, ...): each source_row_sha256 must name
                          one of its rows and (SFT, DPO) each data row be that row's mapping
+  --consumer-config FILE swe-bench-tasks-v1: the config the folder was written with; each
+                         configuration_digest must be its digest, and with --canonical each row
+                         its canonical row's mapping
   --format text|jsonl|github
                          as for validate; jsonl ends each folder with {"file", "summary"}
   -q, --quiet            no summary lines

@@ -1,6 +1,8 @@
 // verify, and convert --to PROFILE: Sediment's consumer profile folders (docs/profiles.md).
 #include <algorithm>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 
 #include "cli.hpp"
 
@@ -14,11 +16,29 @@ bool names_profile(const std::string& name) {
 
 // ----- convert --to PROFILE --------------------------------------------------------------------------
 
+// The consumer config in file `path` into `out`; false (said) when it cannot be read or is not one.
+bool read_consumer_config(const std::string& path, rows::ConsumerSettings& out, const char* command) {
+    std::ifstream file(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    if (!file && !file.eof()) {
+        usage_error("cannot read " + display_name(path), command);
+        return false;
+    }
+    try {
+        out = rows::ConsumerSettings::parse(text);
+    } catch (const rows::ProfileError& e) {
+        usage_error(display_name(path) + ": " + e.what(), command);
+        return false;
+    }
+    return true;
+}
+
 int run_profile_convert(const std::vector<std::string>& args) {
     std::string to, out, from;
     bool split = true, quiet = false;
     unsigned jobs = 0;
-    std::optional<rows::Json> skipped = rows::Json::object();
+    std::optional<rows::Json> skipped = rows::Json::object(), fragmented;
+    std::string config;
     std::vector<std::string> files;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -46,17 +66,20 @@ int run_profile_convert(const std::vector<std::string>& args) {
             jobs = static_cast<unsigned>(std::stoi(n));
         } else if (a == "-q" || a == "--quiet") {
             quiet = true;
-        } else if (a == "--canonical-skipped") {
+        } else if (a == "--canonical-skipped" || a == "--fragmented") {
             std::string text;
-            if (!value(text)) return usage_error("--canonical-skipped needs a JSON object of counts", "convert");
+            const std::string example = a == "--fragmented" ? "'{\"segment_gap\": 1}'" : "'{\"below_confidence_floor\": 2}'";
+            if (!value(text)) return usage_error(a + " needs a JSON object of counts", "convert");
             rows::Json counts;
             std::vector<rows::Error> errors;
             if (!rows::parse(text, counts, errors) || !counts.is_object())
-                return usage_error("--canonical-skipped needs a JSON object of counts, e.g. '{\"below_confidence_floor\": 2}'", "convert");
+                return usage_error(a + " needs a JSON object of counts, e.g. " + example, "convert");
             for (const auto& [name, n] : counts.items())
                 if (!n.is_number_unsigned() && !(n.is_number_integer() && n.get<std::int64_t>() >= 0))
-                    return usage_error("--canonical-skipped: the count of '" + name + "' is not a non-negative integer", "convert");
-            skipped = std::move(counts);
+                    return usage_error(a + ": the count of '" + name + "' is not a non-negative integer", "convert");
+            (a == "--fragmented" ? fragmented : skipped) = std::move(counts);
+        } else if (a == "--consumer-config") {
+            if (!value(config)) return usage_error("--consumer-config needs a file (the operator's consumer config)", "convert");
         } else if (a.size() > 1 && a[0] == '-' && a != "-") {
             return usage_error("unknown option '" + a + "' for convert --to PROFILE", "convert");
         } else {
@@ -70,10 +93,12 @@ int run_profile_convert(const std::vector<std::string>& args) {
         return usage_error(e.what(), "convert");
     }
     if (!p->writable())
-        return usage_error(std::string(p->id) + " needs Sediment's " +
-                               (p->consumer == "nemo-gym" ? "inference calls, which rows do not hold: verify its folders with 'sediment-rows verify'"
-                                                          : "RLVR adapter and a consumer config"),
+        return usage_error(std::string(p->id) + " needs Sediment's inference calls, which rows do not hold: verify its folders with 'sediment-rows verify'",
                            "convert");
+    if (p->objective != "rlvr" && fragmented) return usage_error("--fragmented counts an RLVR export's rows (swe-bench-tasks-v1)", "convert");
+    if (p->consumer != "swe-bench" && !config.empty()) return usage_error("--consumer-config is swe-bench-tasks-v1's", "convert");
+    if (p->consumer == "swe-bench" && config.empty())
+        return usage_error("swe-bench-tasks-v1 needs --consumer-config FILE: each task's settings (docs/profiles.md)", "convert");
     const rows::SchemaInfo& canonical = rows::schema_info(p->canonical);
     if (!from.empty() && from != canonical.name && from != canonical.base)
         return usage_error(std::string(p->id) + " maps " + std::string(canonical.name) + " rows, not " + from, "convert");
@@ -81,8 +106,10 @@ int run_profile_convert(const std::vector<std::string>& args) {
     if (files.empty()) return usage_error("no canonical files (" + std::string(canonical.name) + " JSONL)", "convert");
 
     rows::ProfileOptions options;
+    if (!config.empty() && !read_consumer_config(config, options.consumer, "convert")) return kExitUsage;
     options.split = split;
     options.canonical_skipped = skipped;
+    options.fragmented = fragmented;
     options.jobs = jobs;
     rows::Json manifest;
     try {
@@ -121,6 +148,11 @@ int run_verify(const std::vector<std::string>& args) {
         if (a == "--canonical") {
             if (i + 1 >= args.size()) return usage_error("--canonical needs a file", "verify");
             options.canonical.push_back(args[++i]);
+        } else if (a == "--consumer-config") {
+            if (i + 1 >= args.size()) return usage_error("--consumer-config needs a file (the operator's consumer config)", "verify");
+            rows::ConsumerSettings consumer;
+            if (!read_consumer_config(args[++i], consumer, "verify")) return kExitUsage;
+            options.consumer = std::move(consumer);
         } else if (a == "--format") {
             if (i + 1 >= args.size()) return usage_error("--format needs text, jsonl or github", "verify");
             const std::string& f = args[++i];

@@ -41,9 +41,10 @@ struct Profile {
     std::optional<SchemaId> data;      ///< the model of its data rows, where the project has one
     std::optional<SchemaId> evidence;  ///< the model of its evidence records, where the project has one
 
-    /// True for the SFT and DPO profiles, which write_profile() writes from canonical rows alone (the RLVR
-    /// ones need Sediment's inference calls or an operator's consumer config).
-    bool writable() const noexcept { return objective == "sft" || objective == "dpo"; }
+    /// True for the profiles adapt_row() maps canonical rows to: SFT and DPO from the rows alone,
+    /// swe-bench-tasks-v1 with an operator's consumer config (NeMo Gym's needs Sediment's inference calls,
+    /// which rows do not hold: its folders are read and verified only).
+    bool writable() const noexcept { return objective == "sft" || objective == "dpo" || consumer == "swe-bench"; }
 };
 
 /// Sediment's six profiles, in its order.
@@ -81,6 +82,30 @@ std::string row_sha256(const Json& value);
 /// their order, then "\n": a line of data.*.jsonl, evidence.*.jsonl and the canonical exports.
 std::string line_form(const Json& value);
 
+/// An operator's consumer config (`--consumer-config`; consumer_rlvr.py ConsumerSettings and
+/// load_consumer_settings()): SWE-bench's settings of each task, NeMo Gym's response settings. Read
+/// strictly (the consumer-config and swe-task-settings models: unknown keys, a wrong type or a
+/// blank id refused), then normalized as Sediment's types normalize (RepoSlug and CommitSha stripped and
+/// lowercased, ids stripped, created_at written as pydantic writes a date-time) with its defaults written
+/// out. A default-constructed one is Sediment's without a config: no tasks, no NeMo settings.
+class ConsumerSettings {
+public:
+    ConsumerSettings();
+    /// The config in `json` (a config file's text). Throws ProfileError naming the first error's pointer
+    /// and its id ("consumer config: /tasks/x/repo: ... [rows.decode.repo_slug]").
+    static ConsumerSettings parse(std::string_view json);
+    /// model_dump(mode="json"): {"schema_version": 1, "nemo": ..., "tasks": {id: settings}}.
+    const Json& value() const noexcept { return value_; }
+    /// The configuration_digest each evidence record carries: row_sha256(value()).
+    const std::string& digest() const noexcept { return digest_; }
+    /// The settings of task `instance_id` (the 14 keys of a data row, normalized), or nullptr.
+    const Json* task(std::string_view instance_id) const;
+
+private:
+    Json value_;
+    std::string digest_;
+};
+
 /// One canonical row mapped to a profile: its split, its data row and its evidence record (row_sha256
 /// first, then the adapter's keys), each a line in Sediment's line form, and the two digests the folder
 /// is sorted and checked by.
@@ -98,10 +123,19 @@ struct ProfileRow {
 /// would change, or whose metadata.split is not `split`), the Fireworks refusals.
 ProfileRow adapt_row(const Profile& p, const Json& canonical, Split split);
 
+/// The same for any writable profile; swe-bench-tasks-v1 (consumer_rlvr.py adapt_swe_rows() and
+/// validate_rlvr_consumer_rows()) maps a swe-bench-task.v3 row with its task's settings from `consumer`,
+/// refusing with Sediment's messages: "SWE-bench task configuration missing for ID", "... does not match
+/// ID" (repo or base_commit differ), "SWE-bench requires a repair request" (a blank problem_statement),
+/// "SWE-bench test transitions overlap", "SWE-bench eval_script requires test-output markers", and
+/// "swe-bench-tasks-v1: invalid canonical row" for a row the swe-bench-task.v3 model refuses.
+ProfileRow adapt_row(const Profile& p, const Json& canonical, Split split, const ConsumerSettings& consumer);
+
 /// The same of a canonical row's JSON text (a line of a canonical export), read where it is: a row the
 /// fast path accepts is mapped from the parser's DOM, any other parsed and judged as above. Without a
 /// `split`, the row's own metadata.split. Throws ProfileError for text that is not JSON too.
-ProfileRow adapt_row(const Profile& p, const StringText& canonical, std::optional<Split> split = std::nullopt);
+ProfileRow adapt_row(const Profile& p, const StringText& canonical, std::optional<Split> split = std::nullopt,
+                     const ConsumerSettings& consumer = ConsumerSettings());
 
 /// How write_profile() writes a folder.
 struct ProfileOptions {
@@ -110,6 +144,12 @@ struct ProfileOptions {
     /// The counts Sediment's projection skipped before the adapter (`canonical_skipped`: an object of
     /// names to counts, which the CLI always writes), or none for no such key.
     std::optional<Json> canonical_skipped = Json::object();
+    /// RLVR profiles: the rows Sediment's bundle counted as fragmented (`fragmented`, by reason), which
+    /// an RLVR manifest always holds; none writes `{}`. Refused for SFT and DPO profiles.
+    std::optional<Json> fragmented;
+    /// swe-bench-tasks-v1: the operator's consumer config (without one, every row is refused as Sediment
+    /// refuses it: no task configuration).
+    ConsumerSettings consumer;
     /// write_profile_files(): the threads that map rows (0: one per core). The folder is the same.
     unsigned jobs = 0;
 };
@@ -154,6 +194,10 @@ struct VerifyOptions {
     /// Canonical JSONL files: each evidence record's source_row_sha256 must name one of their rows, and
     /// (SFT, DPO) each data row and evidence record must be that row's mapping, byte for byte.
     std::vector<std::filesystem::path> canonical;
+    /// swe-bench-tasks-v1: the consumer config the folder was written with. Each evidence record's
+    /// configuration_digest must be its digest (without it: every row's the same), and with `canonical`
+    /// each data row and evidence record must be its canonical row's mapping, byte for byte.
+    std::optional<ConsumerSettings> consumer;
     /// Findings kept, at most (the rest are counted in a last finding).
     std::size_t max_findings = 1000;
     /// Read every line with the exact reader (parsed into Json), not from simdjson's DOM where the fast

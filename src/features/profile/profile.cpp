@@ -48,6 +48,7 @@ const std::vector<Profile>& profiles() {
         swe.dependencies = {{"swebench", "5.0.1"}, {"datasets", "5.0.1"}};
         swe.validation = "swebench.harness.utils.load_swebench_dataset; make_test_spec";
         swe.support = "loader and runtime parser; repository tests not run";
+        swe.data = SchemaId::swe_bench_tasks_v1, swe.evidence = SchemaId::swe_bench_profile_evidence;
         out.push_back(swe);
         Profile nemo;
         nemo.id = "nemo-gym-rollouts-v1", nemo.consumer = "nemo-gym", nemo.objective = "rlvr";
@@ -290,8 +291,11 @@ bool documented_text(const Json& m) {
 
 }  // namespace
 
-ProfileRow adapt_row(const Profile& p, const Json& canonical, Split split) {
+ProfileRow adapt_row(const Profile& p, const Json& canonical, Split split) { return adapt_row(p, canonical, split, ConsumerSettings()); }
+
+ProfileRow adapt_row(const Profile& p, const Json& canonical, Split split, const ConsumerSettings& consumer) {
     if (!p.writable()) throw ProfileError(std::string(p.id) + " requires the RLVR adapter");
+    if (p.consumer == "swe-bench") return detail::adapt_swe(p, canonical, split, consumer);
     detail::check_canonical(p, canonical, split);
     const bool fireworks = p.consumer == "fireworks", sft = p.objective == "sft";
     Json data;
@@ -510,7 +514,7 @@ std::optional<std::string> adapt_tape(const Profile& p, const detail::TapeDoc& d
 }  // namespace
 
 void detail::adapt_text(const Profile& p, const StringText& canonical, std::optional<Split> split, ProfileRow& out, bool lines,
-                        bool valid) {
+                        const ConsumerSettings& consumer, bool valid) {
     if (!p.writable()) throw ProfileError(std::string(p.id) + " requires the RLVR adapter");
     std::optional<std::string> refusal;
     bool mapped = false;
@@ -521,7 +525,9 @@ void detail::adapt_text(const Profile& p, const StringText& canonical, std::opti
         refusal = adapt_tape(p, d, side, out, lines);
         mapped = true;
     };
-    if (valid) detail::fast_parse_dom(canonical.text(), Limits{}, canonical.padded(), look);
+    if (p.consumer == "swe-bench") {
+        // tasks are few and small: the Json path maps them
+    } else if (valid) detail::fast_parse_dom(canonical.text(), Limits{}, canonical.padded(), look);
     else detail::fast_check_dom(schema_info(p.canonical).name, canonical.text(), Limits{}, canonical.padded(), look, /*any_order=*/true);
     if (refusal) throw ProfileError(*refusal);
     if (mapped) return;
@@ -533,12 +539,12 @@ void detail::adapt_text(const Profile& p, const StringText& canonical, std::opti
     if (split) side = *split;
     else if (row.is_object() && row.contains("metadata") && row["metadata"].is_object() && row["metadata"].contains("split"))
         side = row["metadata"]["split"] == "eval" ? Split::eval : Split::train;
-    out = adapt_row(p, row, side);
+    out = adapt_row(p, row, side, consumer);
 }
 
-ProfileRow adapt_row(const Profile& p, const StringText& canonical, std::optional<Split> split) {
+ProfileRow adapt_row(const Profile& p, const StringText& canonical, std::optional<Split> split, const ConsumerSettings& consumer) {
     ProfileRow out;
-    detail::adapt_text(p, canonical, split, out, true);
+    detail::adapt_text(p, canonical, split, out, true, consumer);
     return out;
 }
 

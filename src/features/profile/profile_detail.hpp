@@ -49,7 +49,13 @@ std::string python_str(const Json& v);
 /// digests alone (the first pass of the file writer); `valid` says the text was judged by an earlier call
 /// and the fast path accepted it (it is parsed, not checked again).
 void adapt_text(const Profile& p, const StringText& text, std::optional<Split> split, ProfileRow& out, bool lines,
-                bool valid = false);
+                const ConsumerSettings& consumer, bool valid = false);
+
+/// adapt_row() for swe-bench-tasks-v1 (swe.cpp).
+ProfileRow adapt_swe(const Profile& p, const Json& canonical, Split split, const ConsumerSettings& consumer);
+
+/// Python's str.strip() (the characters str.isspace() is true of).
+std::string_view python_strip(std::string_view s);
 
 /// A file mapped for reading: each line is read where it is, with kTextPadding bytes after it where the
 /// mapping has them.

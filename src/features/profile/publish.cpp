@@ -261,6 +261,8 @@ std::vector<std::size_t> plan(std::size_t n, const RowOf& row, const Evidence& e
     manifest["rows"] = n;
     manifest["skipped"] = Json::object();
     if (options.canonical_skipped) manifest["canonical_skipped"] = *options.canonical_skipped;
+    if (p.objective == "rlvr") manifest["fragmented"] = options.fragmented ? *options.fragmented : Json::object();
+    else if (options.fragmented) throw ProfileError("only RLVR exports count fragmented rows");
     manifest["diagnostics"] = std::move(diagnostics);
     return order;
 }
@@ -349,7 +351,7 @@ Json write_profile_files(const Profile& p, const std::vector<fs::path>& files, c
         for (std::size_t i = first; i < last; ++i) {
             Found& f = found[i];
             try {
-                detail::adapt_text(p, maps[f.file]->line(f.text, spare), named[f.file], row, /*lines=*/false);
+                detail::adapt_text(p, maps[f.file]->line(f.text, spare), named[f.file], row, /*lines=*/false, options.consumer);
             } catch (const ProfileError& e) {
                 refused[t] = {i, where(f) + e.what()};
                 return;
@@ -368,7 +370,7 @@ Json write_profile_files(const Profile& p, const std::vector<fs::path>& files, c
     // The second pass's mapping of row i, into `row` (its strings reused).
     const auto mapped = [&](std::size_t i, ProfileRow& row, std::string& spare) -> ProfileRow& {
         const Found& f = found[i];
-        detail::adapt_text(p, maps[f.file]->line(f.text, spare), f.split, row, true, f.fast);
+        detail::adapt_text(p, maps[f.file]->line(f.text, spare), f.split, row, true, options.consumer, f.fast);
         return row;
     };
     ProfileRow tie;

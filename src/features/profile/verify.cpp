@@ -131,12 +131,14 @@ private:
             out_.add(kManifest, 1, "rows.verify.profile", "/profile" + at,
                      "is " + shown(manifest_["profile"]) + "; " + id + "'s entry has " + shown(entry));
         }
-        if (profile_->writable()) {
-            if (!manifest_["skipped"].empty())
-                out_.add(kManifest, 1, "rows.verify.skipped", "/skipped", "the SFT and DPO adapter skips no row; the manifest says it did");
-            if (manifest_.contains("fragmented"))
-                out_.add(kManifest, 1, "rows.verify.skipped", "/fragmented", "only RLVR exports count fragmented rows");
-        }
+        const bool rlvr = profile_->objective == "rlvr";
+        if (profile_->writable() && !manifest_["skipped"].empty())
+            out_.add(kManifest, 1, "rows.verify.skipped", "/skipped",
+                     std::string("the ") + (rlvr ? "SWE-bench" : "SFT and DPO") + " adapter skips no row; the manifest says it did");
+        if (!rlvr && manifest_.contains("fragmented"))
+            out_.add(kManifest, 1, "rows.verify.skipped", "/fragmented", "only RLVR exports count fragmented rows");
+        if (rlvr && !manifest_.contains("fragmented"))
+            out_.add(kManifest, 1, "rows.verify.skipped", "", "an RLVR export's manifest counts its fragmented rows (\"fragmented\", maybe {})");
         return true;
     }
 
@@ -275,6 +277,7 @@ private:
             }
             previous_line = i + 1, previous_evidence = evidence[i];
             if (profile_->writable() && !options_.canonical.empty()) mapping(pair, i + 1, data[i], evidence[i], row);
+            if (profile_->objective == "rlvr") configuration(pair, i + 1, row);
             where_.push_back({pair.evidence, i + 1});
             seen_.push_back(row);
             previous = std::move(row);
@@ -288,11 +291,14 @@ private:
             out_.add(pair.evidence, number, "rows.verify.source_row", "/source_row_sha256", "names no row of the canonical files");
             return;
         }
+        // (SWE-bench without the consumer config: the source digest, made from the data row and its
+        // evidence, already ties their canonical part to the row; the task's settings are unknown)
+        if (profile_->consumer == "swe-bench" && !options_.consumer) return;
         const CanonicalRow& canonical = found->second;
         const std::string at = " (" + canonical.file + " line " + std::to_string(canonical.line) + ")";
         ProfileRow expected;
         try {
-            expected = adapt_row(*profile_, StringText(canonical.text));
+            expected = adapt_row(*profile_, StringText(canonical.text), std::nullopt, options_.consumer ? *options_.consumer : ConsumerSettings());
         } catch (const std::exception& e) {
             out_.add(pair.data, number, "rows.verify.mapping", "", std::string("Sediment refuses its canonical row") + at + ": " + e.what());
             return;
@@ -306,6 +312,21 @@ private:
         if (expected.evidence != evidence) {
             first_difference(parse(evidence), parse(expected.evidence), pointer);
             out_.add(pair.evidence, number, "rows.verify.mapping", pointer, "is not the evidence of its canonical row" + at);
+        }
+    }
+
+    // An RLVR row's configuration_digest: the export's one consumer config (the given one's, with
+    // VerifyOptions::consumer; else the first row's).
+    void configuration(const Pair& pair, std::size_t number, const Row& row) {
+        if (options_.consumer) {
+            if (row.configuration != options_.consumer->digest())
+                out_.add(pair.evidence, number, "rows.verify.configuration_digest", "/configuration_digest",
+                         "is not the digest of the given consumer config (" + options_.consumer->digest() + ")");
+        } else if (first_configuration_.empty()) {
+            first_configuration_ = row.configuration, first_configuration_at_ = pair.evidence + " line " + std::to_string(number);
+        } else if (row.configuration != first_configuration_) {
+            out_.add(pair.evidence, number, "rows.verify.configuration_digest", "/configuration_digest",
+                     "differs from " + first_configuration_at_ + "'s: an export has one consumer config");
         }
     }
 
@@ -362,6 +383,7 @@ private:
     std::vector<Pair> pairs_;
     std::multimap<std::string, CanonicalRow> canonical_;  // by digest
     std::vector<Row> seen_;                                   // each row read whole
+    std::string first_configuration_, first_configuration_at_;  // (RLVR) the first row's configuration_digest, where
     std::vector<std::pair<std::string, std::size_t>> where_;  // its evidence file and line
 };
 

@@ -15,9 +15,15 @@ namespace sediment::rows::detail::verification {
 
 namespace {
 
-// The canonical row an SFT/DPO data row maps from (docs/profiles.md), as far as digests see it: the
+// The canonical row a data row maps from (docs/profiles.md), as far as digests see it. SFT/DPO: the
 // adapter's renames and weights undone, Fireworks' arguments parsed back (a row its model accepts).
-Json canonical_of(const Profile& p, const Json& data, const Json& metadata) {
+// SWE-bench: the row's instance_id, repo, base_commit and patch (adapt_swe_rows() refuses a task whose
+// repo or base_commit differ from its row's), the evidence's captured problem statement and metadata.
+Json canonical_of(const Profile& p, const Json& data, const Json& evidence) {
+    const Json& metadata = evidence["metadata"];
+    if (p.consumer == "swe-bench")
+        return Json{{"instance_id", data["instance_id"]}, {"repo", data["repo"]}, {"base_commit", data["base_commit"]},
+                    {"problem_statement", evidence["captured_first_user_message"]}, {"patch", data["patch"]}, {"metadata", metadata}};
     const auto restore = [](Json list) {
         for (Json& m : list) {
             if (!m.is_object()) return list;
@@ -97,7 +103,8 @@ bool RowReader::in_line_form(const TapeDoc& d, std::string_view line, std::strin
 
 bool RowReader::fast_row(const Pair& pair, std::size_t number, const MappedFile& data_file, std::string_view data,
               const MappedFile& evidence_file, std::string_view evidence, Row& row, std::vector<Pending>& pending) const {
-    if (!profile_->data || !profile_->evidence) return false;  // no models: the exact path reads the lines
+    // no models, or a task profile (few small rows): the exact path reads the lines
+    if (!profile_->data || !profile_->evidence || profile_->objective == "rlvr") return false;
     if (data.empty() || data.back() != '\n' || evidence.empty() || evidence.back() != '\n') return false;
     data.remove_suffix(1), evidence.remove_suffix(1);
     thread_local std::string data_spare, evidence_spare;
@@ -221,14 +228,15 @@ bool RowReader::exact_row(const Pair& pair, std::size_t number, std::string_view
     row.digest = row_sha256(d);
     row.prompt = text(e, "prompt_sha256");
     row.source = text(e, "source_row_sha256");
+    row.configuration = text(e, "configuration_digest");
     row.reward = d.is_object() && d.contains("reward") ? python_str(d["reward"]) : std::string();
     const Json* metadata = e.contains("metadata") && e["metadata"].is_object() ? &e["metadata"] : nullptr;
     row.side = metadata ? text(*metadata, "split") : std::string();
     std::string source, prompt;
     if (profile_->writable()) {
-        const Json canonical = canonical_of(*profile_, d, e["metadata"]);
+        const Json canonical = canonical_of(*profile_, d, e);
         source = row_sha256(canonical);
-        prompt = row_sha256(Json{{"prompt", canonical["prompt"]}});
+        prompt = row_sha256(Json{{"prompt", profile_->consumer == "swe-bench" ? d["problem_statement"] : canonical["prompt"]}});
     }
     row_findings(pair, number, row, e.contains("row_sha256") && e["row_sha256"].is_string() ? e["row_sha256"].get<std::string>() : "",
                  text(e, "canonical_schema"), source, prompt, pending);
@@ -288,8 +296,13 @@ void RowReader::key_order(tape::Value root, bool evidence, std::vector<Pending>&
         {"hf-trl-dpo-v2", {"prompt", "chosen", "rejected", "tools"}},
         {"fireworks-sft-v1", {"messages"}},
         {"fireworks-dpo-v2", {"input", "preferred_output", "non_preferred_output"}},
+        {"swe-bench-tasks-v1", {"repo", "base_commit", "problem_statement", "test_patch", "hints_text", "created_at", "version",
+                                "environment_setup_commit", "FAIL_TO_PASS", "PASS_TO_PASS", "image", "eval_script", "log_parser",
+                                "eval_type", "instance_id", "patch"}},
         {"input", {"messages", "tools"}},
-        {"evidence", {"row_sha256", "canonical_schema", "source_row_sha256", "prompt_sha256", "metadata", "tool_definitions"}}};
+        {"evidence", {"row_sha256", "canonical_schema", "source_row_sha256", "prompt_sha256", "metadata", "tool_definitions"}},
+        {"swe-bench evidence", {"row_sha256", "canonical_schema", "metadata", "source_row_sha256", "prompt_sha256",
+                                "task_configuration_source", "configuration_digest", "captured_first_user_message"}}};
     const auto keys = [](Value object) {
         std::vector<std::string_view> out;
         tape::each_member(object, [&](std::string_view key, Value) { out.push_back(key); });
@@ -301,7 +314,8 @@ void RowReader::key_order(tape::Value root, bool evidence, std::vector<Pending>&
         for (const std::string_view k : order) expected += (expected.empty() ? "" : ", ") + std::string(k);
         pending.push_back({evidence, "rows.verify.key_order", pointer, "keys not in the adapter's order (" + expected + ")"});
     };
-    check(root, kOrders.at(evidence ? "evidence" : profile_->id), "");
+    const bool swe = profile_->consumer == "swe-bench";
+    check(root, kOrders.at(evidence ? (swe ? "swe-bench evidence" : "evidence") : profile_->id), "");
     if (evidence) return;
     const Value input = member(root, "input");
     if (input.at) check(input, kOrders.at("input"), "/input");

@@ -25,6 +25,7 @@ struct Row {
     std::string prompt;  // the evidence's prompt_sha256, or ""
     std::string source;  // the evidence's source_row_sha256, or ""
     std::string reward;  // Python's str() of the data row's reward, or ""
+    std::string configuration;  // the evidence's configuration_digest (RLVR), or ""
 };
 
 // A finding of a line, held until both lines of a row are read (the fast path may hand the row to

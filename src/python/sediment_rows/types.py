@@ -49,6 +49,7 @@ HarborAtifContentPartType = Literal["text", "image", "audio"]
 AtifContentPartType = Literal["text", "image"]
 Provider = Literal["github_actions", "jenkins", "gitlab_ci", "circleci", "buildkite", "other"]
 Result = Literal["passed", "failed", "error", "timed_out", "cancelled", "skipped", "neutral", "unknown"]
+ToolChoice = Literal["none", "auto", "required"]
 RecipeId = Literal["dpo_human", "dpo_outcome", "sft_curated", "sft_verified"]
 EligibilitySource = Literal["explicit_accept", "edit_retention", "resolved_ci_pass"]
 Split = Literal["train", "eval"]
@@ -67,6 +68,7 @@ AttributionSource = Literal["git_notes", "jaccard"]
 Verdict = Literal["passed", "failed", "error", "timed_out", "cancelled", "skipped", "neutral", "unknown"]
 ProfileConsumer = Literal["hf-trl", "fireworks", "swe-bench", "nemo-gym"]
 ProfileObjective = Literal["sft", "dpo", "rlvr"]
+EvalType = Literal["pass_and_fail", "fail_only"]
 
 # ----- models and unions -----------------------------------------------------------------------------
 
@@ -315,6 +317,21 @@ class CIOutcomeV3(TypedDict):
     pr_number: Optional[int]
     captured_at: str
     raw: Dict[str, Any]
+
+
+class NemoResponseSettings(TypedDict):
+    parallel_tool_calls: bool
+    tool_choice: ToolChoice
+    tools: List[Dict[str, Any]]
+
+
+class ConsumerConfig(TypedDict):
+    """An operator's consumer config (`--consumer-config`): the per-task settings of SWE-bench and NeMo Gym's
+    response settings.
+    """
+    schema_version: NotRequired[int]
+    nemo: NotRequired[Optional[NemoResponseSettings]]
+    tasks: NotRequired[Dict[str, Any]]
 
 
 class ProvenanceV1(TypedDict):
@@ -1385,6 +1402,20 @@ class SWEBenchMetadataV3(TypedDict):
     schema_version: Literal[3]
 
 
+class SWEBenchProfileEvidence(TypedDict):
+    """The evidence record of a data row of swe-bench-tasks-v1: line i of evidence.X.jsonl ties line i of
+    data.X.jsonl to its canonical row and the consumer config.
+    """
+    row_sha256: str
+    canonical_schema: Literal["https://sediment.so/schemas/training-rows/swe-bench-task/v3.json"]
+    metadata: SWEBenchMetadataV3
+    source_row_sha256: str
+    prompt_sha256: str
+    task_configuration_source: Literal["operator"]
+    configuration_digest: str
+    captured_first_user_message: str
+
+
 class SWEBenchTaskRowV1(TypedDict):
     """One SWE-bench task."""
     instance_id: str
@@ -1413,6 +1444,48 @@ class SWEBenchTaskRowV3(TypedDict):
     problem_statement: str
     patch: str
     metadata: SWEBenchMetadataV3
+
+
+class SWEBenchProfileRow(TypedDict):
+    """A data row of the swe-bench-tasks-v1 profile: SWE-bench's task, the operator's settings bound to the
+    canonical row's passing patch.
+    """
+    repo: str
+    base_commit: str
+    problem_statement: str
+    test_patch: str
+    hints_text: str
+    created_at: str
+    version: str
+    environment_setup_commit: str
+    FAIL_TO_PASS: List[str]
+    PASS_TO_PASS: List[str]
+    image: str
+    eval_script: str
+    log_parser: str
+    eval_type: EvalType
+    instance_id: str
+    patch: str
+
+
+class SWETaskSettings(TypedDict):
+    """One task's settings in a consumer config (`tasks`): what the operator supplies for SWE-bench beside the
+    canonical row.
+    """
+    repo: str
+    base_commit: str
+    problem_statement: str
+    test_patch: str
+    hints_text: str
+    created_at: str
+    version: str
+    environment_setup_commit: str
+    FAIL_TO_PASS: List[str]
+    PASS_TO_PASS: List[str]
+    image: str
+    eval_script: str
+    log_parser: str
+    eval_type: EvalType
 
 
 # ----- unversioned names: the version Sediment writes today ------------------------------------------
@@ -1484,6 +1557,8 @@ class Loads(Protocol):
     def __call__(self, data: Data, schema: Literal["ci-outcome.v2"]) -> CIOutcomeV1: ...
     @overload
     def __call__(self, data: Data, schema: Literal["ci-outcome.v3"]) -> CIOutcomeV3: ...
+    @overload
+    def __call__(self, data: Data, schema: Literal["consumer-config"]) -> ConsumerConfig: ...
     @overload
     def __call__(self, data: Data, schema: Literal["diff-sft-metadata.v1"]) -> DiffSFTMetadataV1: ...
     @overload
@@ -1611,11 +1686,19 @@ class Loads(Protocol):
     @overload
     def __call__(self, data: Data, schema: Literal["swe-bench-metadata.v3"]) -> SWEBenchMetadataV3: ...
     @overload
+    def __call__(
+        self, data: Data, schema: Literal["swe-bench-profile-evidence"]
+    ) -> SWEBenchProfileEvidence: ...
+    @overload
     def __call__(self, data: Data, schema: Literal["swe-bench-task.v1"]) -> SWEBenchTaskRowV1: ...
     @overload
     def __call__(self, data: Data, schema: Literal["swe-bench-task.v2"]) -> SWEBenchTaskRowV2: ...
     @overload
     def __call__(self, data: Data, schema: Literal["swe-bench-task.v3"]) -> SWEBenchTaskRowV3: ...
+    @overload
+    def __call__(self, data: Data, schema: Literal["swe-bench-tasks-v1"]) -> SWEBenchProfileRow: ...
+    @overload
+    def __call__(self, data: Data, schema: Literal["swe-task-settings"]) -> SWETaskSettings: ...
     @overload
     def __call__(
         self, data: Data, schema: Literal["trainer-messages.assistant-content-message.v1"]
@@ -1690,6 +1773,10 @@ class Read(Protocol):
     def __call__(
         self, path: Path, schema: Literal["ci-outcome.v3"], jobs: Optional[int] = None, document: bool = False
     ) -> Iterator["Document[CIOutcomeV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["consumer-config"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[ConsumerConfig]"]: ...
     @overload
     def __call__(
         self, path: Path, schema: Literal["diff-sft-metadata.v1"], jobs: Optional[int] = None, document: bool = False
@@ -1928,6 +2015,10 @@ class Read(Protocol):
     ) -> Iterator["Document[SWEBenchMetadataV3]"]: ...
     @overload
     def __call__(
+        self, path: Path, schema: Literal["swe-bench-profile-evidence"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SWEBenchProfileEvidence]"]: ...
+    @overload
+    def __call__(
         self, path: Path, schema: Literal["swe-bench-task.v1"], jobs: Optional[int] = None, document: bool = False
     ) -> Iterator["Document[SWEBenchTaskRowV1]"]: ...
     @overload
@@ -1938,6 +2029,14 @@ class Read(Protocol):
     def __call__(
         self, path: Path, schema: Literal["swe-bench-task.v3"], jobs: Optional[int] = None, document: bool = False
     ) -> Iterator["Document[SWEBenchTaskRowV3]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["swe-bench-tasks-v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SWEBenchProfileRow]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["swe-task-settings"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[SWETaskSettings]"]: ...
     @overload
     def __call__(
         self, path: Path, schema: Literal["trainer-messages.assistant-content-message.v1"], jobs: Optional[int] = None, document: bool = False
