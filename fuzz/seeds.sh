@@ -1,5 +1,5 @@
 #!/bin/sh
-# Writes the fuzz targets' seed corpora into OUT/{rollout,response,create-params,ci-outcome,atif,versions,family}/,
+# Writes the fuzz targets' seed corpora into OUT/{rollout,response,create-params,ci-outcome,atif,versions,family,config}/,
 # one document per file: the rows of examples/*.jsonl and their parts, a trajectory written here, and,
 # when ../shared is beside the project, rows from rowgen.py (of every version, in versions/) and the
 # public ATIF fixtures, and schemagen.py's rows of the other families. Generated at each run, never committed.
@@ -12,7 +12,14 @@ shared=${SEDIMENT_ROWS_SHARED_DIR:-$root/../shared}
 # standard library)
 python3=python3
 [ -x /usr/bin/python3 ] && python3=/usr/bin/python3
-mkdir -p "$out/rollout" "$out/response" "$out/create-params" "$out/ci-outcome" "$out/atif" "$out/versions" "$out/family"
+mkdir -p "$out/rollout" "$out/response" "$out/create-params" "$out/ci-outcome" "$out/atif" "$out/versions" "$out/family" "$out/config"
+cp "$root/examples/consumer-config.json" "$out/config/"
+cat > "$out/config/nemo.json" <<'JSON'
+{"nemo": {"parallel_tool_calls": false, "tool_choice": "auto", "tools": [{"type": "function", "name": "bash", "n": 18446744073709551616}]},
+ "tasks": {" t-1 ": {"repo": "", "base_commit": "ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789", "problem_statement": " ",
+  "test_patch": "", "hints_text": "", "created_at": "1700000000", "version": "v", "environment_setup_commit": "abcdef0123456789abcdef0123456789abcdef01",
+  "FAIL_TO_PASS": ["a"], "PASS_TO_PASS": ["a"], "image": "i", "eval_script": "e", "log_parser": "l", "eval_type": "fail_only"}}}
+JSON
 rows=$out/rows.jsonl
 cat "$root/examples/rows.jsonl" "$root/examples/mixed-versions.jsonl" > "$rows"
 if [ -f "$shared/tools/rowgen.py" ]; then

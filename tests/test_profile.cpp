@@ -18,6 +18,7 @@
 #include "sediment/rows/lint.hpp"
 #include "cli.hpp"
 #include "features/profile/forms.hpp"
+#include "features/profile/profile_detail.hpp"
 #include "process.hpp"
 
 namespace fs = std::filesystem;
@@ -665,4 +666,314 @@ TEST_CASE("convert --to PROFILE and verify, on the command line", "[profile][cli
     CHECK(r.err.find("sft.train.jsonl:1: fireworks-dpo-v2: invalid canonical row; nothing written") != std::string::npos);
     r = run("verify " + (f.root / "nowhere").string());
     CHECK(r.status == 2);
+}
+
+// ----- swe-bench-tasks-v1 (consumer_rlvr.py) ----------------------------------------------------------
+
+namespace {
+
+// A canonical swe-bench-task.v3 row of task `id`.
+Json swe_row(const std::string& id, const std::string& split, const std::string& patch = "diff --git a/p.py b/p.py\n+fix\n") {
+    Json row = Json::parse(R"({"instance_id": "", "repo": "acme/widgets", "base_commit": "0123456789abcdef0123456789abcdef01234567",
+      "problem_statement": "The parser drops the last line \u00e9.", "patch": "",
+      "metadata": {"recipe_id": "rlvr_ci", "recipe_version": 1, "reward_source": "resolved_ci_pass", "verifier_results": [],
+        "ci_resolution": {"org_id": "acme", "repo": "acme/widgets", "commit_sha": "89abcdef0123456789abcdef0123456789abcdef",
+          "verdict": "passed", "reliability": 1.0, "suspected_flake": false, "workflow_resolutions": [], "source_outcome_ids": ["o1"],
+          "verdict_outcome_ids": ["o1"], "non_verdict_outcome_ids": [],
+          "provenance": {"policy_version": "p1", "quarantine_revision": 3, "policy_digest": null}, "repository_identity": null},
+        "attribution_source": "git_notes", "split": "", "provenance": {"policy_version": "p1", "quarantine_revision": 3, "policy_digest": null},
+        "session_commit_observation_ids": [], "repository_identity": null,
+        "schema_id": "https://sediment.so/schemas/training-rows/swe-bench-task/v3.json", "schema_version": 3}})");
+    row["instance_id"] = id, row["patch"] = patch, row["metadata"]["split"] = split;
+    return row;
+}
+
+// A config with the settings of tasks `ids` (test::swe_task_settings() each, its problem statement naming it).
+Json swe_config(const std::vector<std::string>& ids) {
+    Json tasks = Json::object();
+    for (const std::string& id : ids) {
+        Json t = rows::parse(R"({"repo": " Acme/Widgets ", "base_commit": "0123456789ABCDEF0123456789abcdef01234567",
+          "problem_statement": "", "test_patch": "diff --git a/t.py b/t.py\n", "hints_text": "", "created_at": "2024-05-06 07:08:09.5+02:00",
+          "version": " 1.2 ", "environment_setup_commit": "89abcdef0123456789abcdef0123456789abcdef",
+          "FAIL_TO_PASS": ["tests/t.py::test_last_line"], "PASS_TO_PASS": ["tests/t.py::test_first_line"], "image": "sweb.eval.acme",
+          "eval_script": "#!/bin/bash\necho '>>>>> Start Test Output'\npytest\necho '>>>>> End Test Output'\n",
+          "log_parser": "pytest", "eval_type": "pass_and_fail"})");
+        t["problem_statement"] = "Fix task " + id + ".";
+        tasks[" " + id + " "] = t;  // (ids are stripped)
+    }
+    return Json{{"tasks", tasks}};
+}
+
+}  // namespace
+
+TEST_CASE("profiles: SWE-bench's settings read as sediment_core and pydantic read them", "[profile]") {
+    using namespace sediment::rows::detail;
+    // Python's str.strip(): str.isspace() at both ends, non-ASCII spaces too
+    CHECK(python_strip(" \t\x1c a b \xc2\xa0\xe3\x80\x80") == "a b");
+    CHECK(python_strip("\xe2\x80\x8b" "x") == "\xe2\x80\x8b" "x");  // U+200B is not a space to Python
+    std::string out, why;
+    CHECK(repo_slug(" Acme/Widgets ", out, why));
+    CHECK(out == "acme/widgets");
+    CHECK(repo_slug("  ", out, why));  // the absent sentinel
+    CHECK(out.empty());
+    for (const char* bad : {"acme", "/w", "a/", "a/b/c"}) CHECK_FALSE(repo_slug(bad, out, why));
+    CHECK(repo_slug("\xc3\x89" "cole/\xe1\xba\x9e\xc4\xb0", out, why));  // Python: 'ÉCOLE/ẞİ'.lower()
+    CHECK(out == "\xc3\xa9" "cole/\xc3\x9f" "i\xcc\x87");
+    CHECK_FALSE(repo_slug("acme/\xce\x91\xce\xa3", out, why));  // 'ΑΣ'.lower() is 'ας': a capital sigma is refused
+    CHECK(python_lower("\xe1\xbe\x88\xf0\x90\x90\x80\xe2\x84\xaa") == "\xe1\xbe\x80\xf0\x90\x90\xa8k");  // ᾈ𐐀K (Kelvin)
+    CHECK(commit_sha(" 0123456789ABCDEF0123456789abcdef01234567\n", out));
+    CHECK(out == "0123456789abcdef0123456789abcdef01234567");
+    CHECK(commit_sha(std::string(64, 'F'), out));
+    CHECK_FALSE(commit_sha(std::string(39, 'a'), out));
+    CHECK_FALSE(commit_sha(std::string(39, 'a') + "g", out));
+    // pydantic 2.13.4's AwareDatetime, strict, from JSON: what it read, and what model_dump(mode="json") wrote
+    const std::vector<std::pair<const char*, const char*>> read = {
+        {"2024-01-02T03:04:05Z", "2024-01-02T03:04:05Z"},
+        {"2024-01-02T03:04:05.000Z", "2024-01-02T03:04:05Z"},
+        {"2024-01-02T03:04:05.5+05:30", "2024-01-02T03:04:05.500000+05:30"},
+        {"2024-01-02 03:04Z", "2024-01-02T03:04:00Z"},
+        {"2024-01-02T03:04:05-00:00", "2024-01-02T03:04:05Z"},
+        {"2024-01-02T03:04:05+0530", "2024-01-02T03:04:05+05:30"},
+        {"2024-01-02t03:04:05z", "2024-01-02T03:04:05Z"},
+        {"2024-01-02T03:04:05.1234567891Z", "2024-01-02T03:04:05.123456Z"},
+        {"2024-01-02T03:04:05,5Z", "2024-01-02T03:04:05.500000Z"},
+        {"2024-01-02_03:04:05Z", "2024-01-02T03:04:05Z"},
+        {"2024-01-02T03:04:05.123456+00:00", "2024-01-02T03:04:05.123456Z"},
+        {"0001-01-01T00:00:00+01:00", "0001-01-01T00:00:00+01:00"},
+        {"2024-02-29T00:00:00Z", "2024-02-29T00:00:00Z"},
+        {"2024-01-02T03:04:05-23:59", "2024-01-02T03:04:05-23:59"},
+        {"2024-01-02T03:04:05-00:01", "2024-01-02T03:04:05-00:01"},
+        {"1700000000", "2023-11-14T22:13:20Z"},
+        {"+1700000000", "2023-11-14T22:13:20Z"},
+        {"1700000000.", "2023-11-14T22:13:20Z"},
+        {"-1", "1969-12-31T23:59:59Z"},
+        {"0", "1970-01-01T00:00:00Z"},
+        {"20000000000", "2603-10-11T11:33:20Z"},
+        {"20000000001", "1970-08-20T11:33:20.001000Z"},   // beyond 2e10: milliseconds
+        {"-20000000001", "1969-05-14T12:26:39.999000Z"},
+        {"99999999999999", "5138-11-16T09:46:39.999000Z"}};
+    for (const auto& [text, written] : read) {
+        CAPTURE(text);
+        CHECK(aware_datetime(text, out, why));
+        CHECK(out == written);
+    }
+    for (const char* refused : {"2024-01-02T03:04:05", "2024-01-02", "2024-01-02T24:00:00Z", "2024-02-30T00:00:00Z", "2023-02-29T00:00:00Z",
+                                "2024-01-02T03:04:60Z", "2024-01-02T03:04:05+24:00", "2024-01-02T03:04:05.Z", "2024-01-02T03Z",
+                                "  2024-01-02T03:04:05Z", "2024-01-02T03:04:05+05", "2024-01-02T03:04:05 Z", "+2024-01-02T03:04:05Z",
+                                "2024-1-02T03:04:05Z", "0000-01-01T00:00:00Z", "2024-01-02T03:04:05Z ", "1e9", " 1700000000",
+                                "1_700_000_000", "9999999999999999999", "-", ".", "nan", ""}) {
+        CAPTURE(refused);
+        CHECK_FALSE(aware_datetime(refused, out, why));
+    }
+    CHECK_FALSE(aware_datetime("1700000000.5", out, why));  // pydantic reads it; refused here, and said so
+    CHECK(why.find("fraction") != std::string::npos);
+}
+
+TEST_CASE("profiles: a consumer config is read strictly, normalized, and digested with its defaults", "[profile]") {
+    // Sediment without a config: ConsumerSettings() dumps {"schema_version": 1, "nemo": null, "tasks": {}}
+    CHECK(rows::ConsumerSettings().digest() == hex_sha256(R"({"nemo":null,"schema_version":1,"tasks":{}})"));
+    CHECK(rows::ConsumerSettings::parse("{}").digest() == rows::ConsumerSettings().digest());
+    const rows::ConsumerSettings s = rows::ConsumerSettings::parse(rows::encode(swe_config({"acme__widgets-7"})));
+    REQUIRE(s.task("acme__widgets-7"));
+    CHECK(s.task(" acme__widgets-7 ") == nullptr);  // keys are stripped ids
+    const Json& t = *s.task("acme__widgets-7");
+    CHECK(t["repo"] == "acme/widgets");
+    CHECK(t["base_commit"] == "0123456789abcdef0123456789abcdef01234567");
+    CHECK(t["created_at"] == "2024-05-06T07:08:09.500000+02:00");
+    CHECK(t["version"] == "1.2");
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : t.items()) keys.push_back(key);
+    CHECK(keys == std::vector<std::string>{"repo", "base_commit", "problem_statement", "test_patch", "hints_text", "created_at", "version",
+                                           "environment_setup_commit", "FAIL_TO_PASS", "PASS_TO_PASS", "image", "eval_script",
+                                           "log_parser", "eval_type"});
+    CHECK(s.digest() == hex_sha256(rows::digest_form(s.value())));
+    CHECK(s.value()["schema_version"] == 1);
+    CHECK(s.value()["nemo"].is_null());
+    // refused, at the pointer and with the id of the first error
+    const auto refused = [](const std::function<void(Json&)>& edit) {
+        Json c = swe_config({"t-1"});
+        edit(c);
+        try {
+            rows::ConsumerSettings::parse(rows::encode(c));
+        } catch (const rows::ProfileError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    Json& (*task)(Json&) = [](Json& c) -> Json& { return c["tasks"][" t-1 "]; };
+    CHECK(refused([&](Json& c) { task(c)["repo"] = "acme"; }) == "consumer config: /tasks/ t-1 /repo: repo must be \"owner/repo\" [rows.decode.repo_slug]");
+    CHECK(refused([&](Json& c) { task(c)["base_commit"] = "abc"; }).find("/tasks/ t-1 /base_commit: ") != std::string::npos);
+    CHECK(refused([&](Json& c) { task(c)["created_at"] = "2024-05-06T07:08:09"; }).find("[rows.decode.aware_datetime]") != std::string::npos);
+    CHECK(refused([&](Json& c) { task(c)["version"] = " \t"; }).find("/tasks/ t-1 /version: version is blank") != std::string::npos);
+    CHECK(refused([&](Json& c) { task(c)["FAIL_TO_PASS"] = Json::array(); }).find("/tasks/ t-1 /FAIL_TO_PASS: ") != std::string::npos);
+    CHECK(refused([&](Json& c) { task(c)["FAIL_TO_PASS"][0] = " "; }).find("/tasks/ t-1 /FAIL_TO_PASS/0: ") != std::string::npos);
+    CHECK(refused([&](Json& c) { task(c)["eval_script"] = ""; }).find("/tasks/ t-1 /eval_script: eval_script is empty") != std::string::npos);
+    CHECK(refused([&](Json& c) { task(c)["hint"] = ""; }).find("/tasks/ t-1 : unknown key 'hint'") != std::string::npos);
+    CHECK(refused([&](Json& c) { task(c)["eval_type"] = "pass"; }).find("/tasks/ t-1 /eval_type: ") != std::string::npos);
+    CHECK(refused([&](Json& c) { c["tasks"]["  "] = task(c); }).find("/tasks/  : an instance id is blank") != std::string::npos);
+    CHECK(refused([](Json& c) { c["schema_version"] = 1.0; }).find("/schema_version: ") != std::string::npos);  // an integer only
+    CHECK(refused([](Json& c) { c["schema_version"] = 2; }).find("/schema_version: ") != std::string::npos);
+    CHECK(refused([](Json& c) { c["nemo"] = Json{{"parallel_tool_calls", 1}, {"tool_choice", "auto"}, {"tools", Json::array()}}; })
+              .find("/nemo/parallel_tool_calls: ") != std::string::npos);
+    CHECK(refused([](Json& c) { c["extra"] = 1; }).find("unknown key 'extra'") != std::string::npos);
+    CHECK(refused([](Json& c) { c["nemo"] = Json{{"parallel_tool_calls", true}, {"tool_choice", "auto"}, {"tools", Json::array({Json{{"type", "function"}}})}}; }) ==
+          "accepted");
+}
+
+TEST_CASE("profiles: swe-bench-tasks-v1 binds a task's settings to its row, and refuses as Sediment does", "[profile]") {
+    const rows::Profile& p = rows::profile("swe-bench-tasks-v1");
+    const rows::ConsumerSettings s = rows::ConsumerSettings::parse(rows::encode(swe_config({"t-1"})));
+    const Json canonical = swe_row("t-1", "train");
+    const rows::ProfileRow r = rows::adapt_row(p, canonical, rows::Split::train, s);
+    const Json data = rows::parse(r.data), evidence = rows::parse(r.evidence);
+    Json expected = *s.task("t-1");  // the settings, then the row's instance_id and patch
+    expected["instance_id"] = "t-1", expected["patch"] = canonical["patch"];
+    CHECK(rows::encode(data) == rows::encode(expected));
+    CHECK(r.row_sha256 == rows::row_sha256(data));
+    CHECK(r.prompt_sha256 == hex_sha256(R"({"prompt":"Fix task t-1."})"));
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : evidence.items()) keys.push_back(key);
+    CHECK(keys == std::vector<std::string>{"row_sha256", "canonical_schema", "metadata", "source_row_sha256", "prompt_sha256",
+                                           "task_configuration_source", "configuration_digest", "captured_first_user_message"});
+    CHECK(evidence["source_row_sha256"] == rows::row_sha256(canonical));
+    CHECK(evidence["configuration_digest"] == s.digest());
+    CHECK(evidence["captured_first_user_message"] == canonical["problem_statement"]);
+    CHECK(evidence["metadata"] == canonical["metadata"]);
+    CHECK(rows::validate(rows::SchemaId::swe_bench_tasks_v1, r.data).errors.empty());
+    CHECK(rows::validate(rows::SchemaId::swe_bench_profile_evidence, r.evidence).errors.empty());
+    // the same from the row's text (the file writer's path)
+    std::string text = rows::encode(canonical);
+    text.reserve(text.size() + rows::kTextPadding);
+    const rows::ProfileRow from_text = rows::adapt_row(p, rows::StringText(text), std::nullopt, s);
+    CHECK(from_text.data == r.data);
+    CHECK(from_text.evidence == r.evidence);
+
+    const auto refusal = [&](const Json& row, const Json& config, rows::Split split = rows::Split::train) {
+        try {
+            rows::adapt_row(p, row, split, rows::ConsumerSettings::parse(rows::encode(config)));
+        } catch (const rows::ProfileError& e) {
+            return std::string(e.what());
+        }
+        return std::string("mapped");
+    };
+    Json config = swe_config({"t-1"});
+    Json& task = config["tasks"][" t-1 "];
+    CHECK(refusal(canonical, config) == "mapped");
+    CHECK(refusal(swe_row("t-2", "train"), config) == "SWE-bench task configuration missing for t-2");
+    CHECK(refusal(swe_row("t-1 ", "train"), config) == "SWE-bench task configuration missing for t-1 ");  // a config's ids are stripped
+    CHECK_THROWS_WITH(rows::adapt_row(p, canonical, rows::Split::train), "SWE-bench task configuration missing for t-1");  // no config
+    Json other = config;
+    other["tasks"][" t-1 "]["repo"] = "acme/gadgets";
+    CHECK(refusal(canonical, other) == "SWE-bench task configuration does not match t-1");
+    other = config;
+    other["tasks"][" t-1 "]["base_commit"] = std::string(40, 'f');
+    CHECK(refusal(canonical, other) == "SWE-bench task configuration does not match t-1");
+    other = config;
+    other["tasks"][" t-1 "]["problem_statement"] = " \n";
+    CHECK(refusal(canonical, other) == "SWE-bench requires a repair request");
+    other = config;
+    other["tasks"][" t-1 "]["PASS_TO_PASS"].push_back(" tests/t.py::test_last_line");  // the same id once stripped
+    CHECK(refusal(canonical, other) == "SWE-bench test transitions overlap");
+    other = config;
+    other["tasks"][" t-1 "]["eval_script"] = "pytest\n";
+    CHECK(refusal(canonical, other) == "SWE-bench eval_script requires test-output markers");
+    Json bad = canonical;
+    bad["metadata"]["recipe_id"] = "rlvr";
+    CHECK(refusal(bad, config) == "swe-bench-tasks-v1: invalid canonical row");
+    CHECK(refusal(canonical, config, rows::Split::eval) == "swe-bench-tasks-v1: canonical row has unknown or altered fields");
+    (void)task;
+}
+
+TEST_CASE("verify: SWE-bench folders, and their tampering at file, line and pointer", "[profile]") {
+    Folder f;
+    std::string rows_text;
+    std::vector<std::string> ids;
+    for (int i = 0; i < 6; ++i) {
+        ids.push_back("acme__widgets-" + std::to_string(i));
+        rows_text += rows::encode(swe_row(ids.back(), i % 3 == 2 ? "eval" : "train", "diff " + std::to_string(i) + "\n")) + "\n";
+    }
+    const fs::path canonical = f.root / "swe-bench.jsonl", config_file = f.root / "config.json";
+    write(canonical, rows_text);
+    write(config_file, rows::encode(swe_config(ids)));
+    rows::ProfileOptions o;
+    o.consumer = rows::ConsumerSettings::parse(read(config_file));
+    o.fragmented = Json{{"replayed_prefix_missing", 1}};
+    const Json manifest = rows::write_profile_files(rows::profile("swe-bench-tasks-v1"), {canonical}, f.out, o);
+    CHECK(manifest["rows"] == 6);
+    CHECK(manifest["fragmented"] == Json{{"replayed_prefix_missing", 1}});
+    CHECK(manifest["skipped"] == Json::object());
+    CHECK(manifest["diagnostics"]["rows_by_split"] == Json{{"eval", 2}, {"train", 4}});
+    rows::VerifyOptions with;
+    with.canonical = {canonical};
+    with.consumer = o.consumer;
+    REQUIRE(found(verified(f.out)).empty());
+    REQUIRE(found(verified(f.out, with)).empty());
+
+    const fs::path train = f.out / "data.train.jsonl", evidence = f.out / "evidence.train.jsonl";
+    std::vector<std::string> data = lines(read(train)), ev = lines(read(evidence));
+    // (an edited row's digest may put it out of order: that finding is not what these look for)
+    const auto found = [](const rows::ProfileVerdict& v) {
+        std::vector<std::string> out = ::found(v);
+        out.erase(std::remove(out.begin(), out.end(), "data.train.jsonl:3::rows.verify.order"), out.end());
+        out.erase(std::remove(out.begin(), out.end(), "data.train.jsonl:2::rows.verify.order"), out.end());
+        return out;
+    };
+    // line 2 edited by `edit`, its row_sha256 and the manifest written again
+    const auto forge = [&](const std::function<void(Json&, Json&)>& edit) {
+        Json d = rows::parse(data[1]), e = rows::parse(ev[1]);
+        edit(d, e);
+        e["row_sha256"] = rows::row_sha256(d);
+        data[1] = rows::line_form(d), ev[1] = rows::line_form(e);
+        write(train, joined(data));
+        write(evidence, joined(ev));
+        rewrite_manifest(f.out);
+    };
+    SECTION("the problem statement") {
+        forge([](Json& d, Json&) { d["problem_statement"] = "Something else."; });
+        CHECK(found(verified(f.out)) == std::vector<std::string>{"evidence.train.jsonl:2:/prompt_sha256:rows.verify.prompt_sha256"});
+    }
+    SECTION("the patch: the canonical row it maps from is another") {
+        forge([](Json& d, Json&) { d["patch"] = "diff --git a/evil.py b/evil.py\n"; });
+        CHECK(found(verified(f.out)) == std::vector<std::string>{"evidence.train.jsonl:2:/source_row_sha256:rows.verify.source_row_sha256"});
+    }
+    SECTION("the captured message and the source digest, both: the canonical files tell") {
+        forge([](Json& d, Json& e) {
+            e["captured_first_user_message"] = "forged";
+            e["source_row_sha256"] = rows::row_sha256(Json{{"instance_id", d["instance_id"]}, {"repo", d["repo"]}, {"base_commit", d["base_commit"]},
+                                                          {"problem_statement", "forged"}, {"patch", d["patch"]}, {"metadata", e["metadata"]}});
+        });
+        CHECK(found(verified(f.out)).empty());  // consistent in itself
+        rows::VerifyOptions given;
+        given.canonical = {canonical};
+        CHECK(found(verified(f.out, given)) == std::vector<std::string>{"evidence.train.jsonl:2:/source_row_sha256:rows.verify.source_row"});
+    }
+    SECTION("a setting: only the config tells") {
+        forge([](Json& d, Json&) { d["created_at"] = "2024-05-06T05:08:09.500000Z"; });
+        CHECK(found(verified(f.out)).empty());
+        const std::vector<std::string> v = found(verified(f.out, with));
+        CHECK(v == std::vector<std::string>{"data.train.jsonl:2:/created_at:rows.verify.mapping", "evidence.train.jsonl:2:/row_sha256:rows.verify.mapping"});
+    }
+    SECTION("a setting not as Sediment writes it") {
+        forge([](Json& d, Json&) { d["repo"] = "Acme/Widgets"; });
+        CHECK(has(verified(f.out), "data.train.jsonl:2:/repo:rows.verify.model"));
+    }
+    SECTION("another config's digest") {
+        forge([](Json&, Json& e) { e["configuration_digest"] = std::string(64, '0'); });
+        CHECK(found(verified(f.out)) ==
+              std::vector<std::string>{"evidence.train.jsonl:2:/configuration_digest:rows.verify.configuration_digest"});
+        rows::VerifyOptions config_only;
+        config_only.consumer = o.consumer;
+        CHECK(found(verified(f.out, config_only)) ==
+              std::vector<std::string>{"evidence.train.jsonl:2:/configuration_digest:rows.verify.configuration_digest"});
+    }
+    SECTION("a manifest without fragmented, or with skipped rows") {
+        rewrite_manifest(f.out, [](Json& m) { m.erase("fragmented"); });
+        CHECK(found(verified(f.out)) == std::vector<std::string>{"compatibility.json:1::rows.verify.skipped"});
+        rewrite_manifest(f.out, [](Json& m) { m["fragmented"] = Json::object(), m["skipped"] = Json{{"missing_reward", 1}}; });
+        CHECK(found(verified(f.out)) == std::vector<std::string>{"compatibility.json:1:/skipped:rows.verify.skipped"});
+    }
+    SECTION("the evidence of the wrong split") {
+        forge([](Json&, Json& e) { e["metadata"]["split"] = "eval"; });
+        CHECK(has(verified(f.out), "evidence.train.jsonl:2:/metadata/split:rows.verify.split"));
+    }
 }

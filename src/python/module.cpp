@@ -408,10 +408,25 @@ PYBIND11_MODULE(_native, m) {
     }, py::arg("source"), py::arg("target"), py::arg("data"), py::arg("style"), py::arg("lossy"), py::arg("metadata"),
        "convert() without the exception: (True, bytes, losses) or (False, errors, in_metadata, would_drop).");
 
-    m.def("_verify", [](const std::string& folder, const std::vector<std::string>& canonical, std::size_t max_findings) -> py::object {
+    // A consumer config's text, or None: (the settings, or none) or a refusal's message (`refused`).
+    const auto consumer_of = [](const py::object& text, std::string& refused) -> std::optional<rows::ConsumerSettings> {
+        if (text.is_none()) return std::nullopt;
+        try {
+            return rows::ConsumerSettings::parse(py::cast<std::string>(text));
+        } catch (const rows::ProfileError& e) {
+            refused = e.what();
+            return std::nullopt;
+        }
+    };
+
+    m.def("_verify", [consumer_of](const std::string& folder, const std::vector<std::string>& canonical, std::size_t max_findings,
+                                   const py::object& consumer) -> py::object {
         rows::VerifyOptions options;
         options.canonical.assign(canonical.begin(), canonical.end());
         options.max_findings = max_findings;
+        std::string refused;
+        options.consumer = consumer_of(consumer, refused);
+        if (!refused.empty()) return py::str(py_text(refused));
         rows::ProfileVerdict verdict;
         {
             py::gil_scoped_release unlocked;
@@ -422,11 +437,12 @@ PYBIND11_MODULE(_native, m) {
         py::dict by_split;
         for (const auto& [split, n] : verdict.rows_by_split) by_split[py_text(split)] = n;
         return py::make_tuple(verdict.profile ? py::object(py_text(verdict.profile->id)) : py::none(), verdict.rows, by_split, findings);
-    }, py::arg("folder"), py::arg("canonical"), py::arg("max_findings"),
-       "verify(): (profile id or None, rows, rows by split, [(file, line, Error)]).");
+    }, py::arg("folder"), py::arg("canonical"), py::arg("max_findings"), py::arg("consumer"),
+       "verify(): (profile id or None, rows, rows by split, [(file, line, Error)]), or the consumer config's refusal.");
 
-    m.def("_write_profile", [](const std::vector<std::string>& paths, const std::string& profile, const std::string& out, bool split,
-                               const py::object& canonical_skipped, unsigned jobs) -> py::object {
+    m.def("_write_profile", [consumer_of](const std::vector<std::string>& paths, const std::string& profile, const std::string& out, bool split,
+                                          const py::object& canonical_skipped, unsigned jobs, const py::object& consumer,
+                                          const py::object& fragmented) -> py::object {
         const rows::Profile* p = nullptr;
         try {
             p = &rows::profile(profile);
@@ -438,8 +454,11 @@ PYBIND11_MODULE(_native, m) {
         options.jobs = jobs;
         if (canonical_skipped.is_none()) options.canonical_skipped.reset();
         else options.canonical_skipped = rows::parse(py::cast<std::string>(canonical_skipped));
+        if (!fragmented.is_none()) options.fragmented = rows::parse(py::cast<std::string>(fragmented));
         std::string manifest;
         std::string refused;
+        if (auto settings = consumer_of(consumer, refused)) options.consumer = std::move(*settings);
+        if (!refused.empty()) return py::make_tuple(false, py_text(refused), false);
         bool io = false;
         {
             py::gil_scoped_release unlocked;
@@ -454,6 +473,7 @@ PYBIND11_MODULE(_native, m) {
         if (!refused.empty()) return py::make_tuple(false, py_text(refused), io);
         return py::make_tuple(true, py::bytes(manifest), false);
     }, py::arg("paths"), py::arg("profile"), py::arg("out"), py::arg("split"), py::arg("canonical_skipped"), py::arg("jobs"),
+       py::arg("consumer"), py::arg("fragmented"),
        "write_profile(): (True, the manifest in digest form, False) or (False, Sediment's message or an I/O error's, is_io).");
 
     m.def("_upgrade", [](std::string_view from, std::string_view to, const py::object& data, std::string_view style, bool lossy) -> py::object {

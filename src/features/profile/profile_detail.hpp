@@ -57,6 +57,22 @@ ProfileRow adapt_swe(const Profile& p, const Json& canonical, Split split, const
 /// Python's str.strip() (the characters str.isspace() is true of).
 std::string_view python_strip(std::string_view s);
 
+/// Python's str.lower() of UTF-8 text (Unicode's case mappings, as tools/lowercase_table.py read them), but
+/// for U+03A3, always σ here: Python writes ς at a word's end.
+std::string python_lower(std::string_view text);
+
+/// sediment_core's RepoSlug (swe.cpp): `out` is "" or "owner/repo", stripped and lowercased; false with
+/// `why` for anything else, and for a capital sigma (whose lowercase depends on its context).
+bool repo_slug(std::string_view value, std::string& out, std::string& why);
+
+/// sediment_core's CommitSha: `out` is 40 or 64 hex digits, stripped and lowercased; false for anything else.
+bool commit_sha(std::string_view value, std::string& out);
+
+/// pydantic 2's AwareDatetime read from a JSON string (speedate's date-time forms, or a Unix timestamp
+/// as an integer) and written back (`out`: seconds always, microseconds when not 0, UTC as Z); false with
+/// `why` for what it refuses (a timestamp with a fraction is refused here, not read).
+bool aware_datetime(std::string_view text, std::string& out, std::string& why);
+
 /// A file mapped for reading: each line is read where it is, with kTextPadding bytes after it where the
 /// mapping has them.
 class MappedFile {

@@ -55,17 +55,65 @@ std::string_view python_strip(std::string_view s) {
     return s;
 }
 
-// RepoSlug: "" (the absent sentinel) or "owner/repo", stripped and lowercased (normalize_repo_slug()).
-// Python lowercases by Unicode's rules; a name with a character beyond ASCII is refused, not guessed at.
-bool repo_slug(std::string_view value, std::string& out, std::string& why) {
-    out = std::string(python_strip(value));
-    for (char& c : out) {
-        if (static_cast<unsigned char>(c) >= 0x80) {
-            why = "a repository name beyond ASCII is not read (Sediment lowercases it by Unicode's rules)";
-            return false;
-        }
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+namespace {
+
+// Python's str.lower() of code point `cp`, appended to `out` as UTF-8 (tools/lowercase_table.py's runs).
+void append_lower(char32_t cp, std::string& out) {
+    struct Run {
+        char32_t first, last;
+        int delta, stride;
+    };
+    static constexpr Run kRuns[] = {
+#include "features/profile/lowercase.inc"
+    };
+    if (cp == 0x130) {  // İ lowercases to two code points: i and a combining dot above
+        out += "i\xCC\x87";
+        return;
     }
+    const Run* run = std::upper_bound(std::begin(kRuns), std::end(kRuns), cp, [](char32_t c, const Run& r) { return c < r.first; });
+    if (run != std::begin(kRuns) && cp <= (--run)->last && (cp - run->first) % run->stride == 0) cp = char32_t(int(cp) + run->delta);
+    if (cp < 0x80) {
+        out += char(cp);
+    } else if (cp < 0x800) {
+        out += char(0xC0 | (cp >> 6)), out += char(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += char(0xE0 | (cp >> 12)), out += char(0x80 | ((cp >> 6) & 0x3F)), out += char(0x80 | (cp & 0x3F));
+    } else {
+        out += char(0xF0 | (cp >> 18)), out += char(0x80 | ((cp >> 12) & 0x3F)), out += char(0x80 | ((cp >> 6) & 0x3F)),
+            out += char(0x80 | (cp & 0x3F));
+    }
+}
+
+}  // namespace
+
+// Python's str.lower() of UTF-8 text, but for the capital sigma, which it lowercases by context (repo_slug()
+// refuses it).
+std::string python_lower(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        const std::size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        if (n == 1) {
+            out += char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+            ++i;
+            continue;
+        }
+        char32_t cp = c & (0xFF >> (n + 1));
+        for (std::size_t k = 1; k < n && i + k < text.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+        append_lower(cp, out);
+        i += n;
+    }
+    return out;
+}
+
+// RepoSlug: "" (the absent sentinel) or "owner/repo", stripped and lowercased (normalize_repo_slug()).
+bool repo_slug(std::string_view value, std::string& out, std::string& why) {
+    if (value.find("\xCE\xA3") != std::string_view::npos) {  // U+03A3
+        why = "holds a capital sigma, which Python lowercases by its context (final or not): not read";
+        return false;
+    }
+    out = python_lower(python_strip(value));
     if (out.empty()) return true;
     const std::size_t slash = out.find('/');
     if (slash == std::string::npos || slash == 0 || slash + 1 == out.size() || out.find('/', slash + 1) != std::string::npos) {

@@ -16,7 +16,7 @@ sediment_rows.dask validates sharded corpora on a Dask cluster.
 import json
 import os
 import sys
-from typing import Any, Dict, Generic, Iterator, List, Literal, NamedTuple, Optional, Tuple, TypeVar
+from typing import Any, Dict, Generic, Iterator, List, Literal, NamedTuple, Optional, Tuple, TypeVar, Union
 
 from . import _native, types
 from ._native import Error, Linter, __version__, lint, schema_text, schemas, validate
@@ -330,25 +330,46 @@ class Verification(NamedTuple):
         return not self.findings
 
 
-def verify(path: Path, canonical: Optional[List[Path]] = None, max_findings: int = 1000) -> Verification:
+def _consumer_config(config: Union[Path, Dict[str, Any], None]) -> Optional[str]:
+    """A consumer config's text: of a file, or of the config itself (a dict)."""
+    if config is None:
+        return None
+    if isinstance(config, dict):
+        return json.dumps(config)
+    with open(config, "rb") as f:
+        return f.read().decode("utf-8", "surrogateescape")
+
+
+def verify(path: Path, canonical: Optional[List[Path]] = None, max_findings: int = 1000,
+           consumer_config: Union[Path, Dict[str, Any], None] = None) -> Verification:
     """Checks that the folder ``path`` is the consumer profile folder Sediment wrote (``sediment-rows verify``):
     its files are the manifest's, with their SHA-256 and sizes; data and evidence lines align, each row_sha256 is
     its data line's digest; every line is in Sediment's line form and order and valid under its model; the
     counts, splits and prompts are as the manifest says. With ``canonical`` (canonical JSONL files), each
     evidence record's source_row_sha256 must name one of their rows and (SFT, DPO) each data row be that row's
-    mapping. Returns a Verification; raises OSError when ``path`` is not a folder."""
+    mapping. ``consumer_config`` (swe-bench-tasks-v1: the config's file, or the config as a dict): each
+    configuration_digest must be its digest, and with ``canonical`` each row its canonical row's mapping.
+    Returns a Verification; raises OSError when ``path`` is not a folder, ProfileError for a config that is
+    not one."""
     folder = os.fsdecode(path)
     if not os.path.isdir(folder):
         raise NotADirectoryError(f"not a folder: {folder}")
-    profile, rows, by_split, findings = _native._verify(folder, [os.fsdecode(p) for p in canonical or []], max_findings)
+    done = _native._verify(folder, [os.fsdecode(p) for p in canonical or []], max_findings, _consumer_config(consumer_config))
+    if isinstance(done, str):
+        raise ProfileError(done)
+    profile, rows, by_split, findings = done
     return Verification(profile, rows, dict(by_split), [ProfileFinding(*f) for f in findings])
 
 
 def write_profile(paths: List[Path], profile: str, out: Path, split: bool = True,
-                  canonical_skipped: Optional[Dict[str, int]] = None, jobs: Optional[int] = None) -> Dict[str, Any]:
+                  canonical_skipped: Optional[Dict[str, int]] = None, jobs: Optional[int] = None,
+                  consumer_config: Union[Path, Dict[str, Any], None] = None,
+                  fragmented: Optional[Dict[str, int]] = None) -> Dict[str, Any]:
     """Writes the consumer profile folder ``out`` from canonical JSONL files (``sediment-rows convert --to
     PROFILE``): for hf-trl-sft-v1 and fireworks-sft-v1, sft-sample.v3 rows; for hf-trl-dpo-v2 and
-    fireworks-dpo-v2, dpo-pair.v4 rows. Byte for byte what Sediment writes: split files (one data.jsonl without
+    fireworks-dpo-v2, dpo-pair.v4 rows; for swe-bench-tasks-v1, swe-bench-task.v3 rows and ``consumer_config``
+    (the operator's config: its file, or the config as a dict), with ``fragmented`` the counts of rows
+    Sediment's bundle fragmented ({} when not given). Byte for byte what Sediment writes: split files (one data.jsonl without
     ``split``), the folder published at once (0700, files 0600). ``canonical_skipped`` is the counts Sediment's
     projection skipped, for the manifest ({} when not given); ``jobs`` the threads that map rows (one per core when
     not given; the folder is the same). Returns the manifest; with no rows, writes nothing.
@@ -357,7 +378,9 @@ def write_profile(paths: List[Path], profile: str, out: Path, split: bool = True
     counts = json.dumps(canonical_skipped if canonical_skipped is not None else {})
     if jobs is not None and jobs < 1:
         raise ValueError("jobs is 1 or more")
-    ok, result, io = _native._write_profile([os.fsdecode(p) for p in paths], profile, os.fsdecode(out), split, counts, jobs or 0)
+    ok, result, io = _native._write_profile([os.fsdecode(p) for p in paths], profile, os.fsdecode(out), split, counts, jobs or 0,
+                                            _consumer_config(consumer_config),
+                                            None if fragmented is None else json.dumps(fragmented))
     if not ok:
         raise OSError(result) if io else ProfileError(result)
     manifest: Dict[str, Any] = json.loads(result)
