@@ -254,6 +254,24 @@ inline Json build_base(SchemaId schema) {
             row["instance_id"] = "acme__widgets-7", row["patch"] = "diff --git a/p.py b/p.py\n";
             return row;
         }
+        case SchemaId::nemo_gym_rollouts_v1:  // a message's id and content follow its role (checked in code)
+            return sediment::rows::parse(R"({"responses_create_params": {"input": [{"type": "message", "role": "user", "content": "Fix it."}],
+              "parallel_tool_calls": false, "tool_choice": "auto", "tools": [{"type": "function", "name": "bash"}]},
+              "response": {"id": "i-1", "created_at": 1700000000.25, "model": "m-1", "object": "response",
+              "output": [{"type": "reasoning", "id": "c1-output-0-0", "summary": [{"type": "summary_text", "text": "Look."}]},
+              {"type": "function_call", "id": "c1-output-0-1", "call_id": "t1", "name": "bash", "arguments": "{\"cmd\":\"ls\"}"},
+              {"type": "function_call_output", "call_id": "t1", "output": "a.py"},
+              {"type": "message", "id": "c2-output-0-0", "role": "assistant", "content": [{"type": "output_text", "text": "Done.", "annotations": []}]}],
+              "parallel_tool_calls": false, "tool_choice": "auto", "tools": [{"type": "function", "name": "bash"}]}, "reward": 1.0})");
+        case SchemaId::nemo_gym_profile_evidence: {  // its native messages are checked in code
+            const Json root = Json::parse(sediment::rows::schema_text(schema));
+            Json out = example(root, root);
+            out["metadata"] = row_of_version(4)["metadata"];
+            out["native_output_messages"] = sediment::rows::parse(R"([[{"role": "assistant", "parts": [{"type": "reasoning", "content": "Look."},
+              {"type": "tool_call", "id": "t1", "name": "bash", "arguments": {"cmd": "ls"}}], "finish_reason": "tool_calls"}],
+              [{"role": "assistant", "parts": [{"type": "text", "content": "Done."}], "finish_reason": null}]])");
+            return out;
+        }
         default: {
             const Json root = Json::parse(sediment::rows::schema_text(schema));
             return example(root, root);

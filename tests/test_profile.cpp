@@ -20,6 +20,7 @@
 #include "features/profile/forms.hpp"
 #include "features/profile/profile_detail.hpp"
 #include "process.hpp"
+#include "support.hpp"
 
 namespace fs = std::filesystem;
 using sediment::rows::Json;
@@ -579,21 +580,48 @@ TEST_CASE("verify: an exact prompt in train and eval, forged into a split folder
     CHECK(found(verified(f.out)) == std::vector<std::string>{"evidence.eval.jsonl:1:/prompt_sha256:rows.verify.overlap"});
 }
 
-TEST_CASE("verify: an RLVR profile's folder, whose rows have no model here, gets the checks of every folder", "[profile]") {
-    // nemo-gym-rollouts-v1: files, digests, line form, order, splits and reward counts; no model, no canonical digests
+TEST_CASE("verify: a NeMo Gym profile's folder: its models, and the checks of every folder", "[profile]") {
+    // nemo-gym-rollouts-v1 (written from Sediment's inference calls, which rows do not hold): files, digests,
+    // models, line form, key order, order, splits, reward counts, one configuration_digest
     Folder f;
     fs::create_directories(f.out);
+    const Json metadata = [] {
+        Json m = test::base(rows::SchemaId::nemo_gym_rollout_v4)["metadata"];
+        m["split"] = "train";
+        return m;
+    }();
     const auto row = [](double reward, const char* id) {
-        return Json{{"responses_create_params", Json{{"input", Json::array()}}}, {"response", Json{{"id", id}}}, {"reward", reward}};
+        const Json settings = {{"parallel_tool_calls", false}, {"tool_choice", "auto"}, {"tools", Json::array()}};
+        Json request = {{"input", Json::array({Json{{"type", "message"}, {"role", "user"}, {"content", "Fix the test."}}})}};
+        Json response = {{"id", id}, {"created_at", 1700000000.5}, {"model", "m-1"}, {"object", "response"},
+                         {"output", Json::array({Json{{"type", "reasoning"}, {"id", "c1-output-0-0"},
+                                                      {"summary", Json::array({Json{{"type", "summary_text"}, {"text", "Look."}}})}},
+                                                 Json{{"type", "message"}, {"id", "c1-output-0-1"}, {"role", "assistant"},
+                                                      {"content", Json::array({Json{{"type", "output_text"}, {"text", "Done."},
+                                                                                    {"annotations", Json::array()}}})}}})}};
+        for (Json* part : {&request, &response})
+            for (const auto& [key, value] : settings.items()) (*part)[key] = value;
+        return Json{{"responses_create_params", request}, {"response", response}, {"reward", reward}};
     };
+    const std::string configuration(64, 'c');
     std::vector<std::tuple<std::string, std::string, std::string>> lines_;  // (digest, data line, evidence line), sorted
     for (const auto& [reward, id] : std::vector<std::pair<double, const char*>>{{1.0, "a"}, {0.0, "b"}, {1.0, "c"}}) {
         const Json data = row(reward, id);
         const Json evidence = {{"row_sha256", rows::row_sha256(data)},
                                {"canonical_schema", "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json"},
-                               {"metadata", Json{{"split", "train"}}},
+                               {"metadata", metadata},
                                {"source_row_sha256", std::string(64, 'a')},
-                               {"prompt_sha256", hex_sha256(id)}};
+                               {"prompt_sha256", hex_sha256(id)},
+                               {"inference_call_ids", Json::array({"c1"})},
+                               {"created_at_source_call_id", "c1"},
+                               {"response_configuration_source", "operator"},
+                               {"configuration_digest", configuration},
+                               {"readable_reasoning_mapping", "verbatim summary_text; no summarization"},
+                               {"native_output_messages", Json::array({Json::array({Json{
+                                   {"role", "assistant"},
+                                   {"parts", Json::array({Json{{"type", "reasoning"}, {"content", "Look."}},
+                                                          Json{{"type", "text"}, {"content", "Done."}}})},
+                                   {"finish_reason", nullptr}}})})}};
         lines_.emplace_back(rows::row_sha256(data), rows::line_form(data), rows::line_form(evidence));
     }
     std::sort(lines_.begin(), lines_.end());
@@ -621,6 +649,32 @@ TEST_CASE("verify: an RLVR profile's folder, whose rows have no model here, gets
     CHECK(v.rows == 3);
     rewrite_manifest(f.out, [](Json& m) { m["diagnostics"]["reward_counts"]["1.0"] = 3; });
     CHECK(found(verified(f.out)) == std::vector<std::string>{"compatibility.json:1:/diagnostics/reward_counts:rows.verify.diagnostics"});
+    rewrite_manifest(f.out);
+    // a line its model refuses, at its pointer: an assistant message without an id, a part of no known type
+    const auto edited = [&](const fs::path& file, const std::function<void(Json&)>& edit) {
+        std::vector<std::string> ls = lines(read(file));
+        Json j = rows::parse(ls[0]);
+        edit(j);
+        ls[0] = rows::line_form(j);
+        write(file, joined(ls));
+        rewrite_manifest(f.out);
+    };
+    SECTION("models") {
+        edited(f.out / "data.train.jsonl", [](Json& d) { d["response"]["output"][1].erase("id"); });
+        CHECK(has(verified(f.out), "data.train.jsonl:1:/response/output/1/id:rows.verify.model"));
+        edited(f.out / "evidence.train.jsonl", [](Json& e) { e["native_output_messages"][0][0]["parts"][1]["type"] = "image"; });
+        CHECK(has(verified(f.out), "evidence.train.jsonl:1:/native_output_messages/0/0/parts/1/type:rows.verify.model"));
+    }
+    SECTION("key order, and another config") {
+        edited(f.out / "data.train.jsonl", [](Json& d) {
+            Json r = d["response"];
+            d["response"] = Json{{"created_at", r["created_at"]}};
+            for (const auto& [key, value] : r.items()) d["response"][key] = value;
+        });
+        CHECK(has(verified(f.out), "data.train.jsonl:1:/response:rows.verify.key_order"));
+        edited(f.out / "evidence.train.jsonl", [](Json& e) { e["configuration_digest"] = std::string(64, 'd'); });
+        CHECK(has(verified(f.out), "evidence.train.jsonl:2:/configuration_digest:rows.verify.configuration_digest"));  // (not the first row's)
+    }
 }
 
 TEST_CASE("verify: a folder that is no profile folder", "[profile]") {

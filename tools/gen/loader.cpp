@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <tuple>
 #include <set>
 #include <sstream>
 
@@ -442,6 +443,7 @@ private:
                 t.item = std::make_shared<TypeRef>(read_variant(s["items"], at + "/items", singular(pascal_case(prop))));
             } else if (items_of_) {
                 problem(where(at + "/items"), "arrays of arrays are not supported");
+                t.item = std::make_shared<TypeRef>();  // (any: the emitters read what the loader made)
             } else {
                 items_of_ = true;  // constraints of the items apply to each item of this field
                 t.item = std::make_shared<TypeRef>(read_type(s["items"], at + "/items", owner, prop, f));
@@ -457,7 +459,7 @@ private:
     TypeRef read_variant(const Json& s, const std::string& at, const std::string& name) {
         check_keywords(s, at, {"anyOf"});
         Variant v;
-        v.name = name;
+        v.name = s.value("title", name);  // a union's title names it; else the property it is read from
         std::vector<std::string> refs;
         const std::function<void(const Json&)> collect = [&](const Json& any_of) {
             for (const Json& alt : any_of) {
@@ -474,6 +476,12 @@ private:
             else v.models.push_back(model);
         }
         if (!v.models.empty()) select_branches(v, (*root_)["$defs"], where(at), problems_);
+        // the same branches read again in this schema (a request's input, a response's output) are the
+        // same union, named where first read
+        const auto key = std::make_tuple(schema_, v.models, v.tag);
+        const auto first = union_names_.find(key);
+        if (first != union_names_.end()) v.name = first->second;
+        else union_names_.emplace(key, v.name);
         return add_variant(std::move(v), at);
     }
 
@@ -578,6 +586,7 @@ private:
     const Json* root_ = nullptr;
     bool strict_numbers_ = false;
     bool items_of_ = false;
+    std::map<std::tuple<std::string, std::vector<std::string>, std::string>, std::string> union_names_;  // (schema, branches, tag) -> name
 };
 
 }  // namespace

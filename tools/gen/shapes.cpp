@@ -73,7 +73,8 @@ void name_shapes(Module& module_, const std::vector<SchemaShapes>& pending_, std
         if (!embedded && doc.version > 0) doc.family = doc.name.substr(0, doc.name.rfind(".v"));
     }
     // A shape's owner is the schema it is the root of, else the smallest schema that holds it (a
-    // response's parts belong to the response, not to the rows that embed it). Its name is its JSON
+    // response's parts belong to the response, not to the rows that embed it), one of Sediment's versioned
+    // schemas where one holds it (the project's own, the profiles', embed Sediment's shapes: their names stay). Its name is its JSON
     // name and the first version of its owner that has it: CIOutcomeV1 (ci-outcome v1 and v2).
     const auto base_of = [](const SchemaDoc& doc) { return doc.version ? doc.name.substr(0, doc.name.rfind(".v")) : doc.name; };
     std::map<std::string, std::string> renamed;
@@ -85,10 +86,12 @@ void name_shapes(Module& module_, const std::vector<SchemaShapes>& pending_, std
             if (root != pending_[i].shapes.end() && root->second == m.name) owner = &module_.schemas[i];
         }
         const SchemaDoc* smallest = nullptr;
+        const auto before = [&](const SchemaDoc& a, const SchemaDoc& b) {
+            if ((a.version > 0) != (b.version > 0)) return a.version > 0;
+            return shapes_of[a.name].size() < shapes_of[b.name].size();
+        };
         for (const SchemaDoc& doc : module_.schemas)
-            if (std::count(m.schemas.begin(), m.schemas.end(), doc.name) &&
-                (!smallest || shapes_of[doc.name].size() < shapes_of[smallest->name].size()))
-                smallest = &doc;
+            if (std::count(m.schemas.begin(), m.schemas.end(), doc.name) && (!smallest || before(doc, *smallest))) smallest = &doc;
         if (!owner) owner = smallest;
         m.owner = owner ? base_of(*owner) : "";
         int version = 0;

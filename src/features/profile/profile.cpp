@@ -57,6 +57,7 @@ const std::vector<Profile>& profiles() {
         nemo.dependencies = {{"nemo-gym", "0.2.1"}, {"openai", "2.6.1"}};
         nemo.validation = "nemo_gym.base_resources_server.BaseVerifyResponse";
         nemo.support = "native parser; optimizer not tested";
+        nemo.data = SchemaId::nemo_gym_rollouts_v1, nemo.evidence = SchemaId::nemo_gym_profile_evidence;
         out.push_back(nemo);
         return out;
     }();

@@ -371,44 +371,11 @@ bool check_rules(Decoder& d, const view::SWETaskSettings& value) { return task_r
 bool check_rules(Decoder& d, const SWEBenchProfileRow& value) { return task_rules(d, value, true); }
 bool check_rules(Decoder& d, const view::SWEBenchProfileRow& value) { return task_rules(d, value, true); }
 bool check_rules(Decoder& d, const ConsumerConfig& value) { return config_rules(d, value.tasks ? &*value.tasks : nullptr); }
-namespace {
-
-// simdjson's value as Json, for the rules above; false for a string that starts with NUL, which may be
-// the fast path's marker of an integer beyond 64 bits (only its reader knows): the exact reader judges.
-bool as_json(simdjson::dom::element e, Json& out) {
-    using simdjson::dom::element_type;
-    switch (e.type()) {
-        case element_type::OBJECT:
-            out = Json::object();
-            for (const auto field : simdjson::dom::object(e))
-                if (!as_json(field.value, out[std::string(field.key)])) return false;
-            return true;
-        case element_type::ARRAY:
-            out = Json::array();
-            for (const auto item : simdjson::dom::array(e)) {
-                out.push_back(Json());
-                if (!as_json(item, out.back())) return false;
-            }
-            return true;
-        case element_type::STRING: {
-            const std::string_view text(e);
-            out = std::string(text);
-            return text.empty() || text[0] != '\0';
-        }
-        case element_type::INT64: out = std::int64_t(e); return true;
-        case element_type::UINT64: out = std::uint64_t(e); return true;
-        case element_type::DOUBLE: out = double(e); return true;
-        case element_type::BOOL: out = bool(e); return true;
-        default: out = nullptr; return true;
-    }
-}
-
-}  // namespace
-
+// (A view's tasks are read as Json: view_as_json(), nemo.cpp.)
 bool check_rules(Decoder& d, const view::ConsumerConfig& value) {
     if (!value.tasks) return true;
     Json tasks;
-    return as_json(value.tasks->value, tasks) && config_rules(d, &tasks);
+    return view_as_json(value.tasks->value, tasks) && config_rules(d, &tasks);
 }
 
 }  // namespace detail

@@ -299,10 +299,16 @@ void RowReader::key_order(tape::Value root, bool evidence, std::vector<Pending>&
         {"swe-bench-tasks-v1", {"repo", "base_commit", "problem_statement", "test_patch", "hints_text", "created_at", "version",
                                 "environment_setup_commit", "FAIL_TO_PASS", "PASS_TO_PASS", "image", "eval_script", "log_parser",
                                 "eval_type", "instance_id", "patch"}},
+        {"nemo-gym-rollouts-v1", {"responses_create_params", "response", "reward"}},
+        {"responses_create_params", {"input", "parallel_tool_calls", "tool_choice", "tools"}},
+        {"response", {"id", "created_at", "model", "object", "output", "parallel_tool_calls", "tool_choice", "tools"}},
         {"input", {"messages", "tools"}},
         {"evidence", {"row_sha256", "canonical_schema", "source_row_sha256", "prompt_sha256", "metadata", "tool_definitions"}},
         {"swe-bench evidence", {"row_sha256", "canonical_schema", "metadata", "source_row_sha256", "prompt_sha256",
-                                "task_configuration_source", "configuration_digest", "captured_first_user_message"}}};
+                                "task_configuration_source", "configuration_digest", "captured_first_user_message"}},
+        {"nemo-gym evidence", {"row_sha256", "canonical_schema", "metadata", "source_row_sha256", "prompt_sha256", "inference_call_ids",
+                               "created_at_source_call_id", "response_configuration_source", "configuration_digest",
+                               "readable_reasoning_mapping", "native_output_messages"}}};
     const auto keys = [](Value object) {
         std::vector<std::string_view> out;
         tape::each_member(object, [&](std::string_view key, Value) { out.push_back(key); });
@@ -314,9 +320,16 @@ void RowReader::key_order(tape::Value root, bool evidence, std::vector<Pending>&
         for (const std::string_view k : order) expected += (expected.empty() ? "" : ", ") + std::string(k);
         pending.push_back({evidence, "rows.verify.key_order", pointer, "keys not in the adapter's order (" + expected + ")"});
     };
-    const bool swe = profile_->consumer == "swe-bench";
-    check(root, kOrders.at(evidence ? (swe ? "swe-bench evidence" : "evidence") : profile_->id), "");
+    const bool swe = profile_->consumer == "swe-bench", nemo = profile_->consumer == "nemo-gym";
+    check(root, kOrders.at(evidence ? (swe ? "swe-bench evidence" : nemo ? "nemo-gym evidence" : "evidence") : profile_->id), "");
     if (evidence) return;
+    if (nemo) {
+        for (const char* part : {"responses_create_params", "response"}) {
+            const Value v = member(root, part);
+            if (v.at && v.type() == '{') check(v, kOrders.at(part), "/" + std::string(part));
+        }
+        return;
+    }
     const Value input = member(root, "input");
     if (input.at) check(input, kOrders.at("input"), "/input");
     tape::each_member(root, [&](std::string_view key, Value value) {

@@ -61,11 +61,12 @@ ChosenAttributionSource = Literal["git_notes", "jaccard"]
 RejectedAttributionSource = Literal["git_notes", "jaccard"]
 FireworksDPORole = Literal["system", "user", "assistant"]
 FireworksTextRole = Literal["system", "user"]
-AgentHarness = Literal["claude-code", "copilot", "codex", "cursor", "pi"]
-InteractionMode = Literal["agent", "inline"]
 RewardSource = Literal["resolved_ci_pass", "resolved_ci_fail"]
 AttributionSource = Literal["git_notes", "jaccard"]
 Verdict = Literal["passed", "failed", "error", "timed_out", "cancelled", "skipped", "neutral", "unknown"]
+AgentHarness = Literal["claude-code", "copilot", "codex", "cursor", "pi"]
+InteractionMode = Literal["agent", "inline"]
+NemoGymProfileRole = Literal["assistant", "system", "developer", "user"]
 ProfileConsumer = Literal["hf-trl", "fireworks", "swe-bench", "nemo-gym"]
 ProfileObjective = Literal["sft", "dpo", "rlvr"]
 EvalType = Literal["pass_and_fail", "fail_only"]
@@ -795,6 +796,77 @@ class HfTrlSFTRow(TypedDict):
     tools: List[NoReturn]
 
 
+class VerificationV1(TypedDict):
+    verification_command: str
+
+
+class CIWorkflowResolutionV1(TypedDict):
+    provider: Provider
+    run_id: str
+    workflow_id: Optional[str]
+    workflow_name: str
+    workflow_path: Optional[str]
+    branch: str
+    verdict: Optional[Verdict]
+    reliability: Optional[float]
+    suspected_flake: bool
+    source_outcome_ids: List[str]
+    verdict_outcome_id: Optional[str]
+    non_verdict_outcome_ids: List[str]
+
+
+class CIResolutionV3(TypedDict):
+    org_id: str
+    repo: str
+    commit_sha: str
+    verdict: Optional[Verdict]
+    reliability: Optional[float]
+    suspected_flake: bool
+    workflow_resolutions: List[CIWorkflowResolutionV1]
+    source_outcome_ids: List[str]
+    verdict_outcome_ids: List[str]
+    non_verdict_outcome_ids: List[str]
+    provenance: ProvenanceV1
+    repository_identity: Optional[RepositoryIdentityV3]
+
+
+class NemoGymMetadataV4(TypedDict):
+    instance_id: str
+    recipe_id: Literal["rlvr_ci"]
+    recipe_version: Literal[1]
+    reward_source: NotRequired[RewardSource]
+    org_id: str
+    session_id: str
+    segment_index: int
+    verification: NotRequired[VerificationV1]
+    verifier_results: List[CIOutcomeV3]
+    ci_resolution: NotRequired[CIResolutionV3]
+    attribution_source: AttributionSource
+    split: Split
+    provenance: ProvenanceV1
+    session_commit_observation_ids: List[str]
+    repository_identity: Optional[RepositoryIdentityV3]
+    schema_id: Literal["https://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json"]
+    schema_version: Literal[4]
+
+
+class NemoGymProfileEvidence(TypedDict):
+    """The evidence record of a data row of nemo-gym-rollouts-v1: line i of evidence.X.jsonl ties line i of
+    data.X.jsonl to its canonical row, its inference calls and the consumer config.
+    """
+    row_sha256: str
+    canonical_schema: Literal["https://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json"]
+    metadata: NemoGymMetadataV4
+    source_row_sha256: str
+    prompt_sha256: str
+    inference_call_ids: List[str]
+    created_at_source_call_id: str
+    response_configuration_source: Literal["operator"]
+    configuration_digest: str
+    readable_reasoning_mapping: Literal["verbatim summary_text; no summarization"]
+    native_output_messages: List[Any]
+
+
 class TextPartV1(TypedDict):
     type: Literal["text"]
     content: str
@@ -851,25 +923,6 @@ class NemoGymResponseV1(TypedDict):
 class NemoGymResponsesCreateParamsV1(TypedDict):
     """One NeMo Gym segment input."""
     input: List[RLVRInferenceMessageRowV1]
-
-
-class VerificationV1(TypedDict):
-    verification_command: str
-
-
-class CIWorkflowResolutionV1(TypedDict):
-    provider: Provider
-    run_id: str
-    workflow_id: Optional[str]
-    workflow_name: str
-    workflow_path: Optional[str]
-    branch: str
-    verdict: Optional[Verdict]
-    reliability: Optional[float]
-    suspected_flake: bool
-    source_outcome_ids: List[str]
-    verdict_outcome_id: Optional[str]
-    non_verdict_outcome_ids: List[str]
 
 
 class CIResolutionV1(TypedDict):
@@ -965,47 +1018,86 @@ class NemoGymRolloutRowV3(TypedDict):
     metadata: NemoGymMetadataV3
 
 
-class CIResolutionV3(TypedDict):
-    org_id: str
-    repo: str
-    commit_sha: str
-    verdict: Optional[Verdict]
-    reliability: Optional[float]
-    suspected_flake: bool
-    workflow_resolutions: List[CIWorkflowResolutionV1]
-    source_outcome_ids: List[str]
-    verdict_outcome_ids: List[str]
-    non_verdict_outcome_ids: List[str]
-    provenance: ProvenanceV1
-    repository_identity: Optional[RepositoryIdentityV3]
-
-
-class NemoGymMetadataV4(TypedDict):
-    instance_id: str
-    recipe_id: Literal["rlvr_ci"]
-    recipe_version: Literal[1]
-    reward_source: NotRequired[RewardSource]
-    org_id: str
-    session_id: str
-    segment_index: int
-    verification: NotRequired[VerificationV1]
-    verifier_results: List[CIOutcomeV3]
-    ci_resolution: NotRequired[CIResolutionV3]
-    attribution_source: AttributionSource
-    split: Split
-    provenance: ProvenanceV1
-    session_commit_observation_ids: List[str]
-    repository_identity: Optional[RepositoryIdentityV3]
-    schema_id: Literal["https://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json"]
-    schema_version: Literal[4]
-
-
 class NemoGymRolloutRowV4(TypedDict):
     """One NeMo Gym rollout mapping."""
     responses_create_params: NemoGymResponsesCreateParamsV1
     response: NemoGymResponseV1
     reward: NotRequired[float]
     metadata: NemoGymMetadataV4
+
+
+class NemoGymProfileOutputText(TypedDict):
+    type: Literal["output_text"]
+    text: str
+    annotations: List[NoReturn]
+
+
+NemoGymProfileContent = Union[str, List[NemoGymProfileOutputText]]
+
+
+class NemoGymProfileMessage(TypedDict):
+    type: Literal["message"]
+    id: NotRequired[str]
+    role: NemoGymProfileRole
+    content: NemoGymProfileContent
+
+
+class NemoGymProfileSummaryText(TypedDict):
+    type: Literal["summary_text"]
+    text: str
+
+
+class NemoGymProfileReasoning(TypedDict):
+    type: Literal["reasoning"]
+    id: str
+    summary: List[NemoGymProfileSummaryText]
+
+
+class NemoGymProfileFunctionCall(TypedDict):
+    type: Literal["function_call"]
+    id: str
+    call_id: str
+    name: str
+    arguments: str
+
+
+class NemoGymProfileFunctionCallOutput(TypedDict):
+    type: Literal["function_call_output"]
+    call_id: str
+    output: str
+
+
+NemoGymProfileItem = Union[
+    NemoGymProfileMessage, NemoGymProfileReasoning, NemoGymProfileFunctionCall,
+    NemoGymProfileFunctionCallOutput,
+]
+
+
+class NemoGymProfileRequest(TypedDict):
+    input: List[NemoGymProfileItem]
+    parallel_tool_calls: bool
+    tool_choice: ToolChoice
+    tools: List[Dict[str, Any]]
+
+
+class NemoGymProfileResponse(TypedDict):
+    id: str
+    created_at: float
+    model: str
+    object: Literal["response"]
+    output: List[NemoGymProfileItem]
+    parallel_tool_calls: bool
+    tool_choice: ToolChoice
+    tools: List[Dict[str, Any]]
+
+
+class NemoGymProfileRow(TypedDict):
+    """A data row of the nemo-gym-rollouts-v1 profile: NeMo Gym's BaseVerifyResponse, built from Sediment's
+    inference calls and the operator's response settings.
+    """
+    responses_create_params: NemoGymProfileRequest
+    response: NemoGymProfileResponse
+    reward: float
 
 
 class ProfileEntry(TypedDict):
@@ -1505,6 +1597,10 @@ DiffSFTSample = DiffSFTSampleV3
 DPOProvenance = DPOProvenanceV1
 DPOMetadata = DPOMetadataV4
 DPOPair = DPOPairV4
+Verification = VerificationV1
+CIWorkflowResolution = CIWorkflowResolutionV1
+CIResolution = CIResolutionV3
+NemoGymMetadata = NemoGymMetadataV4
 TextPart = TextPartV1
 ReasoningPart = ReasoningPartV1
 ToolCallPart = ToolCallPartV1
@@ -1514,10 +1610,6 @@ RLVRDecisionRow = RLVRDecisionRowV1
 RLVRTurnRow = RLVRTurnRowV1
 NemoGymResponse = NemoGymResponseV1
 NemoGymResponsesCreateParams = NemoGymResponsesCreateParamsV1
-Verification = VerificationV1
-CIWorkflowResolution = CIWorkflowResolutionV1
-CIResolution = CIResolutionV3
-NemoGymMetadata = NemoGymMetadataV4
 NemoGymRolloutRow = NemoGymRolloutRowV4
 RecoveryAttributionEvidence = RecoveryAttributionEvidenceV2
 RecoveryRow = RecoveryRowV3
@@ -1604,6 +1696,10 @@ class Loads(Protocol):
     @overload
     def __call__(self, data: Data, schema: Literal["hf-trl-sft-v1"]) -> HfTrlSFTRow: ...
     @overload
+    def __call__(
+        self, data: Data, schema: Literal["nemo-gym-profile-evidence"]
+    ) -> NemoGymProfileEvidence: ...
+    @overload
     def __call__(self, data: Data, schema: Literal["nemo-gym-response.v1"]) -> NemoGymResponseV1: ...
     @overload
     def __call__(self, data: Data, schema: Literal["nemo-gym-response.v2"]) -> NemoGymResponseV1: ...
@@ -1625,6 +1721,8 @@ class Loads(Protocol):
     def __call__(self, data: Data, schema: Literal["nemo-gym-rollout.v3"]) -> NemoGymRolloutRowV3: ...
     @overload
     def __call__(self, data: Data, schema: Literal["nemo-gym-rollout.v4"]) -> NemoGymRolloutRowV4: ...
+    @overload
+    def __call__(self, data: Data, schema: Literal["nemo-gym-rollouts-v1"]) -> NemoGymProfileRow: ...
     @overload
     def __call__(self, data: Data, schema: Literal["profile-manifest"]) -> ProfileManifest: ...
     @overload
@@ -1867,6 +1965,10 @@ class Read(Protocol):
     ) -> Iterator["Document[HfTrlSFTRow]"]: ...
     @overload
     def __call__(
+        self, path: Path, schema: Literal["nemo-gym-profile-evidence"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[NemoGymProfileEvidence]"]: ...
+    @overload
+    def __call__(
         self, path: Path, schema: Literal["nemo-gym-response.v1"], jobs: Optional[int] = None, document: bool = False
     ) -> Iterator["Document[NemoGymResponseV1]"]: ...
     @overload
@@ -1901,6 +2003,10 @@ class Read(Protocol):
     def __call__(
         self, path: Path, schema: Literal["nemo-gym-rollout.v4"], jobs: Optional[int] = None, document: bool = False
     ) -> Iterator["Document[NemoGymRolloutRowV4]"]: ...
+    @overload
+    def __call__(
+        self, path: Path, schema: Literal["nemo-gym-rollouts-v1"], jobs: Optional[int] = None, document: bool = False
+    ) -> Iterator["Document[NemoGymProfileRow]"]: ...
     @overload
     def __call__(
         self, path: Path, schema: Literal["profile-manifest"], jobs: Optional[int] = None, document: bool = False
