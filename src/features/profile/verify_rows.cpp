@@ -69,6 +69,45 @@ Json canonical_of(const Profile& p, const Json& data, const Json& evidence) {
                 {"tools", Json::array()}, {"metadata", metadata}};
 }
 
+// The data row's digest form, as write_tape() writes it, recording where the member values of its lists'
+// messages are (`spans`).
+void write_sorted_row(Writer& w, const TapeDoc& d, MessageSpans& spans) {
+    using tape::Value;
+    std::vector<std::pair<std::string_view, Value>> top, members;
+    const auto sorted_members = [](Value object, std::vector<std::pair<std::string_view, Value>>& out) {
+        out.clear();
+        tape::each_member(object, [&](std::string_view k, Value v) { out.emplace_back(k, v); });
+        std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    };
+    sorted_members(d.root, top);
+    w.begin_object();
+    for (const auto& [key, list] : top) {
+        w.key(key);
+        if (list.type() != '[' || key == "tools") {
+            write_tape(w, d, list, true);
+            continue;
+        }
+        const std::size_t first_message = spans.messages.size();
+        w.begin_array();
+        for (Value m = list.first(); m.at < list.close(); m = m.with(m.next())) {
+            sorted_members(m, members);
+            const std::size_t first = spans.members.size();
+            w.begin_object();
+            for (const auto& [k, v] : members) {
+                w.key(k);
+                const std::size_t begin = w.written();
+                write_tape(w, d, v, true);
+                spans.members.push_back({k, begin, w.written()});
+            }
+            w.end_object();
+            spans.messages.emplace_back(first, spans.members.size());
+        }
+        w.end_array();
+        spans.lists.push_back({key, {first_message, spans.messages.size()}});
+    }
+    w.end_object();
+}
+
 }  // namespace
 
 // Where `actual` first differs from `expected`, in words: "byte 12: ', ' where ... has ','".
@@ -144,12 +183,17 @@ bool RowReader::fast_row(const Pair& pair, std::size_t number, const MappedFile&
                                if (!in_line_form(d, data, formed)) pending.push_back(line_form_finding(false, data, formed));
                                key_order(d.root, false, pending);
                                thread_local std::string sorted;
-                               sorted.clear();
+                               thread_local MessageSpans spans;
+                               sorted.clear(), spans.clear();
+                               // (hf-trl: the canonical row's values are the data row's, copied from its digest form)
+                               const bool copied = profile_->consumer == "hf-trl";
                                {
                                    Writer w(sorted, Style::compact);
-                                   write_tape(w, d, d.root, true);
+                                   if (copied) write_sorted_row(w, d, spans);
+                                   else write_tape(w, d, d.root, true);
                                }
-                               if (profile_->writable()) read = canonical_digests(d, metadata, sorted, row.digest, source, prompt);
+                               if (profile_->writable())
+                                   read = canonical_digests(d, metadata, sorted, copied ? &spans : nullptr, row.digest, source, prompt);
                                else row.digest = sha256_hex(sorted), read = true;
                            },
                            /*any_order=*/true);
@@ -161,8 +205,8 @@ bool RowReader::fast_row(const Pair& pair, std::size_t number, const MappedFile&
 // The data row's digest (of `sorted`, its digest form), the source row's and its prompt's, from the
 // data row (the adapter's renames and weights undone) and its evidence's metadata (in digest form):
 // false where the fast path cannot tell.
-bool RowReader::canonical_digests(const TapeDoc& d, const std::string& metadata, const std::string& sorted, std::string& digest,
-                       std::string& source, std::string& prompt) const {
+bool RowReader::canonical_digests(const TapeDoc& d, const std::string& metadata, const std::string& sorted, const MessageSpans* spans,
+                                  std::string& digest, std::string& source, std::string& prompt) const {
     using tape::Value;
     const bool fireworks = profile_->consumer == "fireworks", sft = profile_->objective == "sft";
     Value prompt_list, second, rejected;  // the prompt, the completion (or chosen), the rejected
@@ -186,11 +230,27 @@ bool RowReader::canonical_digests(const TapeDoc& d, const std::string& metadata,
     thread_local std::string text;
     bool ok = true;
     std::size_t from = 0, to = 0;  // the prompt's text in the source row's digest form, the same in {"prompt": ...}'s
+    std::vector<MessageSpans::Member> members;
     const auto list = [&](Writer& w, const char* key, Value v, const MessageForm& f) {
         w.key(key);
         if (f.inverse && &f == &form) from = w.written();
         w.begin_array();
-        ok = ok && write_messages(w, d, v, f);
+        const auto found = !spans ? spans->lists.end()
+                                  : std::find_if(spans->lists.begin(), spans->lists.end(), [&](const auto& l) { return l.first == key; });
+        if (!spans || found == spans->lists.end()) {
+            ok = ok && write_messages(w, d, v, f);
+        } else {  // each message's values copied, reasoning_content named thinking again, in the keys' order
+            for (std::size_t m = found->second.first; m < found->second.second; ++m) {
+                members.assign(spans->members.begin() + static_cast<std::ptrdiff_t>(spans->messages[m].first),
+                               spans->members.begin() + static_cast<std::ptrdiff_t>(spans->messages[m].second));
+                for (MessageSpans::Member& member : members)
+                    if (member.key == "reasoning_content") member.key = "thinking";
+                std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.key < b.key; });
+                w.begin_object();
+                for (const MessageSpans::Member& member : members) w.key(member.key), w.raw(std::string_view(sorted).substr(member.begin, member.end - member.begin));
+                w.end_object();
+            }
+        }
         w.end_array();
         if (&f == &form) to = w.written();
     };

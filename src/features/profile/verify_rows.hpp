@@ -28,6 +28,20 @@ struct Row {
     std::string configuration;  // the evidence's configuration_digest (RLVR), or ""
 };
 
+// Where each member value of each message of a data row's lists sits in the row's digest form: the
+// canonical row's digest form copies them (an hf-trl row's values are the canonical row's, its keys but
+// for a renamed reasoning_content too) instead of writing them again.
+struct MessageSpans {
+    struct Member {
+        std::string_view key;
+        std::size_t begin, end;  // the value's bytes in the digest form
+    };
+    std::vector<Member> members;                                   // of every message, in order
+    std::vector<std::pair<std::size_t, std::size_t>> messages;     // [first, last) of members, per message
+    std::vector<std::pair<std::string_view, std::pair<std::size_t, std::size_t>>> lists;  // key -> [first, last) of messages
+    void clear() { members.clear(), messages.clear(), lists.clear(); }
+};
+
 // A finding of a line, held until both lines of a row are read (the fast path may hand the row to
 // the exact one, which finds the same again).
 struct Pending {
@@ -55,8 +69,8 @@ private:
     static bool in_line_form(const TapeDoc& d, std::string_view line, std::string& formed);
     bool fast_row(const Pair& pair, std::size_t number, const MappedFile& data_file, std::string_view data, const MappedFile& evidence_file,
                   std::string_view evidence, Row& row, std::vector<Pending>& pending) const;
-    bool canonical_digests(const TapeDoc& d, const std::string& metadata, const std::string& sorted, std::string& digest,
-                           std::string& source, std::string& prompt) const;
+    bool canonical_digests(const TapeDoc& d, const std::string& metadata, const std::string& sorted, const MessageSpans* spans,
+                           std::string& digest, std::string& source, std::string& prompt) const;
     bool exact_row(const Pair& pair, std::size_t number, std::string_view data, std::string_view evidence, Row& row,
                    std::vector<Pending>& pending) const;
     bool exact_line(bool evidence, std::string_view text, const std::optional<SchemaId>& model, Json& out,
