@@ -235,12 +235,14 @@ bool RowReader::canonical_digests(const TapeDoc& d, const std::string& metadata,
         w.key(key);
         if (f.inverse && &f == &form) from = w.written();
         w.begin_array();
-        const auto found = !spans ? spans->lists.end()
-                                  : std::find_if(spans->lists.begin(), spans->lists.end(), [&](const auto& l) { return l.first == key; });
-        if (!spans || found == spans->lists.end()) {
+        const std::pair<std::size_t, std::size_t>* messages = nullptr;  // the list's, where its values were recorded
+        if (spans)
+            for (const auto& [name, range] : spans->lists)
+                if (name == key) messages = &range;
+        if (!messages) {
             ok = ok && write_messages(w, d, v, f);
         } else {  // each message's values copied, reasoning_content named thinking again, in the keys' order
-            for (std::size_t m = found->second.first; m < found->second.second; ++m) {
+            for (std::size_t m = messages->first; m < messages->second; ++m) {
                 members.assign(spans->members.begin() + static_cast<std::ptrdiff_t>(spans->messages[m].first),
                                spans->members.begin() + static_cast<std::ptrdiff_t>(spans->messages[m].second));
                 for (MessageSpans::Member& member : members)
