@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
 done
 all="fuzz-decode:nemo-gym-rollout.v4 fuzz-decode:nemo-gym-response.v3 fuzz-decode:nemo-gym-responses-create-params.v2
      fuzz-decode:ci-outcome.v3 fuzz-decode:atif-v1.7 fuzz-decode:atif fuzz-decode:sft-sample.v3 fuzz-decode:dpo-pair.v4
-     fuzz-decode:sediment-rlvr-rollout.v4 fuzz-decode:consumer-config fuzz-validate fuzz-convert fuzz-versions fuzz-profile"
+     fuzz-decode:sediment-rlvr-rollout.v4 fuzz-decode:consumer-config fuzz-decode:nemo-gym-profile-evidence fuzz-validate fuzz-convert fuzz-versions fuzz-profile"
 targets=${targets:-$all}
 
 # A build configured with SEDIMENT_ROWS_BUILD_FUZZ=ON (CI's sanitizer build) is used as it is.
@@ -71,7 +71,7 @@ run_one() {
     fuzz-decode:ci-outcome*) seeds=ci-outcome ;;
     fuzz-decode:atif*) seeds=atif ;;
     fuzz-decode:sft-sample*|fuzz-decode:dpo-pair*|fuzz-decode:sediment-rlvr-rollout*) seeds=family ;;
-    fuzz-decode:consumer-config) seeds=config ;;
+    fuzz-decode:consumer-config|fuzz-decode:nemo-gym-profile-evidence) seeds=config ;;
     fuzz-versions) seeds="versions response ci-outcome" ;;
     fuzz-profile) seeds=family ;;
     *) seeds="rollout atif response" ;;

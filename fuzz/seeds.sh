@@ -14,6 +14,20 @@ python3=python3
 [ -x /usr/bin/python3 ] && python3=/usr/bin/python3
 mkdir -p "$out/rollout" "$out/response" "$out/create-params" "$out/ci-outcome" "$out/atif" "$out/versions" "$out/family" "$out/config"
 cp "$root/examples/consumer-config.json" "$out/config/"
+# a NeMo Gym profile's evidence record (fuzz-decode:nemo-gym-profile-evidence), its metadata an example row's
+"$python3" - "$root/examples/rows.jsonl" > "$out/config/nemo-evidence.json" <<'PY'
+import json, sys
+metadata = json.loads(open(sys.argv[1]).readline())["metadata"]
+print(json.dumps({"row_sha256": "a" * 64, "canonical_schema": metadata["schema_id"], "metadata": metadata,
+                  "source_row_sha256": "b" * 64, "prompt_sha256": "c" * 64, "inference_call_ids": ["c1", "c2"],
+                  "created_at_source_call_id": "c1", "response_configuration_source": "operator", "configuration_digest": "d" * 64,
+                  "readable_reasoning_mapping": "verbatim summary_text; no summarization",
+                  "native_output_messages": [[{"role": "assistant", "parts": [{"type": "reasoning", "content": "Look."},
+                      {"type": "tool_call", "id": "t1", "name": "bash", "arguments": {"cmd": "ls", "n": 18446744073709551616}}],
+                      "finish_reason": "tool_calls"}],
+                      [{"role": "assistant", "parts": [{"type": "tool_call_response", "id": "t1", "result": [1, 2.5, None]},
+                      {"type": "text", "content": "Done."}], "finish_reason": None}]]}))
+PY
 cat > "$out/config/nemo.json" <<'JSON'
 {"nemo": {"parallel_tool_calls": false, "tool_choice": "auto", "tools": [{"type": "function", "name": "bash", "n": 18446744073709551616}]},
  "tasks": {" t-1 ": {"repo": "", "base_commit": "ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789", "problem_statement": " ",

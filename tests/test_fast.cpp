@@ -109,6 +109,17 @@ TEST_CASE("fast path: the base documents, and values the fast path leaves to the
         CHECK(same_as_exact(info.id, encode(test::base(info.id))) == !atif);
         if (atif) CHECK(same_as_exact(info.id, atif_text(info.id, {"/notes", "\"n\""})));
     }
+    // rules that read free-form values read the model's (a view holds an integer beyond 64 bits as a marker):
+    // the check-only path gives the fast path's verdict (read_both() checks it), here with such an integer
+    // and with a string that starts with NUL, as a marker does (the fuzzer's finding)
+    for (const char* value : {"18446744073709551616", "\"\\u0000000001\""}) {
+        CAPTURE(value);
+        CHECK(same_as_exact(SchemaId::nemo_gym_profile_evidence,
+                            test::mutate(test::base(SchemaId::nemo_gym_profile_evidence), {"/native_output_messages/0/0/parts/1/arguments/n", value})));
+        Json config = test::base(SchemaId::consumer_config);
+        config["tasks"]["acme__widgets-7"]["hints_text"] = "\u0000" "000001";
+        test::read_both<ConsumerConfig>(encode(config), SchemaId::consumer_config);
+    }
     const auto args = [](const std::string& value) {
         return test::mutate(test::kRollout, {"/response/turns/0/tool_calls/0/arguments/x", value});
     };

@@ -7878,7 +7878,7 @@ inline bool check(Reader& r, element e, type_tag<NemoResponseSettings>) {
 }
 
 inline bool check(Reader& r, element e, type_tag<ConsumerConfig>) {
-    thread_local view::ConsumerConfig scratch;  // check_rules() reads a value
+    thread_local ConsumerConfig scratch;  // check_rules() reads a value
     return read(r, e, scratch);
 }
 
@@ -10034,7 +10034,7 @@ inline bool check(Reader& r, element e, type_tag<NemoGymMetadataV4>) {
 }
 
 inline bool check(Reader& r, element e, type_tag<NemoGymProfileEvidence>) {
-    thread_local view::NemoGymProfileEvidence scratch;  // check_rules() reads a value
+    thread_local NemoGymProfileEvidence scratch;  // check_rules() reads a value
     return read(r, e, scratch);
 }
 

@@ -236,12 +236,12 @@ inline bool read(Reader& r, element e, view::$Name$& out) { return read(r, e, ou
 std::string emit_fast_model_reader(const Model& m, FastMode mode, bool viewed) {
     if (mode == FastMode::check && !m.checked_by_code.empty())
         return fill(R"(inline bool check(Reader& r, element e, type_tag<$Name$>) {
-    thread_local view::$Name$ scratch;  // check_rules() reads a value
+    thread_local $Type$ scratch;  // check_rules() reads a value
     return read(r, e, scratch);
 }
 
 )",
-                    {{"Name", m.name}});
+                    {{"Name", m.name}, {"Type", m.rules_read_values ? m.name : "view::" + m.name}});
     const bool read = mode != FastMode::check;
     const KeyChain chain = key_chain(m, "if (is_key(key, $Key$)) {\n    bit = $Bit$;\n",
                                      [&](const Field& f) { return read ? fast_member(m, f) : check_member(m, f); });

@@ -85,6 +85,7 @@ struct Model {
     std::vector<std::string> schemas;    // schemas containing it, in bundle order
     std::string origin;                  // first place it was read, for messages
     std::string checked_by_code;         // rules hand-written code checks (detail::check_rules), if any
+    bool rules_read_values = false;      // those rules read free-form values: the check-only fast path reads the model, not a view
 };
 
 struct Enum {

@@ -28,6 +28,9 @@ constexpr const char* kExactDecimals = "x-sediment-exact-decimals";
 // A model annotation of ours: rules JSON Schema cannot say (or says in an allOf), checked by
 // hand-written code, `bool check_rules(Decoder&, const Model&)`, which the library must define.
 constexpr const char* kCheckedByCode = "x-sediment-checked-by-code";
+// The hand-written rules read free-form values, which only the model holds exactly (a view's DOM holds an
+// integer beyond 64 bits as the fast path's marker): the check-only fast path reads the model.
+constexpr const char* kRulesReadValues = "x-sediment-rules-read-values";
 
 class Loader {
 public:
@@ -70,13 +73,13 @@ public:
         module_.schemas.push_back(doc);
         pending_.push_back(Pending{{name, doc.root, {}}, {}});
 
-        build_model(doc.root, root, "#", /*allowed_extra=*/{"$defs", "allOf", kStrictNumbers, kExactDecimals, kCheckedByCode});
+        build_model(doc.root, root, "#", /*allowed_extra=*/{"$defs", "allOf", kStrictNumbers, kExactDecimals, kCheckedByCode, kRulesReadValues});
         if (root.contains("$defs")) {
             for (const auto& def : root["$defs"].items()) {
                 const Json& s = def.value();
                 const std::string at = "#/$defs/" + def.key();
                 if (s.contains("properties")) {
-                    build_model(def.key(), s, at, {"allOf", kCheckedByCode});
+                    build_model(def.key(), s, at, {"allOf", kCheckedByCode, kRulesReadValues});
                 } else if (s.contains("enum")) {
                     read_enum(def.key(), s, at, "");
                 } else if (s.contains("anyOf")) {
@@ -217,6 +220,7 @@ private:
         // Conditional rules across fields (if/then) are the schema engine's; the typed decoder checks
         // them in hand-written code, which the schema must announce.
         m.checked_by_code = s.value(kCheckedByCode, "");
+        m.rules_read_values = s.value(kRulesReadValues, false);
         if (s.contains("allOf") && m.checked_by_code.empty())
             problem(where(at + "/allOf"), std::string("an allOf needs hand-written checks: say which in ") + kCheckedByCode);
         std::set<std::string> required;
