@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -104,6 +105,7 @@ public:
 private:
     Json value_;
     std::string digest_;
+    std::unordered_map<std::string, std::size_t> index_;  // a task's position in value_["tasks"] (an ordered map finds by scanning)
 };
 
 /// One canonical row mapped to a profile: its split, its data row and its evidence record (row_sha256

@@ -428,16 +428,22 @@ ConsumerSettings ConsumerSettings::parse(std::string_view json) {
         const Json& nemo = raw["nemo"];
         out.value_["nemo"] = Json{{"parallel_tool_calls", nemo["parallel_tool_calls"]}, {"tool_choice", nemo["tool_choice"]}, {"tools", nemo["tools"]}};
     }
+    Json::object_t& tasks = out.value_["tasks"].get_ref<Json::object_t&>();
     if (raw.contains("tasks"))
-        for (const auto& [key, task] : raw["tasks"].items()) out.value_["tasks"][std::string(detail::python_strip(key))] = dumped(task);
+        for (const auto& [key, task] : raw["tasks"].items()) {
+            const std::string id(detail::python_strip(key));
+            const auto at = out.index_.find(id);
+            if (at != out.index_.end()) (tasks.begin() + static_cast<std::ptrdiff_t>(at->second))->second = dumped(task);  // the last wins
+            else out.index_.emplace(id, tasks.size()), tasks.emplace_back(id, dumped(task));
+        }
     out.digest_ = row_sha256(out.value_);
     return out;
 }
 
 const Json* ConsumerSettings::task(std::string_view instance_id) const {
-    const Json& tasks = value_["tasks"];
-    const auto found = tasks.find(std::string(instance_id));
-    return found == tasks.end() ? nullptr : &*found;
+    const auto at = index_.find(std::string(instance_id));
+    if (at == index_.end()) return nullptr;
+    return &(value_["tasks"].get_ref<const Json::object_t&>().begin() + static_cast<std::ptrdiff_t>(at->second))->second;
 }
 
 // ----- the adapter (adapt_swe_rows(), validate_rlvr_consumer_rows()) ---------------------------------

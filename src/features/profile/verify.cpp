@@ -298,7 +298,8 @@ private:
         const std::string at = " (" + canonical.file + " line " + std::to_string(canonical.line) + ")";
         ProfileRow expected;
         try {
-            expected = adapt_row(*profile_, StringText(canonical.text), std::nullopt, options_.consumer ? *options_.consumer : ConsumerSettings());
+            static const ConsumerSettings none;  // (the given config by reference: copying it for each row costs its size)
+            expected = adapt_row(*profile_, StringText(canonical.text), std::nullopt, options_.consumer ? *options_.consumer : none);
         } catch (const std::exception& e) {
             out_.add(pair.data, number, "rows.verify.mapping", "", std::string("Sediment refuses its canonical row") + at + ": " + e.what());
             return;
