@@ -173,8 +173,6 @@ inline bool read(Reader& r, element e, view::NemoGymAtifStep& out);
 inline bool read(Reader& r, element e, view::NemoGymAtifTrajectory& out);
 inline bool read(Reader& r, element e, view::CIOutcomeV1& out);
 inline bool read(Reader& r, element e, view::CIOutcomeV3& out);
-inline bool read(Reader& r, element e, view::NemoResponseSettings& out);
-inline bool read(Reader& r, element e, view::ConsumerConfig& out);
 inline bool read(Reader& r, element e, view::ProvenanceV1& out);
 inline bool read(Reader& r, element e, view::SourceIdsV1& out);
 inline bool read(Reader& r, element e, view::DiffSFTMetadataV1& out);
@@ -217,7 +215,6 @@ inline bool read(Reader& r, element e, view::VerificationV1& out);
 inline bool read(Reader& r, element e, view::CIWorkflowResolutionV1& out);
 inline bool read(Reader& r, element e, view::CIResolutionV3& out);
 inline bool read(Reader& r, element e, view::NemoGymMetadataV4& out);
-inline bool read(Reader& r, element e, view::NemoGymProfileEvidence& out);
 inline bool read(Reader& r, element e, view::TextPartV1& out);
 inline bool read(Reader& r, element e, view::ReasoningPartV1& out);
 inline bool read(Reader& r, element e, view::ToolCallPartV1& out);
@@ -1583,9 +1580,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<CIOutcomeV3>) {
 inline bool read(Reader& r, element e, CIOutcomeV3& out) { return read(r, e, out, type_tag<CIOutcomeV3>{}); }
 inline bool read(Reader& r, element e, view::CIOutcomeV3& out) { return read(r, e, out, type_tag<CIOutcomeV3>{}); }
 
-/// Reads into NemoResponseSettings or view::NemoResponseSettings.
-template <class Out>
-inline bool read(Reader& r, element e, Out& out, type_tag<NemoResponseSettings>) {
+inline bool read(Reader& r, element e, NemoResponseSettings& out) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1614,12 +1609,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoResponseSettings>)
     return (seen & 0x7) == 0x7 && d.error_count() == 0;
 }
 
-inline bool read(Reader& r, element e, NemoResponseSettings& out) { return read(r, e, out, type_tag<NemoResponseSettings>{}); }
-inline bool read(Reader& r, element e, view::NemoResponseSettings& out) { return read(r, e, out, type_tag<NemoResponseSettings>{}); }
-
-/// Reads into ConsumerConfig or view::ConsumerConfig.
-template <class Out>
-inline bool read(Reader& r, element e, Out& out, type_tag<ConsumerConfig>) {
+inline bool read(Reader& r, element e, ConsumerConfig& out) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -1655,9 +1645,6 @@ inline bool read(Reader& r, element e, Out& out, type_tag<ConsumerConfig>) {
     if (!(seen & (std::uint64_t{1} << 2))) out.tasks.reset();
     return (seen & 0x0) == 0x0 && d.error_count() == 0 && check_rules(d, out);
 }
-
-inline bool read(Reader& r, element e, ConsumerConfig& out) { return read(r, e, out, type_tag<ConsumerConfig>{}); }
-inline bool read(Reader& r, element e, view::ConsumerConfig& out) { return read(r, e, out, type_tag<ConsumerConfig>{}); }
 
 /// Reads into ProvenanceV1 or view::ProvenanceV1.
 template <class Out>
@@ -3966,9 +3953,7 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymMetadataV4>) {
 inline bool read(Reader& r, element e, NemoGymMetadataV4& out) { return read(r, e, out, type_tag<NemoGymMetadataV4>{}); }
 inline bool read(Reader& r, element e, view::NemoGymMetadataV4& out) { return read(r, e, out, type_tag<NemoGymMetadataV4>{}); }
 
-/// Reads into NemoGymProfileEvidence or view::NemoGymProfileEvidence.
-template <class Out>
-inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymProfileEvidence>) {
+inline bool read(Reader& r, element e, NemoGymProfileEvidence& out) {
     simdjson::dom::object object;
     if (e.get(object)) return false;
     [[maybe_unused]] Decoder& d = r.d;
@@ -4026,9 +4011,6 @@ inline bool read(Reader& r, element e, Out& out, type_tag<NemoGymProfileEvidence
     }
     return (seen & 0x7ff) == 0x7ff && d.error_count() == 0 && check_rules(d, out);
 }
-
-inline bool read(Reader& r, element e, NemoGymProfileEvidence& out) { return read(r, e, out, type_tag<NemoGymProfileEvidence>{}); }
-inline bool read(Reader& r, element e, view::NemoGymProfileEvidence& out) { return read(r, e, out, type_tag<NemoGymProfileEvidence>{}); }
 
 /// Reads into TextPartV1 or view::TextPartV1.
 template <class Out>

@@ -510,38 +510,6 @@ inline bool operator==(const CIOutcomeV3& a, const CIOutcomeV3& b) {
 }
 inline bool operator!=(const CIOutcomeV3& a, const CIOutcomeV3& b) { return !(a == b); }
 
-/// NemoResponseSettings, viewed.
-struct NemoResponseSettings {
-    using viewed_model = rows::NemoResponseSettings;  ///< the model it views
-    bool parallel_tool_calls{};
-    ToolChoice tool_choice{};
-    std::vector<JsonView> tools{};
-};
-
-/// The same values as the model's operator== compares.
-inline bool operator==(const NemoResponseSettings& a, const NemoResponseSettings& b) {
-    return a.parallel_tool_calls == b.parallel_tool_calls &&
-           a.tool_choice == b.tool_choice &&
-           a.tools == b.tools;
-}
-inline bool operator!=(const NemoResponseSettings& a, const NemoResponseSettings& b) { return !(a == b); }
-
-/// ConsumerConfig, viewed.
-struct ConsumerConfig {
-    using viewed_model = rows::ConsumerConfig;  ///< the model it views
-    std::optional<Integer> schema_version{};
-    std::optional<Nullable<view::NemoResponseSettings>> nemo{};
-    std::optional<JsonView> tasks{};
-};
-
-/// The same values as the model's operator== compares.
-inline bool operator==(const ConsumerConfig& a, const ConsumerConfig& b) {
-    return a.schema_version == b.schema_version &&
-           a.nemo == b.nemo &&
-           a.tasks == b.tasks;
-}
-inline bool operator!=(const ConsumerConfig& a, const ConsumerConfig& b) { return !(a == b); }
-
 /// ProvenanceV1, viewed.
 struct ProvenanceV1 {
     using viewed_model = rows::ProvenanceV1;  ///< the model it views
@@ -1443,32 +1411,6 @@ inline bool operator==(const NemoGymMetadataV4& a, const NemoGymMetadataV4& b) {
            a.repository_identity == b.repository_identity;
 }
 inline bool operator!=(const NemoGymMetadataV4& a, const NemoGymMetadataV4& b) { return !(a == b); }
-
-/// NemoGymProfileEvidence, viewed.
-struct NemoGymProfileEvidence {
-    using viewed_model = rows::NemoGymProfileEvidence;  ///< the model it views
-    std::string_view row_sha256{};
-    view::NemoGymMetadataV4 metadata{};
-    std::string_view source_row_sha256{};
-    std::string_view prompt_sha256{};
-    std::vector<std::string_view> inference_call_ids{};
-    std::string_view created_at_source_call_id{};
-    std::string_view configuration_digest{};
-    std::vector<JsonView> native_output_messages{};
-};
-
-/// The same values as the model's operator== compares.
-inline bool operator==(const NemoGymProfileEvidence& a, const NemoGymProfileEvidence& b) {
-    return a.row_sha256 == b.row_sha256 &&
-           a.metadata == b.metadata &&
-           a.source_row_sha256 == b.source_row_sha256 &&
-           a.prompt_sha256 == b.prompt_sha256 &&
-           a.inference_call_ids == b.inference_call_ids &&
-           a.created_at_source_call_id == b.created_at_source_call_id &&
-           a.configuration_digest == b.configuration_digest &&
-           a.native_output_messages == b.native_output_messages;
-}
-inline bool operator!=(const NemoGymProfileEvidence& a, const NemoGymProfileEvidence& b) { return !(a == b); }
 
 /// TextPartV1, viewed.
 struct TextPartV1 {
@@ -2674,10 +2616,8 @@ bool check_rules(Decoder& d, const view::HarborAtifTrajectory& value);
 bool check_rules(Decoder& d, const view::AtifContentPart& value);
 bool check_rules(Decoder& d, const view::NemoGymAtifStep& value);
 bool check_rules(Decoder& d, const view::NemoGymAtifTrajectory& value);
-bool check_rules(Decoder& d, const view::ConsumerConfig& value);
 bool check_rules(Decoder& d, const view::FireworksDPORow& value);
 bool check_rules(Decoder& d, const view::FireworksSFTRow& value);
-bool check_rules(Decoder& d, const view::NemoGymProfileEvidence& value);
 bool check_rules(Decoder& d, const view::NemoGymProfileMessage& value);
 bool check_rules(Decoder& d, const view::ProfileManifest& value);
 bool check_rules(Decoder& d, const view::SWEBenchProfileRow& value);

@@ -36,13 +36,14 @@ std::string value_type(const TypeRef& t, bool in_view) {
 }
 
 // The rows lint reads as views (src/lint.cpp), besides the models of hand-written rules.
-// The models and unions that have view models: those with hand-written rules, the rows lint reads
-// (the roots of the schemas whose documents name their version), and all they hold.
+// The models and unions that have view models: those with hand-written rules (but for rules that read
+// the model itself: rules_read_values), the rows lint reads (the roots of the schemas whose documents
+// name their version), and all they hold.
 std::set<std::string> view_types(const Module& module) {
     std::set<std::string> out;
     std::vector<std::string> todo;
     for (const Model& m : module.models)
-        if (!m.checked_by_code.empty()) todo.push_back(m.name);
+        if (!m.checked_by_code.empty() && !m.rules_read_values) todo.push_back(m.name);
     for (const SchemaDoc& s : module.schemas)
         if (!s.family.empty() && module.find_model(s.root)) todo.push_back(s.root);
     const auto add_type = [&](const TypeRef& t, const auto& self) -> void {
@@ -241,7 +242,7 @@ std::string emit_fast_model_reader(const Model& m, FastMode mode, bool viewed) {
 }
 
 )",
-                    {{"Name", m.name}, {"Type", m.rules_read_values ? m.name : "view::" + m.name}});
+                    {{"Name", m.name}, {"Type", m.rules_read_values ? m.name : "view::" + m.name}});  // (no view: see view_types())
     const bool read = mode != FastMode::check;
     const KeyChain chain = key_chain(m, "if (is_key(key, $Key$)) {\n    bit = $Bit$;\n",
                                      [&](const Field& f) { return read ? fast_member(m, f) : check_member(m, f); });

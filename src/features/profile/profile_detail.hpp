@@ -8,8 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include <simdjson.h>
-
 #include "sediment/rows/json.hpp"
 #include "sediment/rows/profile.hpp"
 
@@ -55,11 +53,6 @@ void adapt_text(const Profile& p, const StringText& text, std::optional<Split> s
 
 /// adapt_row() for swe-bench-tasks-v1 (swe.cpp).
 ProfileRow adapt_swe(const Profile& p, const Json& canonical, Split split, const ConsumerSettings& consumer);
-
-/// simdjson's value as Json, for rules over a view's free-form values (nemo.cpp); false for a string that
-/// starts with NUL, which may be the fast path's marker of an integer beyond 64 bits (only its reader
-/// knows): the rule then declines, and the exact reader judges the document.
-bool view_as_json(simdjson::dom::element e, Json& out);
 
 /// Python's str.strip() (the characters str.isspace() is true of).
 std::string_view python_strip(std::string_view s);

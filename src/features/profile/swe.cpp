@@ -280,6 +280,12 @@ bool aware_datetime(std::string_view text, std::string& out, std::string& why) {
     return true;
 }
 
+// Whether an eval_script prints SWE-bench's test-output markers (swebench.harness.constants
+// START_TEST_OUTPUT and END_TEST_OUTPUT), as validate_rlvr_consumer_rows() asks.
+bool test_output_markers(std::string_view script) {
+    return script.find(">>>>> Start Test Output") != std::string_view::npos && script.find(">>>>> End Test Output") != std::string_view::npos;
+}
+
 namespace {
 
 // ----- the models' rules ---------------------------------------------------------------------------
@@ -342,8 +348,7 @@ bool task_rules(Decoder& d, const Task& t, bool written) {
         auto at = d.at("eval_script");
         const std::string_view script = str(t.eval_script);
         if (script.empty()) d.error("rows.decode.non_empty", "eval_script is empty");
-        else if (written && (script.find(">>>>> Start Test Output") == std::string_view::npos ||
-                             script.find(">>>>> End Test Output") == std::string_view::npos))
+        else if (written && !test_output_markers(script))
             d.error("rows.decode.swe_markers", "eval_script lacks SWE-bench's test-output markers (>>>>> Start Test Output, >>>>> End Test Output)");
     }
     return d.error_count() == before;
@@ -371,13 +376,6 @@ bool check_rules(Decoder& d, const view::SWETaskSettings& value) { return task_r
 bool check_rules(Decoder& d, const SWEBenchProfileRow& value) { return task_rules(d, value, true); }
 bool check_rules(Decoder& d, const view::SWEBenchProfileRow& value) { return task_rules(d, value, true); }
 bool check_rules(Decoder& d, const ConsumerConfig& value) { return config_rules(d, value.tasks ? &*value.tasks : nullptr); }
-// (A view's tasks are read as Json: view_as_json(), nemo.cpp.)
-bool check_rules(Decoder& d, const view::ConsumerConfig& value) {
-    if (!value.tasks) return true;
-    Json tasks;
-    return view_as_json(value.tasks->value, tasks) && config_rules(d, &tasks);
-}
-
 }  // namespace detail
 
 // ----- the consumer config (ConsumerSettings, load_consumer_settings()) -----------------------------
@@ -467,7 +465,7 @@ ProfileRow adapt_swe(const Profile& p, const Json& canonical, Split split, const
     for (const Json& test : (*task)["PASS_TO_PASS"])
         if (failing.count(test.get<std::string>())) throw ProfileError("SWE-bench test transitions overlap");
     const std::string& script = (*task)["eval_script"].get_ref<const std::string&>();
-    if (script.find(">>>>> Start Test Output") == std::string::npos || script.find(">>>>> End Test Output") == std::string::npos)
+    if (!test_output_markers(script))
         throw ProfileError("SWE-bench eval_script requires test-output markers");
     Json body = *task;
     body["instance_id"] = canonical["instance_id"];
