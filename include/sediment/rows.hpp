@@ -14,6 +14,7 @@
 #include "rows/print.hpp"
 #include "rows/profile.hpp"
 #include "rows/schema.hpp"
+#include "rows/repair.hpp"
 #include "rows/upgrade.hpp"
 #include "rows/value.hpp"
 #include "rows/versions.hpp"

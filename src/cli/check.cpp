@@ -183,7 +183,7 @@ int run_format(const Options& o) {
             ++changed_files;
             verdict = "would be reformatted";
             if (o.format != Format::jsonl)  // (jsonl: each line's record says it)
-                reporter.report(Finding{out.finding.path, first_change, {}, {}, "would be reformatted from this line on: " + first_reason, {}});
+                reporter.report(Finding{out.finding.path, first_change, {}, {}, "would be reformatted from this line on: " + first_reason, {}, {}});
         } else if (first_change && o.in_place) {  // (plain `format` writes to standard output and leaves files alone)
             if (replacement_of(*out.finding.path).commit()) {  // (a file of blank lines gets no document)
                 ++changed_files;

@@ -199,6 +199,7 @@ int run_lint(const Options& o);      ///< check.cpp
 int run_format(const Options& o);    ///< check.cpp
 int run_convert(const Options& o);   ///< rewrite.cpp
 int run_upgrade(const Options& o);   ///< rewrite.cpp
+int run_repair(const Options& o);    ///< repair.cpp
 int run_schema(const std::vector<std::string>& args);  ///< rewrite.cpp
 /// Whether `name` names a consumer profile (a retired one too): convert --to it writes a profile folder. (profile.cpp)
 bool names_profile(const std::string& name);

@@ -31,6 +31,7 @@ Commands:
   format     re-encode documents strictly, to standard output or in place, or check that they are
   convert    convert ATIF trajectories to rollout rows or their parts, and rollout rows to ATIF
   upgrade    rewrite documents of an older published version as a newer one
+  repair     bring ATIF trajectories that fail Harbor's model (or NeMo Gym's subset) to valid ones
   lint       check that rollout rows are what Sediment's derivation rules produce
   verify     check that a consumer profile folder (hf-trl-sft-v1, ...) is the one Sediment wrote
   schema     list the bundled schemas, or print one
@@ -226,6 +227,36 @@ Exit status:
   2  usage error, or a file that cannot be read
 )";
 
+const char* const kRepair = R"(usage: sediment-rows repair --schema atif|atif-v1.7 [--lossy] [--style compact|sediment]
+                            [-i | --out FOLDER] [OPTIONS] FILE...
+
+Repairs each ATIF trajectory (a .json file as one document, JSONL one a line) so that it is valid
+under --schema, and writes it to standard output; a valid one comes back byte for byte. Each change
+goes to standard error as 'FILE:LINE: POINTER: what changed [rows.repair.ID]' (docs/atif.md lists
+every repair), then a summary: '3 repaired, 1 refused, 12 unchanged'. A refused document (not JSON,
+a root that is not an object, no steps, no agent name, a step without a source, or a repair that
+needs --lossy) gets its errors, and nothing is written for it.
+  --schema NAME          atif (Harbor's model, any version) or atif-v1.7 (NeMo Gym's subset: repaired,
+                         then relabelled ATIF-v1.7 as upgrade does)
+  --lossy                also make the repairs that drop or invent a value (a default name, a part
+                         dropped, NaN as null, ...); without it a document that needs one is refused
+                         with what --lossy would do
+  --style compact|sediment
+                         the layout of a repaired document, as for format
+  -i, --in-place         rewrite each FILE with its repaired documents; a file with a refused
+                         document is left as it was
+  --out FOLDER           write each input's documents to a file of its own in FOLDER (see convert)
+  (--format jsonl: each document's record has "repaired" and a "repairs" list of {"id", "pointer",
+  "message", "lossy"} beside "errors")
+)";
+
+const char* const kRepairExit = R"(
+Exit status:
+  0  every document came out valid
+  1  a document was refused (with --require-documents: also a FILE that holds no document)
+  2  usage error, or a file that cannot be read
+)";
+
 const char* const kLint = R"(usage: sediment-rows lint --schema NAME [--eval-fraction F] [--min-confidence C]
                           [--max-pairs-per-bucket N] [--sessions-complete] [OPTIONS] FILE...
 
@@ -307,6 +338,7 @@ std::string help(const std::string& command) {
     if (command == "format") return std::string(kFormat) + kCommonOptions + kFiles + kFormatExit;
     if (command == "convert") return std::string(kConvert) + kCommonOptions + kFiles + kConvertExit;
     if (command == "upgrade") return std::string(kUpgrade) + kCommonOptions + kFiles + kUpgradeExit;
+    if (command == "repair") return std::string(kRepair) + kCommonOptions + kFiles + kRepairExit;
     if (command == "lint") return std::string(kLint) + kCommonOptions + kFiles + kLintExit;
     if (command == "schema") return kSchema;
     if (command == "verify") return kVerify;

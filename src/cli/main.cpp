@@ -26,7 +26,7 @@ int run(const std::vector<std::string>& args) {
     const std::string& command = args[0];
     if (is_help(command) || command == "help") {
         if (args.size() > 2 || (args.size() == 2 && !has_help(args[1])))
-            return usage_error("help takes one command: validate, format, convert, upgrade, lint, verify or schema");
+            return usage_error("help takes one command: validate, format, convert, upgrade, repair, lint, verify or schema");
         std::cout << help(args.size() == 2 ? args[1] : "");
         return kExitOk;
     }
@@ -35,7 +35,7 @@ int run(const std::vector<std::string>& args) {
         return kExitOk;
     }
     if (command != "validate" && command != "format" && command != "convert" && command != "upgrade" && command != "lint" &&
-        command != "schema" && command != "verify")
+        command != "schema" && command != "verify" && command != "repair")
         return usage_error("unknown command '" + command + "'");
     for (std::size_t i = 1; i < args.size() && args[i] != "--"; ++i) {
         if (is_help(args[i])) {
@@ -55,6 +55,7 @@ int run(const std::vector<std::string>& args) {
     if (!problem.empty()) return usage_error(problem, command);
     if (command == "convert") return run_convert(o);
     if (command == "upgrade") return run_upgrade(o);
+    if (command == "repair") return run_repair(o);
     if (command == "lint") return run_lint(o);
     return command == "validate" ? run_validate(o) : run_format(o);
 }

@@ -87,7 +87,7 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
         } else if (a == "--metadata" && c == "convert") {
             if (!value()) return "--metadata needs a FILE";
             o.metadata = v;
-        } else if (a == "--lossy" && two_schemas) {
+        } else if (a == "--lossy" && (two_schemas || c == "repair")) {
             if (!flag(o.lossy)) return "--lossy takes no value";
         } else if ((a == "--check-media-files" || a == "--check-image-files") && c == "validate") {  // the old name stays
             if (!flag(o.check_media_files)) return a + " takes no value";
@@ -114,12 +114,12 @@ std::string parse_options(const std::vector<std::string>& args, Options& o) {
         } else if (a == "--style" && c != "validate") {
             if (!value() || (v != "compact" && v != "sediment")) return "--style is compact or sediment";
             o.style = v == "sediment" ? rows::Style::sediment : rows::Style::compact;
-        } else if (a == "--out" && (two_schemas || c == "format")) {
+        } else if (a == "--out" && (two_schemas || c == "format" || c == "repair")) {
             if (!value() || v.empty()) return "--out needs a FOLDER";
             o.out = v;
         } else if (a == "--check" && c == "format") {
             if (!flag(o.check)) return "--check takes no value";
-        } else if ((a == "-i" || a == "--in-place") && c == "format") {
+        } else if ((a == "-i" || a == "--in-place") && (c == "format" || c == "repair")) {
             if (!flag(o.in_place)) return a + " takes no value";
         } else if (a == "--format") {
             if (!value() || (v != "text" && v != "jsonl" && v != "github")) return "--format is text, jsonl or github";

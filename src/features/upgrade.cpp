@@ -6,6 +6,7 @@
 #include "sediment/rows/convert.hpp"
 #include "detail/atif_parts.hpp"
 #include "detail/decode.hpp"
+#include "detail/relayout.hpp"
 #include "detail/text.hpp"
 #include "sediment/rows/encode.hpp"
 
@@ -299,39 +300,6 @@ std::vector<std::string> audio_parts(const HarborAtifTrajectory& t) {
     return out;
 }
 
-/// Valid JSON text laid out in `style` with every token kept as written (numbers, escapes, key order):
-/// compact drops the whitespace between tokens; sediment puts one space after ',' and ':' and writes
-/// non-ASCII characters in strings as \uXXXX escapes, as Python's json.dumps does.
-std::string relayout(std::string_view text, Style style) {
-    std::string out;
-    out.reserve(text.size() + text.size() / 8);
-    const bool sediment = style == Style::sediment;
-    for (std::size_t i = 0; i < text.size();) {
-        const char c = text[i];
-        if (c != '"') {
-            if (!is_space(c)) out += c;
-            if (sediment && (c == ',' || c == ':')) out += ' ';
-            ++i;
-            continue;
-        }
-        const std::size_t end = detail::string_end(text, i);
-        if (!sediment) {
-            out.append(text, i, end - i);  // the string as written, escapes and all
-            i = end;
-            continue;
-        }
-        while (i < end) {  // runs of ASCII as written; each other character as \uXXXX escapes
-            const std::size_t ascii = i;
-            while (i < end && static_cast<unsigned char>(text[i]) < 0x80) ++i;
-            out.append(text, ascii, i - ascii);
-            if (i == end) break;
-            char buf[12];
-            out.append(buf, detail::unicode_escape(detail::next_code_point(text, i), buf));
-        }
-    }
-    return out;
-}
-
 /// An ATIF document of any version as the v1.7 subset: Harbor's model judges it under its own label,
 /// then the label becomes ATIF-v1.7 and nothing else changes; the subset's rules (bounds, total_steps,
 /// exact decimals, ...) judge the result. No value is repaired. An audio
@@ -351,7 +319,7 @@ bool upgrade_atif(std::string_view text, Upgraded& out, std::vector<Error>& erro
     const std::size_t before = errors.size();  // Harbor's rules hold under every label but audio's
     for (Error& e : validate(SchemaId::atif_v1_7, relabelled, limits).errors) errors.push_back(std::move(e));
     if (errors.size() != before) return false;
-    out.text = relayout(relabelled, style);
+    out.text = detail::relayout(relabelled, style);
     return true;
 }
 

@@ -74,6 +74,14 @@ std::string json_errors(const std::vector<rows::Error>& errors, std::size_t coun
     return out + "]";
 }
 
+std::string json_repairs(const std::vector<rows::Repair>& repairs) {
+    std::string out = "[";
+    for (const rows::Repair& r : repairs)
+        out += std::string(out.size() > 1 ? ", " : "") + "{\"id\": " + json_string(r.id) + ", \"pointer\": " + json_string(r.pointer) +
+               ", \"message\": " + json_string(r.message) + ", \"lossy\": " + (r.lossy ? "true" : "false") + "}";
+    return out + "]";
+}
+
 std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : rows::detail::printable(path); }
 
 bool Reporter::take_error() {
@@ -104,7 +112,7 @@ void Reporter::write(const std::string& name, std::size_t line, const std::strin
 
 void Reporter::report(const Finding& f, std::string_view fields) {
     if (stopped_) return;
-    if (f.ok() && f.dropped.empty() && !o_.every_document && o_.format != Format::jsonl) return;  // nothing to say
+    if (f.ok() && f.dropped.empty() && f.repairs.empty() && !o_.every_document && o_.format != Format::jsonl) return;  // nothing to say
     const std::string name = display_name(*f.path);
     std::size_t shown = 0;  // errors within the --max-errors budget
     while (shown < f.errors.size() && take_error()) ++shown;
@@ -117,6 +125,8 @@ void Reporter::report(const Finding& f, std::string_view fields) {
     } else {
         for (std::size_t i = 0; i < shown; ++i) write(name, f.line, &f.errors[i].pointer, f.errors[i].message, false, &f.errors[i].id);
         if (problem) write(name, f.line, nullptr, f.problem, false);
+        if (!o_.quiet)  // what repair changed: "POINTER: what changed [rows.repair.ID]"
+            for (const rows::Repair& r : f.repairs) write(name, f.line, &r.pointer, r.message + " [" + r.id + "]", true);
         if (!o_.quiet)  // what --lossy dropped, or (a document that failed) what it would drop, beside the errors
             for (const rows::Error& e : f.dropped)
                 if (f.ok() || std::find(f.errors.begin(), f.errors.end(), e) == f.errors.end())

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sediment/rows/error.hpp"
+#include "sediment/rows/repair.hpp"
 
 namespace sediment_rows_cli {
 
@@ -21,6 +22,7 @@ struct Finding {
     std::vector<sediment::rows::Error> dropped;  ///< --lossy: values the output lacks; failed: what --lossy would drop
     std::string problem;                         ///< an error with no pointer (format --check)
     std::string read_as;                         ///< --schema without a version: the version read, or empty
+    std::vector<sediment::rows::Repair> repairs; ///< repair: what changed
     bool ok() const { return errors.empty() && problem.empty(); }
 };
 
@@ -67,6 +69,9 @@ std::string json_string(std::string_view s);
 
 /// `errors` as a JSON array of {"pointer", "message"} objects ({"id", "pointer", "message"} with `ids`).
 std::string json_errors(const std::vector<sediment::rows::Error>& errors, std::size_t count, bool ids = false);
+
+/// `repairs` as a JSON array of {"id", "pointer", "message", "lossy"} objects.
+std::string json_repairs(const std::vector<sediment::rows::Repair>& repairs);
 
 /// The name under which `path` is reported, valid UTF-8 (bytes that are not are written as \xNN):
 /// "<stdin>" for "-".
