@@ -304,3 +304,59 @@ TEST_CASE("conformance: every ATIF fixture gets Harbor's verdict from both engin
     CHECK(converted.status == 0);
     CHECK(lines_of(converted.out).size() == upgraded.size());
 }
+
+TEST_CASE("conformance: repair leaves every fixture Harbor accepts as it is, and repairs or refuses the others") {
+    const std::string dir = kShared + "/fixtures/atif/";
+    std::istringstream expected(test::read_file(dir + "EXPECTED-harbor.tsv"));
+    std::size_t unchanged = 0, relabelled = 0;
+    for (std::string line; std::getline(expected, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        std::vector<std::string> cells;
+        for (std::size_t from = 0;;) {
+            const std::size_t tab = line.find('\t', from);
+            cells.push_back(line.substr(from, tab - from));
+            if (tab == std::string::npos) break;
+            from = tab + 1;
+        }
+        const std::string& file = cells.at(0);
+        const std::string text = test::read_file(dir + file);
+        INFO(file);
+        const Repaired harbor = repair(text, SchemaId::atif), harbor_lossy = repair(text, SchemaId::atif, RepairOptions{true});
+        if (cells.at(2) == "valid") {
+            ++unchanged;
+            CHECK(harbor.text == text);
+            CHECK(harbor.repairs.empty());
+            CHECK(harbor_lossy.text == text);
+            // for the subset: what upgrade writes (the label alone changes), or the fixture itself
+            const Repaired subset = repair(text, SchemaId::atif_v1_7);
+            REQUIRE(subset.ok() == (cells.at(3) == "valid"));
+            if (validate(SchemaId::atif_v1_7, text).errors.empty()) {
+                CHECK(subset.text == text);
+                CHECK(subset.repairs.empty());
+            } else {
+                ++relabelled;
+                CHECK(subset.text == upgrade(text, "atif", SchemaId::atif_v1_7).text);
+                REQUIRE(subset.repairs.size() == 1);
+                CHECK(subset.repairs[0].id == "rows.repair.schema_version");
+            }
+            continue;
+        }
+        if (file.find("WRAPPER") != std::string::npos) {  // {"parent": ..., "child": ...}: no trajectory at the root
+            REQUIRE(harbor.errors.size() == 1);
+            CHECK(harbor.errors[0] == Error{"rows.repair.refused", "/agent", "no agent: a trajectory names its agent"});
+            CHECK(harbor_lossy.errors == harbor.errors);
+            continue;
+        }
+        // relay's: chat messages and requests where content parts go, null messages: lossy repairs only
+        REQUIRE_FALSE(harbor.ok());
+        for (const Error& e : harbor.errors) {
+            CHECK((e.id == "rows.repair.part_dropped" || e.id == "rows.repair.message"));
+            CHECK(e.message.rfind("needs --lossy: ", 0) == 0);
+        }
+        REQUIRE(harbor_lossy.ok());
+        CHECK(validate(SchemaId::atif, harbor_lossy.text).errors.empty());
+        CHECK(harbor_lossy.repairs.size() >= harbor.errors.size());
+    }
+    CHECK(unchanged == 50);
+    CHECK(relabelled == 33);
+}

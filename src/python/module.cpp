@@ -476,6 +476,25 @@ PYBIND11_MODULE(_native, m) {
        py::arg("consumer"), py::arg("fragmented"),
        "write_profile(): (True, the manifest in digest form, False) or (False, Sediment's message or an I/O error's, is_io).");
 
+    m.def("_repair", [](const py::object& data, std::string_view schema, bool lossy, std::string_view style) -> py::object {
+        const rows::SchemaInfo* s = rows::find_schema(schema);
+        if (!s || (s->id != rows::SchemaId::atif && s->id != rows::SchemaId::atif_v1_7))
+            throw py::value_error("repair takes ATIF trajectories: schema \"atif\" or \"atif-v1.7\", not '" + std::string(schema) + "'");
+        rows::RepairOptions options;
+        options.lossy = lossy, options.style = style_of(style);
+        const Text data_text = text_of(data);
+        rows::Repaired r;
+        {
+            py::gil_scoped_release unlocked;
+            r = rows::repair(data_text.view, s->id, options);
+        }
+        py::list repairs;
+        for (const rows::Repair& x : r.repairs) repairs.append(py::make_tuple(py_text(x.id), py_text(x.pointer), py_text(x.message), x.lossy));
+        const py::object text = r.ok() ? py::object(py::bytes(r.text)) : py::object(py::none());
+        return py::make_tuple(text, repairs, r.errors);
+    }, py::arg("data"), py::arg("schema"), py::arg("lossy"), py::arg("style"),
+       "repair(): (bytes or None, [(id, pointer, message, lossy)], errors).");
+
     m.def("_upgrade", [](std::string_view from, std::string_view to, const py::object& data, std::string_view style, bool lossy) -> py::object {
         const rows::Style s = style_of(style);
         const rows::SchemaInfo* target = rows::find_schema(to);

@@ -322,10 +322,9 @@ private:
                  "key '" + detail::printable(key, 64) + "' given " + std::to_string(count) + " times: the last kept" +
                      (differ ? " (the others held other values)" : " (all the same value)"),
                  differ);
-            Member kept = std::move(n.members[last]);
-            for (std::size_t j = n.members.size(); j-- > i;)
+            n.members[i].value = std::move(n.members[last].value);  // the last value, in the first one's place
+            for (std::size_t j = n.members.size(); j-- > i + 1;)
                 if (n.members[j].key == key) n.members.erase(n.members.begin() + static_cast<std::ptrdiff_t>(j));
-            n.members.insert(n.members.begin() + static_cast<std::ptrdiff_t>(i), std::move(kept));
         }
     }
 

@@ -29,7 +29,7 @@ ROLLOUT = "nemo-gym-rollout"  # the default schema: rollout rows of every versio
 __all__ = [
     "ConvertError", "Converted", "DecodeError", "Document", "DocumentError", "EncodeError", "Error", "FileError", "Linter",
     "ProfileError", "ProfileFinding", "ROLLOUT", "Validation", "Verification",
-    "__version__", "convert", "dumps", "lint", "loads", "read", "schema_text", "schemas", "types", "upgrade", "validate",
+    "__version__", "convert", "dumps", "lint", "loads", "read", "schema_text", "schemas", "types", "upgrade", "validate", "repair", "Repair", "Repaired",
     "validate_file", "verify", "write_profile",
 ]
 
@@ -297,6 +297,44 @@ def upgrade(data: Data, source: str, target: str, style: Style = "compact", loss
     if not ok:
         raise ConvertError(*result)
     return Converted(*result)
+
+
+class Repair(NamedTuple):
+    """One change repair() made: its id ("rows.repair.unknown_key", ...; docs/atif.md lists them), the JSON
+    Pointer of the value in the document as it was read, what changed, and whether it drops or invents a
+    value (made only with ``lossy=True``)."""
+
+    id: str
+    pointer: str
+    message: str
+    lossy: bool
+
+
+class Repaired(NamedTuple):
+    """What repair() made of one trajectory: ``text``, the repaired document (bytes; the input itself
+    when it was valid), or None when it is refused; ``repairs``, each change; ``errors``, why it is
+    refused (empty when ``text`` is valid)."""
+
+    text: Optional[bytes]
+    repairs: List[Repair]
+    errors: List[Error]
+
+    @property
+    def ok(self) -> bool:
+        """True when the document came out valid."""
+        return self.text is not None
+
+
+def repair(data: Data, schema: str = "atif", lossy: bool = False, style: Style = "compact") -> Repaired:
+    """Repairs one ATIF trajectory (bytes or str) so that it is valid under ``schema``: "atif" (Harbor's
+    model, any version) or "atif-v1.7" (NeMo Gym's subset), as ``sediment-rows repair`` does. A valid
+    document comes back as given, with no repair. Lossless repairs are always made; the ones that drop or
+    invent a value only with ``lossy``, and otherwise the document is refused with what each would do.
+    Never raises for a bad document: a refusal is ``Repaired(None, [], errors)``. Raises ValueError for
+    another schema.
+    """
+    text, repairs, errors = _native._repair(data, schema, lossy, style)
+    return Repaired(text, [Repair(*r) for r in repairs], errors)
 
 
 # ----- consumer profiles (docs/profiles.md) -------------------------------------------------------------
