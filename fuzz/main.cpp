@@ -1,5 +1,5 @@
 // The libFuzzer targets in one binary, fuzz-rows, which the build links as fuzz-decode, fuzz-validate,
-// fuzz-convert, fuzz-versions and fuzz-profile beside it: the name it is run by picks the target (one binary links
+// fuzz-convert, fuzz-versions, fuzz-profile and fuzz-repair beside it: the name it is run by picks the target (one binary links
 // and instruments the library's code once, not four times).
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +25,7 @@ constexpr Target kTargets[] = {
     {"fuzz-convert", nothing_to_initialize, fuzz::convert::test_one_input},
     {"fuzz-versions", nothing_to_initialize, fuzz::versions::test_one_input},
     {"fuzz-profile", nothing_to_initialize, fuzz::profile::test_one_input},
+    {"fuzz-repair", nothing_to_initialize, fuzz::repair::test_one_input},
 };
 
 const Target* chosen = nullptr;
@@ -37,7 +38,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
     for (const Target& target : kTargets)
         if (target.name == name) chosen = &target;
     if (!chosen) {
-        std::fprintf(stderr, "fuzz-rows: run it as fuzz-decode, fuzz-validate, fuzz-convert, fuzz-versions or fuzz-profile (the links beside it)\n");
+        std::fprintf(stderr, "fuzz-rows: run it as fuzz-decode, fuzz-validate, fuzz-convert, fuzz-versions, fuzz-profile or fuzz-repair (the links beside it)\n");
         std::exit(2);
     }
     return chosen->initialize();

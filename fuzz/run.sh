@@ -4,7 +4,7 @@
 # leak or a broken invariant; what it found is kept in BUILD/findings/ (a reproducer: BUILD/fuzz/TARGET
 # FILE).
 # usage: fuzz/run.sh [--minutes N | --seconds N] [TARGET...]      (default: 1 minute each, every target)
-# A TARGET is fuzz-validate, fuzz-convert, fuzz-versions or fuzz-profile (links to the one binary, fuzz-rows), or
+# A TARGET is fuzz-validate, fuzz-convert, fuzz-versions, fuzz-profile or fuzz-repair (links to the one binary, fuzz-rows), or
 # fuzz-decode:SCHEMA, the typed decoders of one bundled schema (fuzz-decode:nemo-gym-rollout.v4).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
 done
 all="fuzz-decode:nemo-gym-rollout.v4 fuzz-decode:nemo-gym-response.v3 fuzz-decode:nemo-gym-responses-create-params.v2
      fuzz-decode:ci-outcome.v3 fuzz-decode:atif-v1.7 fuzz-decode:atif fuzz-decode:sft-sample.v3 fuzz-decode:dpo-pair.v4
-     fuzz-decode:sediment-rlvr-rollout.v4 fuzz-decode:consumer-config fuzz-decode:nemo-gym-profile-evidence fuzz-validate fuzz-convert fuzz-versions fuzz-profile"
+     fuzz-decode:sediment-rlvr-rollout.v4 fuzz-decode:consumer-config fuzz-decode:nemo-gym-profile-evidence fuzz-validate fuzz-convert fuzz-versions fuzz-profile fuzz-repair"
 targets=${targets:-$all}
 
 # A build configured with SEDIMENT_ROWS_BUILD_FUZZ=ON (CI's sanitizer build) is used as it is.
@@ -74,6 +74,7 @@ run_one() {
     fuzz-decode:consumer-config|fuzz-decode:nemo-gym-profile-evidence) seeds=config ;;
     fuzz-versions) seeds="versions response ci-outcome" ;;
     fuzz-profile) seeds=family ;;
+    fuzz-repair) seeds="atif repair" ;;
     *) seeds="rollout atif response" ;;
   esac
   dirs=""

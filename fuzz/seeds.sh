@@ -12,7 +12,7 @@ shared=${SEDIMENT_ROWS_SHARED_DIR:-$root/../shared}
 # standard library)
 python3=python3
 [ -x /usr/bin/python3 ] && python3=/usr/bin/python3
-mkdir -p "$out/rollout" "$out/response" "$out/create-params" "$out/ci-outcome" "$out/atif" "$out/versions" "$out/family" "$out/config"
+mkdir -p "$out/rollout" "$out/response" "$out/create-params" "$out/ci-outcome" "$out/atif" "$out/versions" "$out/family" "$out/config" "$out/repair"
 cp "$root/examples/consumer-config.json" "$out/config/"
 # a NeMo Gym profile's evidence record (fuzz-decode:nemo-gym-profile-evidence), its metadata an example row's
 "$python3" - "$root/examples/rows.jsonl" > "$out/config/nemo-evidence.json" <<'PY'
@@ -71,6 +71,18 @@ cat > "$out/atif/hand-written.json" <<'JSON'
   {"step_id": 4, "source": "user", "message": "and?"},
   {"step_id": 5, "source": "agent", "message": [{"type": "text", "text": "done"}], "llm_call_count": 0}],
  "final_metrics": {"total_steps": 5}}
+JSON
+# repair's: what Python's json reads and Harbor's model coerces, one of each fault
+cat > "$out/repair/faults.json" <<'JSON'
+{"schema_version": "atif-v1.6", "agent": {"name": "a", "version": 1, "tools": []}, "debug": NaN, "debug": Infinity,
+ "steps": [{"step_id": 3, "source": "User", "message": {"text": "hi\udc00"}, "model_name": "m", "timestamp": "yesterday"},
+  {"step_id": "2", "source": "assistant", "message": null, "llm_call_count": "0", "reasoning_content": "r", "is_copied_context": "yes",
+   "tool_calls": {"function_name": "f", "arguments": "{\"a\": 1.50}"}, "metrics": {"prompt_tokens": 64.0, "cost_usd": "0.1"},
+   "observation": {"results": [{"source_call_id": "nope", "content": [{"type": "text", "source": {}}, {"type": "video"}, "s"],
+     "subagent_trajectory_ref": {"trajectory_id": "x"}}]}},
+  {"source": "agent", "message": [{"type": "audio", "source": {"media_type": " Audio/MP3", "path": "a"}}],
+   "tool_calls": [{"tool_call_id": "c", "function_name": "g"}, {"tool_call_id": "c", "function_name": "g", "arguments": null}]}],
+ "final_metrics": {"total_steps": -1}, "subagent_trajectories": [{"agent": {"name": "b", "version": "1"}, "steps": [{"source": "user", "message": ""}]}]}
 JSON
 cat > "$out/atif/hand-written-v1.8.json" <<'JSON'
 {"schema_version": "ATIF-v1.8", "agent": {"name": "a", "version": "1"},

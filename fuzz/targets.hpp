@@ -24,6 +24,10 @@ namespace versions {
 int test_one_input(const std::uint8_t* data, std::size_t size);
 }  // namespace versions
 
+namespace repair {
+int test_one_input(const std::uint8_t* data, std::size_t size);
+}  // namespace repair
+
 namespace profile {
 int test_one_input(const std::uint8_t* data, std::size_t size);
 }  // namespace profile

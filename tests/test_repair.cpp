@@ -3,9 +3,12 @@
 // are written out by hand.
 #include <catch2/catch.hpp>
 
-#include "support.hpp"
+#include <sstream>
+
+#include "cli.hpp"
 
 using namespace sediment::rows;
+using test::cli;
 
 namespace {
 
@@ -309,4 +312,82 @@ TEST_CASE("repair: the layout of a repaired document follows the style, every to
                               RepairOptions{false, Style::sediment});
     REQUIRE(r.ok());
     CHECK(r.text == R"({"agent": {"name": "\u00e9", "version": "1", "extra": {"x": 1.50E+2}}, "steps": [{"step_id": 1, "source": "user", "message": "\u00e9"}]})");
+}
+
+TEST_CASE("cli: repair writes each document repaired, lists each change, and sums up") {
+    test::TempDir dir;
+    const std::string valid = doc(kUser);
+    const std::string broken = doc(R"({"step_id":4,"source":"user","message":"hi"})", R"(,"debug":1)");
+    const std::string lossy = doc(R"({"step_id":1,"source":"user","message":null})");
+    const std::string file = (dir / "t.jsonl").string();
+    test::write_file(file, valid + "\n" + broken + "\n" + lossy + "\n[1]\n");
+    const auto r = cli("repair --schema atif " + test::quote(file));
+    CHECK(r.status == 1);
+    const std::string fixed = doc(R"({"step_id":1,"source":"user","message":"hi","extra":{"step_id":4}})", R"(,"extra":{"debug":1})");
+    CHECK(r.out == valid + "\n" + fixed + "\n");
+    CHECK(r.err == file + ":2: /debug: unknown key 'debug': moved into extra [rows.repair.unknown_key]\n" +
+                       file + ":2: /steps/0/step_id: 4 renumbered 1, the step's position (the written id kept in extra) [rows.repair.step_id]\n" +
+                       file + ":3: /steps/0/message: needs --lossy: null: set to \"\" [rows.repair.message]\n" +
+                       file + ":4: (root): the root is an array, not a trajectory object (the line is a JSON array: JSONL holds one document per "
+                       "line, so write its items one per line, or read the file as one document with --document) [rows.repair.refused]\n" +
+                       "1 repaired, 2 refused, 1 unchanged\n");
+
+    const auto with_lossy = cli("repair --schema atif --lossy " + test::quote(file));
+    CHECK(with_lossy.status == 1);
+    CHECK(with_lossy.out == valid + "\n" + fixed + "\n" +
+                                doc(R"({"step_id":1,"source":"user","message":""})") + "\n");
+    CHECK_THAT(with_lossy.err, Catch::Contains(file + ":3: /steps/0/message: null: set to \"\" [rows.repair.message]\n"));
+    CHECK_THAT(with_lossy.err, Catch::EndsWith("2 repaired, 1 refused, 1 unchanged\n"));
+
+    const auto jsonl = cli("repair --schema atif --format jsonl " + test::quote(file));
+    std::vector<std::string> records;
+    std::istringstream err(jsonl.err);
+    for (std::string line; std::getline(err, line);) records.push_back(line);
+    REQUIRE(records.size() == 6);  // four documents, the file's summary, the counts
+    const Json second = Json::parse(records[1]);
+    CHECK(second["repaired"] == true);
+    CHECK(second["valid"] == true);
+    CHECK(second["repairs"][1] == Json::parse(R"J({"id": "rows.repair.step_id", "pointer": "/steps/0/step_id", "message": "4 renumbered 1, the step's position (the written id kept in extra)", "lossy": false})J"));
+    const Json third = Json::parse(records[2]);
+    CHECK(third["valid"] == false);
+    CHECK(third["repairs"] == Json::array());
+    CHECK(third["errors"][0]["pointer"] == "/steps/0/message");
+    CHECK(Json::parse(records[0])["repaired"] == false);
+}
+
+TEST_CASE("cli: repair -i rewrites a file whose documents all come out valid, and leaves the others") {
+    test::TempDir dir;
+    const std::string good = (dir / "good.jsonl").string(), bad = (dir / "bad.jsonl").string(), whole = (dir / "t.json").string();
+    const std::string broken = doc(kUser, R"(,"debug":1)"), fixed = doc(kUser, R"(,"extra":{"debug":1})");
+    test::write_file(good, doc(kUser) + "\n\n" + broken + "\n");
+    test::write_file(bad, broken + "\n{\n");
+    const std::string pretty = "{\n  \"agent\": {\"name\": \"a\", \"version\": \"1\"},\n  \"steps\": [" + kUser + "]\n}\n";
+    test::write_file(whole, pretty);
+    const auto r = cli("repair --schema atif -i -v " + test::quote(good) + " " + test::quote(bad) + " " + test::quote(whole));
+    CHECK(r.status == 1);
+    CHECK(r.out.empty());
+    CHECK(test::read_file(good) == doc(kUser) + "\n\n" + fixed + "\n");
+    CHECK(test::read_file(bad) == broken + "\n{\n");
+    CHECK(test::read_file(whole) == pretty);  // valid: not touched
+    CHECK_THAT(r.err, Catch::Contains(good + ": repaired\n"));
+    CHECK_THAT(r.err, Catch::Contains(bad + ": left as it was (a document in it is refused)\n"));
+    CHECK_THAT(r.err, Catch::Contains(whole + ": unchanged\n"));
+    // a whole .json file repaired: the document and a newline
+    test::write_file(whole, "{\"agent\": {\"name\": \"a\", \"version\": 1},\n \"steps\": [" + kUser + "]}\n");
+    CHECK(cli("repair --schema atif -i " + test::quote(whole)).status == 0);
+    CHECK(test::read_file(whole) == R"({"agent":{"name":"a","version":"1"},"steps":[)" + kUser + "]}\n");
+}
+
+TEST_CASE("cli: repair's usage errors, and its output converts as any valid trajectory does") {
+    CHECK(cli("repair --schema nemo-gym-rollout.v4 -").status == 2);
+    CHECK(cli("repair -").status == 2);
+    CHECK(cli("repair --schema atif -i -").status == 2);
+    test::TempDir dir;
+    const std::string file = (dir / "t.jsonl").string();
+    test::write_file(file, doc(R"({"step_id":5,"source":"User","message":"hi"},{"step_id":6,"source":"agent","message":"ok"})") + "\n");
+    CHECK(cli("convert --from atif --to nemo-gym-response.v3 " + test::quote(file)).status == 1);
+    const auto piped = test::run(test::quote(test::kCli) + " repair --schema atif -q " + test::quote(file) + " | " + test::quote(test::kCli) +
+                                 " convert --lossy --from atif --to nemo-gym-response.v3 -");
+    CHECK(piped.status == 0);
+    CHECK(Json::parse(piped.out)["turns"][0]["completion"] == "ok");
 }

@@ -58,7 +58,7 @@ struct Options {
     Reporter::Options reporting() const {
         Reporter::Options r;
         r.format = format, r.every_document = verbose && command == "validate", r.quiet = quiet;
-        r.fail_fast = fail_fast, r.max_errors = max_errors, r.ids = command == "lint";
+        r.fail_fast = fail_fast, r.max_errors = max_errors, r.ids = command == "lint" || command == "repair";
         return r;
     }
 };
