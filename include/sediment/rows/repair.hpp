@@ -34,7 +34,7 @@ struct Repair {
 struct RepairOptions {
     bool lossy = false;          ///< also make the repairs that drop or invent a value
     Style style = Style::compact; ///< the layout of a repaired document (a valid one is returned as given)
-    Limits limits = {};
+    Limits limits = {};          ///< the limits on the document read
 };
 
 /// What repair() made of one document.
