@@ -9,6 +9,7 @@
 #include <cmath>
 #include <optional>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -196,6 +197,29 @@ std::string label_of(std::string_view s) {
     return {};
 }
 
+/// Names made unique by a suffix, as repair writes them: NAME, then NAME__2, NAME__3, ...
+class Names {
+public:
+    bool taken(const std::string& name) const { return used_.count(name) != 0; }
+    void add(const std::string& name) { used_.insert(name); }
+    /// `base`, or the first of its suffixed forms not taken; taken from now on.
+    std::string unique(const std::string& base) {
+        std::string name = base;
+        if (taken(name)) {
+            int& k = next_[base];  // where the search for this base stopped (many repeats cost no more than their number)
+            if (k < 2) k = 2;
+            do name = base + "__" + std::to_string(k++);
+            while (taken(name));
+        }
+        add(name);
+        return name;
+    }
+
+private:
+    std::set<std::string> used_;
+    std::map<std::string, int> next_;
+};
+
 // ----- the walk ---------------------------------------------------------------------------------------
 
 class Walk {
@@ -265,7 +289,7 @@ public:
                                              : "no steps");
             return false;
         }
-        std::set<std::string> embedded;
+        Names embedded;
         if (Node* subs = t.find("subagent_trajectories"); subs && subs->is(Kind::array))
             subagents(*subs, child(at, "subagent_trajectories"), embedded);
         bool audio = false;
@@ -306,26 +330,33 @@ private:
     }
 
     void repeated_keys(Node& n, const std::string& at) {
-        for (std::size_t i = 0; i < n.members.size(); ++i) {
-            const std::string key = n.members[i].key;
-            std::size_t count = 0, last = i;
-            bool differ = false;
-            const std::string first = write_compact(n.members[i].value);
-            for (std::size_t j = i; j < n.members.size(); ++j)
-                if (n.members[j].key == key) {
-                    ++count;
-                    last = j;
-                    differ = differ || write_compact(n.members[j].value) != first;
-                }
-            if (count < 2) continue;
-            made("rows.repair.duplicate_key", child(at, key),
-                 "key '" + detail::printable(key, 64) + "' given " + std::to_string(count) + " times: the last kept" +
-                     (differ ? " (the others held other values)" : " (all the same value)"),
-                 differ);
-            n.members[i].value = std::move(n.members[last].value);  // the last value, in the first one's place
-            for (std::size_t j = n.members.size(); j-- > i + 1;)
-                if (n.members[j].key == key) n.members.erase(n.members.begin() + static_cast<std::ptrdiff_t>(j));
+        std::map<std::string, std::size_t> count;
+        bool repeated = false;
+        for (const Member& m : n.members) repeated = ++count[m.key] > 1 || repeated;
+        if (!repeated) return;
+        std::vector<Member> kept;
+        std::map<std::string, std::size_t> first;  // each key's place in `kept`
+        std::set<std::string> differ;
+        for (Member& m : n.members) {
+            const auto [at_first, added] = first.emplace(m.key, kept.size());
+            if (added) {
+                kept.push_back(std::move(m));
+                continue;
+            }
+            Member& earlier = kept[at_first->second];
+            if (write_compact(earlier.value) != write_compact(m.value)) differ.insert(m.key);
+            earlier.value = std::move(m.value);  // the last value, in the first one's place
         }
+        for (const Member& m : kept) {
+            const std::size_t times = count[m.key];
+            if (times < 2) continue;
+            const bool lossy = differ.count(m.key) != 0;
+            made("rows.repair.duplicate_key", child(at, m.key),
+                 "key '" + detail::printable(m.key, 64) + "' given " + std::to_string(times) + " times: the last kept" +
+                     (lossy ? " (the others held other values)" : " (all the same value)"),
+                 lossy);
+        }
+        n.members = std::move(kept);
     }
 
     // ----- moving values aside ----------------------------------------------------------------------
@@ -347,9 +378,10 @@ private:
     /// Puts `value` into the object's extra as `key` (or key__2, ... when extra holds that key).
     std::string keep_in_extra(Node& obj, const std::string& at, const std::string& key, Node value) {
         Node& extra = extra_of(obj, at);
-        std::string name = key;
-        for (int k = 2; extra.find(name); ++k) name = key + "__" + std::to_string(k);
-        extra.set(name, std::move(value));
+        Names names;
+        for (const Member& m : extra.members) names.add(m.key);
+        const std::string name = names.unique(key);
+        extra.members.push_back(Member{name, quote(name), false, std::move(value)});
         return name;
     }
 
@@ -458,29 +490,50 @@ private:
     /// left to the caller.
     void fields(Node& obj, Role role, const std::string& at) {
         const Definition& d = def(role);
-        for (std::size_t i = 0; i < obj.members.size();) {
-            const std::string key = obj.members[i].key;
-            Node& v = obj.members[i].value;
-            const Field* f = d.field(key);
+        struct Aside {
+            Member member;
+            std::string why;
+            const char* id;
+        };
+        std::vector<Member> kept;
+        std::vector<Aside> aside;  // (one pass: an object of many unknown keys costs no more than its size)
+        for (Member& m : obj.members) {
+            Node& v = m.value;
+            const Field* f = d.field(m.key);
             if (!f) {
-                move_out(obj, role, at, key, "unknown key '" + detail::printable(key, 64) + "'", "rows.repair.unknown_key");
+                std::string why = "unknown key '" + detail::printable(m.key, 64) + "'";
+                aside.push_back({std::move(m), std::move(why), "rows.repair.unknown_key"});
                 continue;
             }
             if (f->objects && v.is(Kind::object)) {
                 Node list = Node::array();
                 list.items.push_back(std::move(v));
                 v = std::move(list);
-                made("rows.repair.list", child(at, key), "a single object where a list is expected: wrapped in a list");
+                made("rows.repair.list", child(at, m.key), "a single object where a list is expected: wrapped in a list");
             }
-            const Field* s = strict(role).known ? strict(role).field(key) : nullptr;
-            if (key == "extra" || holds(v, *f, s, child(at, key)) || !f->nullable) {
-                ++i;
+            const Field* s = strict(role).known ? strict(role).field(m.key) : nullptr;
+            if (m.key == "extra" || holds(v, *f, s, child(at, m.key)) || !f->nullable) {
+                kept.push_back(std::move(m));
                 continue;
             }
-            const std::string why = v.is(Kind::null) ? "null" : shown(v) + " is not " +
+            std::string why = v.is(Kind::null) ? "null" : shown(v) + " is not " +
                 (f->scalar != Scalar::none ? std::string(scalar_name(f->scalar)) + (f->minimum || (s && s->minimum) ? " in range" : "")
                                            : "what the field holds");
-            move_out(obj, role, at, key, why, "rows.repair.invalid_value");
+            aside.push_back({std::move(m), std::move(why), "rows.repair.invalid_value"});
+        }
+        obj.members = std::move(kept);
+        if (aside.empty()) return;
+        if (!d.has_extra) {
+            for (const Aside& a : aside) made(a.id, child(at, a.member.key), a.why + ": dropped (this object has no extra)", true);
+            return;
+        }
+        Node& extra = extra_of(obj, at);
+        Names names;
+        for (const Member& m : extra.members) names.add(m.key);
+        for (Aside& a : aside) {
+            const std::string name = names.unique(a.member.key);
+            made(a.id, child(at, a.member.key), a.why + ": moved into extra" + (name == a.member.key ? "" : " as '" + name + "'"));
+            extra.members.push_back(Member{name, name == a.member.key ? std::move(a.member.raw_key) : quote(name), false, std::move(a.member.value)});
         }
     }
 
@@ -529,18 +582,19 @@ private:
 
     /// The embedded subagents: each repaired as a trajectory, each with a distinct trajectory_id;
     /// `ids` gets them.
-    void subagents(Node& list, const std::string& at, std::set<std::string>& ids) {
+    void subagents(Node& list, const std::string& at, Names& ids) {
         for (std::size_t k = 0; k < list.items.size(); ++k) {
             Node& sub = list.items[k];
             const std::string where = child(at, k);
             if (!trajectory(sub, where, false)) return;
             Node* id = sub.find("trajectory_id");
-            if (id && id->is(Kind::string) && ids.insert(id->text).second) continue;
-            std::string base = id && id->is(Kind::string) ? id->text : "subagent_" + std::to_string(k + 1);
-            std::string name = base;
-            for (int n = 2; ids.count(name); ++n) name = base + "__" + std::to_string(n);
-            ids.insert(name);
-            if (id && id->is(Kind::string)) {
+            const bool named = id && id->is(Kind::string);
+            if (named && !ids.taken(id->text)) {
+                ids.add(id->text);
+                continue;
+            }
+            const std::string name = ids.unique(named ? id->text : "subagent_" + std::to_string(k + 1));
+            if (named) {
                 keep_in_extra(sub, where, "trajectory_id", *id);
                 made("rows.repair.trajectory_id", child(where, "trajectory_id"),
                      "trajectory_id " + shown(*id) + " repeats an earlier subagent's: written as \"" + name + "\" (the written one kept in extra)");
@@ -551,7 +605,7 @@ private:
         }
     }
 
-    bool step(Node& s, std::size_t i, const std::string& at, const std::set<std::string>& embedded, bool& audio) {
+    bool step(Node& s, std::size_t i, const std::string& at, const Names& embedded, bool& audio) {
         if (!s.is(Kind::object)) {
             refuse(at, "a step is " + std::string(kind_name(s)) + ", not an object");
             return false;
@@ -569,7 +623,7 @@ private:
         if (Node* ts = s.find("timestamp"); ts && ts->is(Kind::string) && !detail::PythonIsoformat::accepts_atif_timestamp(ts->text))
             move_out(s, Role::step, at, "timestamp", shown(*ts) + " is not a timestamp Python's datetime.fromisoformat reads", "rows.repair.timestamp");
         message(s, at, audio);
-        std::vector<std::string> calls;
+        Names calls;
         if (Node* tc = s.find("tool_calls"); tc && tc->is(Kind::array)) tool_calls(*tc, child(at, "tool_calls"), i + 1, calls);
         else if (tc && !tc->is(Kind::null)) move_out(s, Role::step, at, "tool_calls", shown(*tc) + " is not a list of tool calls", "rows.repair.invalid_value");
         if (Node* m = s.find("metrics"); m && !m->is(Kind::null)) {
@@ -743,7 +797,7 @@ private:
         return {};
     }
 
-    void tool_calls(Node& list, const std::string& at, std::size_t step, std::vector<std::string>& ids) {
+    void tool_calls(Node& list, const std::string& at, std::size_t step, Names& ids) {
         std::vector<Node> kept;
         for (std::size_t n = 0; n < list.items.size(); ++n) {
             Node& call = list.items[n];
@@ -761,29 +815,22 @@ private:
         list.items = std::move(kept);
     }
 
-    void tool_call_id(Node& call, const std::string& at, std::size_t step, std::size_t n, std::vector<std::string>& ids) {
+    void tool_call_id(Node& call, const std::string& at, std::size_t step, std::size_t n, Names& ids) {
         const std::string where = child(at, "tool_call_id");
         Node* id = call.find("tool_call_id");
-        const auto taken = [&](const std::string& s) { return std::find(ids.begin(), ids.end(), s) != ids.end(); };
-        const auto unique = [&](const std::string& base) {
-            std::string name = base;
-            for (int k = 2; taken(name); ++k) name = base + "__" + std::to_string(k);
-            return name;
-        };
         if (id && (id->is(Kind::string) || coerce(*id, Scalar::string, where))) {
-            if (!taken(id->text)) return ids.push_back(id->text);
-            const std::string name = unique(id->text);
+            if (!ids.taken(id->text)) return ids.add(id->text);
+            const std::string name = ids.unique(id->text);
             made("rows.repair.tool_call_id", where, shown(*id) + " repeats an earlier call's id in this step: written as \"" + name + "\" (the written one kept in extra)");
             keep_in_extra(call, at, "tool_call_id", std::move(*id));
             call.set("tool_call_id", Node::string(name));
-            return ids.push_back(name);
+            return;
         }
-        const std::string name = unique("call_" + std::to_string(step) + "_" + std::to_string(n + 1));
+        const std::string name = ids.unique("call_" + std::to_string(step) + "_" + std::to_string(n + 1));
         if (id && !id->is(Kind::null)) keep_in_extra(call, at, "tool_call_id", std::move(*id));
         made("rows.repair.tool_call_id", where, std::string(id ? (id->is(Kind::null) ? "null" : "not a string") : "missing") + ": set to \"" + name + "\"" +
              (id && !id->is(Kind::null) ? " (the written value kept in extra)" : ""), true);
         call.set("tool_call_id", Node::string(name));
-        ids.push_back(name);
     }
 
     void arguments(Node& call, const std::string& at) {
@@ -811,7 +858,7 @@ private:
         *a = std::move(wrapped);
     }
 
-    void observation(Node& o, const std::string& at, const std::vector<std::string>& calls, const std::set<std::string>& embedded, bool& audio) {
+    void observation(Node& o, const std::string& at, const Names& calls, const Names& embedded, bool& audio) {
         fields(o, Role::observation, at);
         Node* results = o.find("results");
         if (!results || !results->is(Kind::array)) {
@@ -837,9 +884,9 @@ private:
         results->items = std::move(kept);
     }
 
-    void result(Node& r, const std::string& at, const std::vector<std::string>& calls, const std::set<std::string>& embedded, bool& audio) {
+    void result(Node& r, const std::string& at, const Names& calls, const Names& embedded, bool& audio) {
         fields(r, Role::result, at);
-        if (Node* id = r.find("source_call_id"); id && id->is(Kind::string) && std::find(calls.begin(), calls.end(), id->text) == calls.end())
+        if (Node* id = r.find("source_call_id"); id && id->is(Kind::string) && !calls.taken(id->text))
             move_out(r, Role::result, at, "source_call_id", shown(*id) + " names no tool call of this step", "rows.repair.source_call_id");
         if (Node* c = r.find("content"); c && !c->is(Kind::null)) content(*c, child(at, "content"), audio);
         Node* refs = r.find("subagent_trajectory_ref");
@@ -852,7 +899,7 @@ private:
             const Node* path = ref.is(Kind::object) ? ref.find("trajectory_path") : nullptr;
             const Node* id = ref.is(Kind::object) ? ref.find("trajectory_id") : nullptr;
             const bool by_path = path && path->is(Kind::string) && !path->text.empty();
-            const bool by_id = id && id->is(Kind::string) && embedded.count(id->text);
+            const bool by_id = id && id->is(Kind::string) && embedded.taken(id->text);
             if (by_path || by_id) {
                 kept.push_back(std::move(ref));
                 continue;
