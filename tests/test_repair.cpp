@@ -270,6 +270,26 @@ TEST_CASE("repair: values Harbor's model coerces are written in their type") {
           {{"rows.repair.invalid_value", "/steps/0/metrics/prompt_tokens", false}});
 }
 
+TEST_CASE("repair: required values Harbor's model needs, and items that are not objects") {
+    check(R"({"agent":{"name":"a"},"steps":[)" + kUser + "]}", R"({"agent":{"name":"a","version":"unknown"},"steps":[)" + kUser + "]}",
+          {{"rows.repair.agent_version", "/agent/version", true}});
+    check(R"({"agent":{"name":"a","version":{"major":1}},"steps":[)" + kUser + "]}",
+          R"({"agent":{"name":"a","version":"unknown","extra":{"version":{"major":1}}},"steps":[)" + kUser + "]}",
+          {{"rows.repair.agent_version", "/agent/version", true}});
+    check(doc(R"({"step_id":1,"source":"user"},{"step_id":2,"source":"user","message":null})"),
+          doc(R"({"step_id":1,"source":"user","message":""},{"step_id":2,"source":"user","message":""})"),
+          {{"rows.repair.message", "/steps/0/message", true}, {"rows.repair.message", "/steps/1/message", true}});
+    check(doc(R"({"step_id":1,"source":"user","message":42})"), doc(R"({"step_id":1,"source":"user","message":"42"})"),
+          {{"rows.repair.type", "/steps/0/message", false}});
+    check(doc(agent_step(R"("ls",{"tool_call_id":"c","function_name":"f","arguments":{}})", R"(1,{"source_call_id":"c"})")),
+          doc(agent_step(R"({"tool_call_id":"c","function_name":"f","arguments":{}})", R"({"source_call_id":"c"})")),
+          {{"rows.repair.tool_call_dropped", "/steps/0/tool_calls/0", true}, {"rows.repair.result_dropped", "/steps/0/observation/results/0", true}});
+    check(doc(R"({"step_id":1,"source":"user","message":"m","observation":{"results":"none"}})"),
+          doc(R"({"step_id":1,"source":"user","message":"m","observation":{"results":[]}})"), {{"rows.repair.results", "/steps/0/observation/results", true}});
+    check(doc(R"({"step_id":1,"source":"user","message":"m","observation":"none"})"),
+          doc(R"({"step_id":1,"source":"user","message":"m","extra":{"observation":"none"}})"), {{"rows.repair.invalid_value", "/steps/0/observation", false}});
+}
+
 TEST_CASE("repair: what Python's json reads and strict JSON does not") {
     const std::string step = R"({"step_id":1,"source":"user","message":"m"})";
     check(doc(step, R"(,"notes":"a","notes":"a")"), doc(step, R"(,"notes":"a")"), {{"rows.repair.duplicate_key", "/notes", false}});

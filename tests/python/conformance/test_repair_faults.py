@@ -13,6 +13,11 @@ import pytest
 
 import sediment_rows
 
+try:  # Harbor's own model, where it is installed: it must accept what repair writes
+    from harbor.models.trajectories import Trajectory as HarborTrajectory  # type: ignore
+except ImportError:
+    HarborTrajectory = None
+
 SHARED = os.environ.get("SEDIMENT_ROWS_SHARED_DIR", "")
 ATIF = os.path.join(SHARED, "fixtures", "atif")
 if not os.path.isfile(os.path.join(ATIF, "EXPECTED-harbor.tsv")):
@@ -207,6 +212,8 @@ def outcome(original: bytes, broken: str, expected: Tuple[Any, ...]) -> str:
     _, repair_id, is_lossy = expected
     assert lossy.ok, lossy.errors
     assert sediment_rows.validate(lossy.text, "atif") == []
+    if HarborTrajectory is not None:
+        HarborTrajectory.model_validate_json(lossy.text)
     assert repair_id in [r.id for r in lossy.repairs if r.lossy == is_lossy]
     if any(r.lossy for r in lossy.repairs):
         assert strict.text is None and all(e.message.startswith("needs --lossy: ") for e in strict.errors)
@@ -252,6 +259,13 @@ def test_every_fault_on_every_fixture_is_repaired_or_refused_as_expected():
             assert tally["lossy"] == made, name
         else:
             assert tally["lossless"] + tally["lossy"] == made and tally["refused"] == 0, name
+
+
+def test_harbors_own_model_accepts_what_repair_writes():
+    if HarborTrajectory is None:
+        pytest.skip("Harbor's model (the harbor package) is not installed here: repair's output is checked by this "
+                    "library's validator only")
+    run_all()  # outcome() validates each repaired document with Harbor's Trajectory model
 
 
 if __name__ == "__main__":
