@@ -541,9 +541,10 @@ private:
     void required_string(Node& obj, Role role, const std::string& at, const char* key, const std::string& fallback, const char* id) {
         Node* v = obj.find(key);
         if (v && (v->is(Kind::string) || coerce(*v, Scalar::string, child(at, key)))) return;
-        if (v && !v->is(Kind::null)) keep_in_extra(obj, at, key, std::move(*v));
-        made(id, child(at, key), std::string(v ? (v->is(Kind::null) ? "null" : "not a string") : "missing") + ": set to \"" + fallback + "\"" +
-             (v && !v->is(Kind::null) ? " (the written value kept in extra)" : ""), true);
+        const char* was = v ? (v->is(Kind::null) ? "null" : "not a string") : "missing";
+        const bool kept = v && !v->is(Kind::null);
+        if (kept) keep_in_extra(obj, at, key, std::move(*v));  // (v dangles from here: extra may be new)
+        made(id, child(at, key), std::string(was) + ": set to \"" + fallback + "\"" + (kept ? " (the written value kept in extra)" : ""), true);
         obj.set(key, Node::string(fallback));
         (void)role;
     }
@@ -595,9 +596,9 @@ private:
             }
             const std::string name = ids.unique(named ? id->text : "subagent_" + std::to_string(k + 1));
             if (named) {
-                keep_in_extra(sub, where, "trajectory_id", *id);
                 made("rows.repair.trajectory_id", child(where, "trajectory_id"),
                      "trajectory_id " + shown(*id) + " repeats an earlier subagent's: written as \"" + name + "\" (the written one kept in extra)");
+                keep_in_extra(sub, where, "trajectory_id", *id);  // (id dangles from here)
             } else {
                 made("rows.repair.trajectory_id", child(where, "trajectory_id"), "an embedded subagent without a trajectory_id: given \"" + name + "\"", true);
             }
@@ -827,9 +828,10 @@ private:
             return;
         }
         const std::string name = ids.unique("call_" + std::to_string(step) + "_" + std::to_string(n + 1));
-        if (id && !id->is(Kind::null)) keep_in_extra(call, at, "tool_call_id", std::move(*id));
-        made("rows.repair.tool_call_id", where, std::string(id ? (id->is(Kind::null) ? "null" : "not a string") : "missing") + ": set to \"" + name + "\"" +
-             (id && !id->is(Kind::null) ? " (the written value kept in extra)" : ""), true);
+        const char* was = id ? (id->is(Kind::null) ? "null" : "not a string") : "missing";
+        const bool kept = id && !id->is(Kind::null);
+        if (kept) keep_in_extra(call, at, "tool_call_id", std::move(*id));  // (id dangles from here)
+        made("rows.repair.tool_call_id", where, std::string(was) + ": set to \"" + name + "\"" + (kept ? " (the written value kept in extra)" : ""), true);
         call.set("tool_call_id", Node::string(name));
     }
 
