@@ -67,9 +67,9 @@ done
 # rollout v4, then each family's newest version, without the rows simdjson refuses (integers beyond 64 bits);
 # and validate() alone, the verdict every decode() carries, which bounds it.
 echo "decode() / parse_many (target 0.6x):"
-taskset -c 0 "$build/sediment-rows-throughput" "$corpus4" --schema nemo-gym-rollout.v4 --repeat 10 --only "parse_many,validate(),decode()"
+taskset -c 0 "$build/sediment-rows-throughput" "$corpus4" --schema nemo-gym-rollout.v4 --repeat 10 --only "parse_many,in place,validate(),decode()"
 for name in sft-sample.v3 dpo-pair.v4 diff-sft-sample.v3 recovery-row.v3 swe-bench-task.v3 sediment-rlvr-task.v3 sediment-rlvr-rollout.v4; do
-  taskset -c 0 "$build/sediment-rows-throughput" "$build/bench-family-$name.jsonl" --schema "$name" --repeat 10 --only "parse_many,validate(),decode()" \
+  taskset -c 0 "$build/sediment-rows-throughput" "$build/bench-family-$name.jsonl" --schema "$name" --repeat 10 --only "parse_many,in place,validate(),decode()" \
     --simdjson-only 1
 done
 

@@ -4,6 +4,7 @@
 //   throughput FILE.jsonl [--repeat N] [--schema NAME] [--valijson-rows N] [--only WORDS] [--simdjson-only 1]
 //              [--versions FILE2.jsonl NAME2]
 //   throughput --parse-many FILE.jsonl
+//   throughput --parse-many-streamed FILE.jsonl
 //
 // --only WORDS times only the stages whose name contains one of WORDS, separated by commas (for a
 // profiler, or one question), after decoding once.
@@ -14,9 +15,13 @@
 // versions (rowgen.py --version).
 // --parse-many loads FILE and parses every document into simdjson's DOM with parse_many, and prints
 // how many: the ceiling of a whole process that reads a file (bench/run.sh times it as it times the CLI).
+// --parse-many-streamed does the same reading the file in 4 MiB blocks into one reused buffer, each
+// block's whole lines parsed with parse_many and the partial last line carried into the next: a
+// streaming reader's ceiling, which cuts no lines and checks nothing (issue 52's baseline).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -45,6 +50,7 @@ double seconds_of(const std::function<void()>& f, int repeat) {
 
 std::string only;  // --only: the stages to time
 double parse_many_seconds = 0;  // the time of "simdjson parse_many", decode()'s baseline, when it was timed
+double in_place_seconds = 0;    // the time of "simdjson parse each line in place", the other baseline
 
 bool timed(const char* stage) {
     if (only.empty()) return true;
@@ -141,6 +147,16 @@ void decode_and_encode(rows::type_tag<T>, const std::vector<std::string>& lines,
     }, repeat);
     versus_parse_many("  new row / parse_many", fresh);
     versus_parse_many("  reused row / parse_many", reusing);
+    // a trainer's loop over lines it holds, each with room for the padding: read where it is
+    std::vector<std::string> padded_lines = lines;
+    for (std::string& l : padded_lines) l.reserve(l.size() + rows::kTextPadding);
+    const double in_place = report("decode() in place, one reused row", bytes, lines.size(), [&] {
+        for (const auto& l : padded_lines) sink += rows::decode(rows::StringText(l), reused, errors, schema.id);
+    }, repeat);
+    if (in_place > 0 && in_place_seconds > 0) {
+        std::printf("%-34s %9.2fx\n", "  reused row / in-place parse", in_place_seconds / reusing);
+        std::printf("%-34s %9.2fx\n", "  in place / in-place parse", in_place_seconds / in_place);
+    }
     report("  exact reader alone", bytes, lines.size(), [&] {
         for (const auto& l : lines) {
             T row;
@@ -163,6 +179,40 @@ void decode_and_encode(rows::type_tag<T>, const std::vector<std::string>& lines,
     }, repeat);
 }
 
+/// --parse-many-streamed: every document of the file into simdjson's DOM, the file read in 4 MiB
+/// blocks into one reused buffer; 1 on any error.
+int parse_many_streamed(const char* path) {
+    constexpr std::size_t kBlock = 4u << 20;
+    std::FILE* f = std::fopen(path, "rb");
+    if (!f) return 1;
+    std::vector<char> buffer(2 * kBlock + simdjson::SIMDJSON_PADDING);
+    simdjson::dom::parser parser;
+    std::size_t documents = 0, held = 0;  // bytes of a partial line carried from the last block
+    for (;;) {
+        if (held + kBlock > buffer.size() - simdjson::SIMDJSON_PADDING) buffer.resize(2 * (held + kBlock) + simdjson::SIMDJSON_PADDING);
+        const std::size_t n = std::fread(buffer.data() + held, 1, kBlock, f);
+        const std::size_t size = held + n;
+        std::size_t whole = size;  // up to the last '\n' (everything at the end of the file)
+        if (n > 0) {
+            while (whole > 0 && buffer[whole - 1] != '\n') --whole;
+        }
+        if (whole > 0) {
+            simdjson::dom::document_stream stream;
+            if (parser.parse_many(reinterpret_cast<const std::uint8_t*>(buffer.data()), whole, 16u << 20).get(stream)) return 1;
+            for (auto document : stream) {
+                if (document.error()) return 1;
+                ++documents;
+            }
+        }
+        std::memmove(buffer.data(), buffer.data() + whole, size - whole);
+        held = size - whole;
+        if (n == 0) break;
+    }
+    std::fclose(f);
+    std::printf("%zu documents\n", documents);
+    return 0;
+}
+
 /// --parse-many: every document of the file into simdjson's DOM; 1 on any error.
 int parse_many(const char* path) {
     simdjson::padded_string text;
@@ -183,6 +233,7 @@ int parse_many(const char* path) {
 
 int main(int argc, char** argv) {
     if (argc == 3 && std::string(argv[1]) == "--parse-many") return parse_many(argv[2]);
+    if (argc == 3 && std::string(argv[1]) == "--parse-many-streamed") return parse_many_streamed(argv[2]);
     if (argc < 2) {
         std::cerr << "usage: throughput FILE.jsonl [--repeat N] [--schema NAME] [--valijson-rows N] [--only WORD]\n";
         return 2;
@@ -228,6 +279,13 @@ int main(int argc, char** argv) {
     simdjson::dom::parser parser;
     report("simdjson parse alone (ceiling)", bytes, lines.size(), [&] {
         for (const auto& l : lines) sink += parser.parse(l).is_object();
+    }, repeat);
+    // Each line parsed where it is, as a user's loop over lines with room for the padding parses them
+    // (decode()'s in-place baseline: no copy, one reused parser)
+    std::vector<std::string> padded_lines = lines;
+    for (std::string& l : padded_lines) l.reserve(l.size() + simdjson::SIMDJSON_PADDING);
+    in_place_seconds = report("simdjson parse each line in place", bytes, lines.size(), [&] {
+        for (const auto& l : padded_lines) sink += parser.parse(l.data(), l.size(), false).is_object();
     }, repeat);
     // The same rows as one text, as simdjson's own reader of JSONL parses them (decode()'s baseline).
     std::string joined;

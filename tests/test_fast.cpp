@@ -225,6 +225,40 @@ TEST_CASE("validate() of a std::string's text: read in place when its capacity l
     }
 }
 
+TEST_CASE("decode() of a std::string's text: read in place when its capacity leaves the padding, the same values and errors") {
+    const std::string big = "1180591620717411303424";  // 2^70: the fast path's markers, on a copy
+    const std::string row_text = encode(test::base(test::kRollout));
+    for (const std::string& source : {row_text, atif_text(SchemaId::atif, {"/extra", "{\"x\": " + big + "}"})}) {
+        std::string text = source;
+        text.reserve(text.size() + kTextPadding);
+        REQUIRE(StringText(text).padded());
+        std::vector<Error> errors;
+        if (source == row_text) {
+            NemoGymRolloutRowV2 in_place, copied;
+            CHECK(decode(StringText(text), in_place, errors, test::kRollout));
+            CHECK(decode(std::string_view(source), copied, errors, test::kRollout));
+            CHECK(in_place == copied);
+        } else {
+            HarborAtifTrajectory in_place, copied;
+            CHECK(decode(StringText(text), in_place, errors));
+            CHECK(decode(std::string_view(source), copied, errors));
+            CHECK(in_place == copied);
+            CHECK(big_integer_digits((*in_place.extra)->at("x")) == big);
+        }
+        CHECK(errors.empty());
+        CHECK(text == source);  // read, never written
+    }
+    // an invalid document: the exact reader's errors, whichever way it is read
+    std::string bad = test::mutate(test::kRollout, {"/metadata/debug", "1"});
+    const std::vector<Error> expected = validate(test::kRollout, bad).errors;
+    REQUIRE_FALSE(expected.empty());
+    bad.reserve(bad.size() + kTextPadding);
+    NemoGymRolloutRowV2 row;
+    std::vector<Error> errors;
+    CHECK_FALSE(decode(StringText(bad), row, errors, test::kRollout));
+    CHECK(errors == expected);
+}
+
 TEST_CASE("fast path: limits are the exact reader's") {
     const std::string text = encode(test::base(test::kRollout));
     NemoGymRolloutRowV2 row;

@@ -15,7 +15,7 @@ namespace sediment::rows::detail {
 /// No fast path for this type: decode() reads it exactly. (The generated overloads in read.hpp cover
 /// the document roots of the bundled schemas.)
 template <class T>
-bool fast_decode(std::string_view, T&, const Limits&, SchemaId) {
+bool fast_decode(std::string_view, T&, const Limits&, SchemaId, bool = false) {
     return false;
 }
 
@@ -52,8 +52,8 @@ bool exact_decode(std::string_view text, T& out, std::vector<Error>& errors, con
 }
 
 template <class T>
-bool decode_text(std::string_view text, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits) {
-    if (fast_decode(text, out, limits, schema)) return true;
+bool decode_text(std::string_view text, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits, bool padded) {
+    if (fast_decode(text, out, limits, schema, padded)) return true;
     out = T();
     return exact_decode(text, out, errors, limits, schema);
 }
@@ -77,7 +77,7 @@ std::vector<Error> validate_text(std::string_view text, bool padded, SchemaId sc
 // translation unit compiles the readers again.
 #define SEDIMENT_ROWS_DECODE_EXTERN(Model)                                                                               \
     extern template bool exact_decode<Model>(std::string_view, Model&, std::vector<Error>&, const Limits&, SchemaId);    \
-    extern template bool decode_text<Model>(std::string_view, Model&, std::vector<Error>&, SchemaId, const Limits&);     \
+    extern template bool decode_text<Model>(std::string_view, Model&, std::vector<Error>&, SchemaId, const Limits&, bool); \
     extern template std::vector<Error> validate_text<Model>(std::string_view, bool, SchemaId, const Limits&);            \
     extern template bool decode_document<Model, Json>(const Json&, Model&, std::vector<Error>&, SchemaId, const Limits&); \
     extern template bool decode_document<Model, nlohmann::json>(const nlohmann::json&, Model&, std::vector<Error>&,      \

@@ -459,10 +459,10 @@ bool view_row(std::string_view text, bool padded, const Limits& limits, std::opt
 template <class T>
 bool read_value(element e, T& out, SchemaId schema);
 
-/// Parses `text` and reads a document of `schema` into `out`; false for anything the exact reader
-/// must judge.
+/// Parses `text` (in place when `padded`: kTextPadding readable bytes follow it) and reads a document
+/// of `schema` into `out`; false for anything the exact reader must judge.
 template <class T>
-bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema);
+bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema, bool padded);
 
 /// Parses `text` (in place when `padded`: kTextPadding readable bytes follow it) and checks it as a
 /// document of `schema` with root T: decode_document()'s verdict, building nothing.

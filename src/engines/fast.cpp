@@ -224,9 +224,9 @@ bool check_document(std::string_view text, type_tag<T> root, const Limits& limit
 }
 
 template <class T>
-bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema) {
+bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema, bool padded) {
     Document doc;
-    return parse_dom(text, limits, doc, false, true) && read_document(doc, out, limits, schema);
+    return parse_dom(text, limits, doc, padded, true) && read_document(doc, out, limits, schema);
 }
 
 bool view_document(std::string_view text, const Limits& limits, view::NemoGymAtifTrajectory& out) {

@@ -12670,440 +12670,440 @@ inline bool check(Reader& r, element e, type_tag<SWETaskSettings>) {
 
 namespace sediment::rows::detail {
 
-bool fast_decode(std::string_view text, HarborAtifTrajectory& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, HarborAtifTrajectory& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<HarborAtifTrajectory> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, NemoGymAtifTrajectory& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, NemoGymAtifTrajectory& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<NemoGymAtifTrajectory> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, CIOutcomeV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, CIOutcomeV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<CIOutcomeV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, CIOutcomeV3& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, CIOutcomeV3& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<CIOutcomeV3> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, ConsumerConfig& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, ConsumerConfig& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<ConsumerConfig> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DiffSFTMetadataV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DiffSFTMetadataV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DiffSFTMetadataV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DiffSFTMetadataV2& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DiffSFTMetadataV2& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DiffSFTMetadataV2> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DiffSFTMetadataV3& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DiffSFTMetadataV3& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DiffSFTMetadataV3> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DiffSFTSampleV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DiffSFTSampleV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DiffSFTSampleV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DiffSFTSampleV2& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DiffSFTSampleV2& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DiffSFTSampleV2> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DiffSFTSampleV3& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DiffSFTSampleV3& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DiffSFTSampleV3> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SourceIdsV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SourceIdsV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SourceIdsV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SourceIdsV2& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SourceIdsV2& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SourceIdsV2> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DPOMetadataV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DPOMetadataV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DPOMetadataV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DPOMetadataV2& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DPOMetadataV2& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DPOMetadataV2> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DPOMetadataV3& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DPOMetadataV3& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DPOMetadataV3> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DPOMetadataV4& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DPOMetadataV4& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DPOMetadataV4> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DPOPairV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DPOPairV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DPOPairV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DPOPairV2& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DPOPairV2& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DPOPairV2> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DPOPairV3& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DPOPairV3& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DPOPairV3> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DPOPairV4& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DPOPairV4& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DPOPairV4> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DPOProfileEvidence& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DPOProfileEvidence& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DPOProfileEvidence> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, DPOProvenanceV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, DPOProvenanceV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<DPOProvenanceV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, FireworksDPORow& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, FireworksDPORow& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<FireworksDPORow> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, FireworksSFTRow& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, FireworksSFTRow& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<FireworksSFTRow> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, HfTrlDPORow& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, HfTrlDPORow& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<HfTrlDPORow> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, HfTrlSFTRow& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, HfTrlSFTRow& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<HfTrlSFTRow> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, NemoGymProfileEvidence& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, NemoGymProfileEvidence& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<NemoGymProfileEvidence> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, NemoGymResponseV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, NemoGymResponseV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<NemoGymResponseV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, NemoGymResponsesCreateParamsV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, NemoGymResponsesCreateParamsV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<NemoGymResponsesCreateParamsV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, NemoGymRolloutRowV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, NemoGymRolloutRowV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, NemoGymRolloutRowV2& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, NemoGymRolloutRowV2& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV2> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, NemoGymRolloutRowV3& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, NemoGymRolloutRowV3& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV3> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, NemoGymRolloutRowV4& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, NemoGymRolloutRowV4& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV4> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, NemoGymProfileRow& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, NemoGymProfileRow& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<NemoGymProfileRow> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, ProfileManifest& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, ProfileManifest& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<ProfileManifest> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, RecoveryRowV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, RecoveryRowV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<RecoveryRowV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, RecoveryRowV2& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, RecoveryRowV2& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<RecoveryRowV2> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, RecoveryRowV3& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, RecoveryRowV3& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<RecoveryRowV3> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, RLVRDecisionRowV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, RLVRDecisionRowV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<RLVRDecisionRowV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, RLVRInferenceMessageRowV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, RLVRInferenceMessageRowV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<RLVRInferenceMessageRowV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, RLVRTurnRowV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, RLVRTurnRowV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<RLVRTurnRowV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SedimentRolloutRowV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SedimentRolloutRowV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SedimentRolloutRowV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SedimentRolloutRowV2& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SedimentRolloutRowV2& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SedimentRolloutRowV2> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SedimentRolloutRowV3& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SedimentRolloutRowV3& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SedimentRolloutRowV3> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SedimentRolloutRowV4& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SedimentRolloutRowV4& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SedimentRolloutRowV4> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SedimentTaskRowV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SedimentTaskRowV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SedimentTaskRowV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SedimentTaskRowV2& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SedimentTaskRowV2& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SedimentTaskRowV2> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SedimentTaskRowV3& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SedimentTaskRowV3& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SedimentTaskRowV3> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SFTMetadataV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SFTMetadataV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SFTMetadataV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SFTMetadataV2& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SFTMetadataV2& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SFTMetadataV2> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SFTMetadataV3& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SFTMetadataV3& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SFTMetadataV3> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SFTProfileEvidence& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SFTProfileEvidence& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SFTProfileEvidence> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SFTSampleV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SFTSampleV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SFTSampleV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SFTSampleV2& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SFTSampleV2& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SFTSampleV2> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SFTSampleV3& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SFTSampleV3& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SFTSampleV3> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SWEBenchMetadataV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SWEBenchMetadataV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SWEBenchMetadataV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SWEBenchMetadataV2& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SWEBenchMetadataV2& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SWEBenchMetadataV2> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SWEBenchMetadataV3& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SWEBenchMetadataV3& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SWEBenchMetadataV3> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SWEBenchProfileEvidence& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SWEBenchProfileEvidence& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SWEBenchProfileEvidence> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SWEBenchTaskRowV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SWEBenchTaskRowV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SWEBenchTaskRowV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SWEBenchTaskRowV2& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SWEBenchTaskRowV2& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SWEBenchTaskRowV2> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SWEBenchTaskRowV3& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SWEBenchTaskRowV3& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SWEBenchTaskRowV3> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SWEBenchProfileRow& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SWEBenchProfileRow& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SWEBenchProfileRow> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, SWETaskSettings& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, SWETaskSettings& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<SWETaskSettings> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, TrainerAssistantContentMessageV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, TrainerAssistantContentMessageV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<TrainerAssistantContentMessageV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, TrainerAssistantThinkingMessageV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, TrainerAssistantThinkingMessageV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<TrainerAssistantThinkingMessageV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, TrainerAssistantToolCallMessageV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, TrainerAssistantToolCallMessageV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<TrainerAssistantToolCallMessageV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, TrainerFunctionCallV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, TrainerFunctionCallV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<TrainerFunctionCallV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, TrainerTextMessageV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, TrainerTextMessageV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<TrainerTextMessageV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, TrainerToolCallV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, TrainerToolCallV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<TrainerToolCallV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, TrainerToolMessageV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, TrainerToolMessageV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<TrainerToolMessageV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);
 }
-bool fast_decode(std::string_view text, VerificationV1& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+bool fast_decode(std::string_view text, VerificationV1& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<VerificationV1> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);

@@ -323,440 +323,513 @@ template <class J>
 bool read(Decoder& d, const J& j, NemoGymProfileContent& out);
 
 /// The fast path of decode() for HarborAtifTrajectory documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, HarborAtifTrajectory& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, HarborAtifTrajectory& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for HarborAtifTrajectory documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<HarborAtifTrajectory>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymAtifTrajectory documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, NemoGymAtifTrajectory& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, NemoGymAtifTrajectory& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for NemoGymAtifTrajectory documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<NemoGymAtifTrajectory>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for CIOutcomeV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, CIOutcomeV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, CIOutcomeV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for CIOutcomeV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<CIOutcomeV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for CIOutcomeV3 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, CIOutcomeV3& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, CIOutcomeV3& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for CIOutcomeV3 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<CIOutcomeV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for ConsumerConfig documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, ConsumerConfig& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, ConsumerConfig& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for ConsumerConfig documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<ConsumerConfig>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DiffSFTMetadataV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DiffSFTMetadataV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DiffSFTMetadataV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DiffSFTMetadataV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DiffSFTMetadataV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DiffSFTMetadataV2 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DiffSFTMetadataV2& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DiffSFTMetadataV2& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DiffSFTMetadataV2 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DiffSFTMetadataV2>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DiffSFTMetadataV3 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DiffSFTMetadataV3& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DiffSFTMetadataV3& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DiffSFTMetadataV3 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DiffSFTMetadataV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DiffSFTSampleV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DiffSFTSampleV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DiffSFTSampleV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DiffSFTSampleV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DiffSFTSampleV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DiffSFTSampleV2 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DiffSFTSampleV2& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DiffSFTSampleV2& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DiffSFTSampleV2 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DiffSFTSampleV2>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DiffSFTSampleV3 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DiffSFTSampleV3& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DiffSFTSampleV3& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DiffSFTSampleV3 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DiffSFTSampleV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SourceIdsV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SourceIdsV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SourceIdsV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SourceIdsV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SourceIdsV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SourceIdsV2 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SourceIdsV2& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SourceIdsV2& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SourceIdsV2 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SourceIdsV2>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DPOMetadataV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DPOMetadataV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DPOMetadataV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DPOMetadataV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DPOMetadataV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DPOMetadataV2 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DPOMetadataV2& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DPOMetadataV2& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DPOMetadataV2 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DPOMetadataV2>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DPOMetadataV3 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DPOMetadataV3& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DPOMetadataV3& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DPOMetadataV3 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DPOMetadataV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DPOMetadataV4 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DPOMetadataV4& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DPOMetadataV4& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DPOMetadataV4 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DPOMetadataV4>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DPOPairV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DPOPairV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DPOPairV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DPOPairV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DPOPairV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DPOPairV2 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DPOPairV2& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DPOPairV2& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DPOPairV2 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DPOPairV2>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DPOPairV3 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DPOPairV3& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DPOPairV3& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DPOPairV3 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DPOPairV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DPOPairV4 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DPOPairV4& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DPOPairV4& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DPOPairV4 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DPOPairV4>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DPOProfileEvidence documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DPOProfileEvidence& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DPOProfileEvidence& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DPOProfileEvidence documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DPOProfileEvidence>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for DPOProvenanceV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, DPOProvenanceV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, DPOProvenanceV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for DPOProvenanceV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<DPOProvenanceV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for FireworksDPORow documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, FireworksDPORow& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, FireworksDPORow& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for FireworksDPORow documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<FireworksDPORow>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for FireworksSFTRow documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, FireworksSFTRow& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, FireworksSFTRow& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for FireworksSFTRow documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<FireworksSFTRow>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for HfTrlDPORow documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, HfTrlDPORow& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, HfTrlDPORow& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for HfTrlDPORow documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<HfTrlDPORow>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for HfTrlSFTRow documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, HfTrlSFTRow& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, HfTrlSFTRow& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for HfTrlSFTRow documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<HfTrlSFTRow>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymProfileEvidence documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, NemoGymProfileEvidence& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, NemoGymProfileEvidence& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for NemoGymProfileEvidence documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<NemoGymProfileEvidence>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymResponseV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, NemoGymResponseV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, NemoGymResponseV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for NemoGymResponseV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<NemoGymResponseV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymResponsesCreateParamsV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, NemoGymResponsesCreateParamsV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, NemoGymResponsesCreateParamsV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for NemoGymResponsesCreateParamsV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<NemoGymResponsesCreateParamsV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymRolloutRowV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, NemoGymRolloutRowV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, NemoGymRolloutRowV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for NemoGymRolloutRowV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymRolloutRowV2 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, NemoGymRolloutRowV2& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, NemoGymRolloutRowV2& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for NemoGymRolloutRowV2 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV2>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymRolloutRowV3 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, NemoGymRolloutRowV3& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, NemoGymRolloutRowV3& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for NemoGymRolloutRowV3 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymRolloutRowV4 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, NemoGymRolloutRowV4& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, NemoGymRolloutRowV4& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for NemoGymRolloutRowV4 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<NemoGymRolloutRowV4>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for NemoGymProfileRow documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, NemoGymProfileRow& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, NemoGymProfileRow& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for NemoGymProfileRow documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<NemoGymProfileRow>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for ProfileManifest documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, ProfileManifest& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, ProfileManifest& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for ProfileManifest documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<ProfileManifest>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for RecoveryRowV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, RecoveryRowV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, RecoveryRowV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for RecoveryRowV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<RecoveryRowV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for RecoveryRowV2 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, RecoveryRowV2& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, RecoveryRowV2& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for RecoveryRowV2 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<RecoveryRowV2>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for RecoveryRowV3 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, RecoveryRowV3& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, RecoveryRowV3& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for RecoveryRowV3 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<RecoveryRowV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for RLVRDecisionRowV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, RLVRDecisionRowV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, RLVRDecisionRowV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for RLVRDecisionRowV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<RLVRDecisionRowV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for RLVRInferenceMessageRowV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, RLVRInferenceMessageRowV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, RLVRInferenceMessageRowV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for RLVRInferenceMessageRowV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<RLVRInferenceMessageRowV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for RLVRTurnRowV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, RLVRTurnRowV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, RLVRTurnRowV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for RLVRTurnRowV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<RLVRTurnRowV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SedimentRolloutRowV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SedimentRolloutRowV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SedimentRolloutRowV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SedimentRolloutRowV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SedimentRolloutRowV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SedimentRolloutRowV2 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SedimentRolloutRowV2& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SedimentRolloutRowV2& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SedimentRolloutRowV2 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SedimentRolloutRowV2>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SedimentRolloutRowV3 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SedimentRolloutRowV3& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SedimentRolloutRowV3& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SedimentRolloutRowV3 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SedimentRolloutRowV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SedimentRolloutRowV4 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SedimentRolloutRowV4& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SedimentRolloutRowV4& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SedimentRolloutRowV4 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SedimentRolloutRowV4>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SedimentTaskRowV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SedimentTaskRowV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SedimentTaskRowV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SedimentTaskRowV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SedimentTaskRowV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SedimentTaskRowV2 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SedimentTaskRowV2& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SedimentTaskRowV2& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SedimentTaskRowV2 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SedimentTaskRowV2>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SedimentTaskRowV3 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SedimentTaskRowV3& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SedimentTaskRowV3& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SedimentTaskRowV3 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SedimentTaskRowV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SFTMetadataV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SFTMetadataV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SFTMetadataV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SFTMetadataV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SFTMetadataV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SFTMetadataV2 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SFTMetadataV2& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SFTMetadataV2& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SFTMetadataV2 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SFTMetadataV2>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SFTMetadataV3 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SFTMetadataV3& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SFTMetadataV3& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SFTMetadataV3 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SFTMetadataV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SFTProfileEvidence documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SFTProfileEvidence& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SFTProfileEvidence& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SFTProfileEvidence documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SFTProfileEvidence>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SFTSampleV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SFTSampleV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SFTSampleV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SFTSampleV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SFTSampleV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SFTSampleV2 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SFTSampleV2& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SFTSampleV2& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SFTSampleV2 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SFTSampleV2>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SFTSampleV3 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SFTSampleV3& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SFTSampleV3& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SFTSampleV3 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SFTSampleV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SWEBenchMetadataV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SWEBenchMetadataV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SWEBenchMetadataV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SWEBenchMetadataV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SWEBenchMetadataV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SWEBenchMetadataV2 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SWEBenchMetadataV2& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SWEBenchMetadataV2& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SWEBenchMetadataV2 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SWEBenchMetadataV2>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SWEBenchMetadataV3 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SWEBenchMetadataV3& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SWEBenchMetadataV3& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SWEBenchMetadataV3 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SWEBenchMetadataV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SWEBenchProfileEvidence documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SWEBenchProfileEvidence& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SWEBenchProfileEvidence& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SWEBenchProfileEvidence documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SWEBenchProfileEvidence>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SWEBenchTaskRowV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SWEBenchTaskRowV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SWEBenchTaskRowV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SWEBenchTaskRowV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SWEBenchTaskRowV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SWEBenchTaskRowV2 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SWEBenchTaskRowV2& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SWEBenchTaskRowV2& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SWEBenchTaskRowV2 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SWEBenchTaskRowV2>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SWEBenchTaskRowV3 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SWEBenchTaskRowV3& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SWEBenchTaskRowV3& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SWEBenchTaskRowV3 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SWEBenchTaskRowV3>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SWEBenchProfileRow documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SWEBenchProfileRow& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SWEBenchProfileRow& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SWEBenchProfileRow documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SWEBenchProfileRow>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for SWETaskSettings documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, SWETaskSettings& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, SWETaskSettings& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for SWETaskSettings documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<SWETaskSettings>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for TrainerAssistantContentMessageV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, TrainerAssistantContentMessageV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, TrainerAssistantContentMessageV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for TrainerAssistantContentMessageV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<TrainerAssistantContentMessageV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for TrainerAssistantThinkingMessageV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, TrainerAssistantThinkingMessageV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, TrainerAssistantThinkingMessageV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for TrainerAssistantThinkingMessageV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<TrainerAssistantThinkingMessageV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for TrainerAssistantToolCallMessageV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, TrainerAssistantToolCallMessageV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, TrainerAssistantToolCallMessageV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for TrainerAssistantToolCallMessageV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<TrainerAssistantToolCallMessageV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for TrainerFunctionCallV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, TrainerFunctionCallV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, TrainerFunctionCallV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for TrainerFunctionCallV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<TrainerFunctionCallV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for TrainerTextMessageV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, TrainerTextMessageV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, TrainerTextMessageV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for TrainerTextMessageV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<TrainerTextMessageV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for TrainerToolCallV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, TrainerToolCallV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, TrainerToolCallV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for TrainerToolCallV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<TrainerToolCallV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for TrainerToolMessageV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, TrainerToolMessageV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, TrainerToolMessageV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for TrainerToolMessageV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<TrainerToolMessageV1>, const Limits& limits, SchemaId schema, bool padded = false);
 /// The fast path of decode() for VerificationV1 documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, VerificationV1& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, VerificationV1& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for VerificationV1 documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<VerificationV1>, const Limits& limits, SchemaId schema, bool padded = false);

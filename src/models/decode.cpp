@@ -9,7 +9,7 @@ namespace detail {
 
 #define SEDIMENT_ROWS_DECODE(Model)                                                                                      \
     template bool exact_decode<Model>(std::string_view, Model&, std::vector<Error>&, const Limits&, SchemaId);            \
-    template bool decode_text<Model>(std::string_view, Model&, std::vector<Error>&, SchemaId, const Limits&);             \
+    template bool decode_text<Model>(std::string_view, Model&, std::vector<Error>&, SchemaId, const Limits&, bool);       \
     template std::vector<Error> validate_text<Model>(std::string_view, bool, SchemaId, const Limits&);
 SEDIMENT_ROWS_MODELS(SEDIMENT_ROWS_DECODE)
 #undef SEDIMENT_ROWS_DECODE

@@ -350,8 +350,8 @@ std::string emit_fast_readers(const Module& module) {
             if (variants.count(v.name) && emitted(v.name, mode)) declarations += "inline bool " + fast_signature(v.name, mode) + ";\n";
     }
     for (const std::string& root : fast_roots(module))
-        entries += fill(R"(bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema) {
-    return fast::decode_document(text, out, limits, schema);
+        entries += fill(R"(bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limits, SchemaId schema, bool padded) {
     return fast::check_document(text, root, limits, schema, padded);

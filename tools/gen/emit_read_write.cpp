@@ -156,8 +156,9 @@ std::string emit_readers(const Module& module) {
     std::string body = declarations + "\n";
     for (const std::string& root : fast_roots(module))
         body += fill(R"(/// The fast path of decode() for $Root$ documents (src/fast.cpp, over simdjson): true when `text` is a
-/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict.
-bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema);
+/// valid document, read into `out`; false sends it to the exact reader, which gives the verdict. `padded`:
+/// kTextPadding readable bytes follow `text`, which is parsed where it is.
+bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema, bool padded = false);
 /// The same verdict as fast_decode() for $Root$ documents, building no value (check()); `padded`: kTextPadding
 /// readable bytes follow `text`, which is parsed where it is.
 bool fast_check(std::string_view text, type_tag<$Root$>, const Limits& limits, SchemaId schema, bool padded = false);

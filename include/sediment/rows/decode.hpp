@@ -36,7 +36,7 @@ namespace detail {
 // The library's readers (src/models/decode.cpp), instantiated for every generated model, and for
 // nlohmann::json and nlohmann::ordered_json (Json) documents.
 template <class T>
-bool decode_text(std::string_view text, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits);
+bool decode_text(std::string_view text, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits, bool padded);
 template <class T, class J>
 bool decode_document(const J& document, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits);
 template <class T>
@@ -63,7 +63,21 @@ bool decode(const J& document, T& out, std::vector<Error>& errors, SchemaId sche
 /// with their memory, and 1 MiB of free-form values.
 template <class T>
 bool decode(std::string_view text, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits = {}) {
-    return detail::decode_text(text, out, errors, schema, limits);
+    return detail::decode_text(text, out, errors, schema, limits, false);
+}
+
+/// The same for a std::string's text, read in place when its capacity allows (see StringText): a
+/// trainer's loop that reads each line into one string with `line.reserve(line.size() + kTextPadding)`
+/// (or a buffer with that much room) decodes it without copying it first.
+template <class T>
+bool decode(const StringText& text, T& out, std::vector<Error>& errors, SchemaId schema, const Limits& limits = {}) {
+    return detail::decode_text(text.text(), out, errors, schema, limits, text.padded());
+}
+
+/// The same under the rules of T's own schema.
+template <class T>
+bool decode(const StringText& text, T& out, std::vector<Error>& errors, const Limits& limits = {}) {
+    return decode(text, out, errors, document_traits<T>::schema, limits);
 }
 
 /// The same under the rules of T's own schema (`document_traits<T>::schema`): the newest version of
