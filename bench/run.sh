@@ -10,7 +10,8 @@
 #     family's newest version (issue 32, target 1);
 #   - convert() by name, rows -> ATIF text and back (in bench/throughput.cpp);
 #   - the CLI's `validate` on 1 thread and on every core, over four copies of the corpus, beside
-#     simdjson's parse_many over the same file as a whole process (throughput --parse-many);
+#     simdjson's parse_many over the same file as a whole process, loaded whole (throughput --parse-many)
+#     and read in 4 MiB blocks into one reused buffer (--parse-many-streamed);
 #   - cores: the CLI's `validate -j 1` beside `-j 2`, and Python's validate_file() on 1 and 2 threads,
 #     on a 363 MB file of v4 rows;
 #   - the CLI's `lint` beside `validate` on the same 9,600 faithful v4 rows, in alternating rounds, and on
@@ -63,7 +64,9 @@ for name in sft-sample.v3 dpo-pair.v4 diff-sft-sample.v3 recovery-row.v3 swe-ben
   "$build/sediment-rows-throughput" "$corpus4" --schema nemo-gym-rollout.v4 --versions "$family" "$name" --repeat 10 | sed -n '2p;3p;6p;9p'
 done
 
-# decode() into owning models beside simdjson's parse_many over the same rows, one core (issue 32, target 1):
+# decode() into owning models beside simdjson's parse_many over the same rows, and beside its parse of each
+# line in place (one reused parser, each line with room for the padding: a user's loop; issue 52, target
+# 0.6x for decode() in place into one reused row), one core (issue 32, target 1):
 # rollout v4, then each family's newest version, without the rows simdjson refuses (integers beyond 64 bits);
 # and validate() alone, the verdict every decode() carries, which bounds it.
 echo "decode() / parse_many (target 0.6x):"
@@ -97,9 +100,11 @@ def timed(command, path):
 def best(jobs, path=corpus, schema="nemo-gym-rollout.v2"):
     return timed([cli, "validate", "--schema", schema, "-j", str(jobs), path], path)
 ceiling = timed([throughput, "--parse-many", corpus], corpus)  # a whole process too: load, parse every row
+streamed = timed([throughput, "--parse-many-streamed", corpus], corpus)  # 4 MiB blocks into one buffer (issue 52)
 one, all_ = best(1), best(cores)
 print(f"{'simdjson parse_many, whole process':34} {ceiling:9.1f} MB/s")
-print(f"{'CLI validate, 1 thread':34} {one:9.1f} MB/s   ({one / ceiling:.2f}x parse_many)")
+print(f"{'simdjson parse_many, streamed':34} {streamed:9.1f} MB/s")
+print(f"{'CLI validate, 1 thread':34} {one:9.1f} MB/s   ({one / ceiling:.2f}x parse_many, {one / streamed:.2f}x streamed)")
 print(f"{'CLI validate, %d threads' % cores:34} {all_:9.1f} MB/s   ({all_ / one:.2f}x)")
 v4 = best(1, corpus4, "nemo-gym-rollout.v4")
 print(f"{'CLI validate v4 rows, 1 thread':34} {v4:9.1f} MB/s   ({v4 / one:.2f}x v2)")

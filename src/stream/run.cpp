@@ -69,6 +69,12 @@ private:
     std::size_t max_;
 };
 
+/// How a run of lines is cut into documents (RunOptions's words).
+struct Cutting {
+    std::size_t keep;   ///< the longest document kept whole
+    bool blank_lines;   ///< hand over each blank line too
+};
+
 struct Batch {
     std::vector<Document> documents;
     std::vector<Outcome> outcomes;  ///< room for its outcomes (an earlier batch's, emptied)
@@ -79,6 +85,7 @@ struct Batch {
     };
     std::vector<Mapped> mapped;  ///< or the bytes of mapped files they view, let go once they are done
     BlockPool* pool = nullptr;  ///< where the blocks go once the documents are done
+    const Cutting* cutting = nullptr;
     std::size_t bytes = 0;
 };
 
@@ -88,23 +95,79 @@ struct Results {
     std::vector<Document> documents;  ///< the batch's, emptied: room for a later batch's
 };
 
+/// Processes one document of the batch into `o`, with its layout hint.
+void process_one(Document& d, Outcome& o, const Process& process, std::size_t hint_line) {
+    o.kind = d.kind;
+    o.finding.path = d.path;
+    o.finding.line = d.line;
+    o.message = std::move(d.message);
+    o.compressed = d.compressed;
+    o.documents = d.documents;
+    if (d.kind != Document::document) return;
+    process(d, o);
+    if (!d.whole_file && !o.finding.errors.empty() && o.finding.path == d.path)  // (not the errors of a --metadata line)
+        o.finding.errors.front().message += layout_hint(d.text, hint_line);
+}
+
+/// Cuts a run of lines into documents and processes each as it is cut, so that its bytes are read
+/// once, right before the parser reads them. Lines are numbered from 1 within the run (the thread that
+/// takes the outcomes adds the lines before it); a last outcome of kind `lines` says how many it held.
+void process_lines(Document& run, std::vector<Outcome>& outcomes, const Process& process, const Cutting& cutting) {
+    std::size_t number = 0, metadata = 0;
+    const auto line = [&](std::string_view text, std::size_t size, bool terminated) {
+        ++number;
+        if (blank_line(text) && size <= cutting.keep) {
+            if (!cutting.blank_lines) return;
+            Outcome& o = outcomes.emplace_back();
+            o.kind = Document::blank_line;
+            o.finding.path = run.path;
+            o.finding.line = number;
+            o.in_run = true;
+            return;
+        }
+        Document d;
+        d.path = run.path;
+        d.line = number;
+        d.unterminated = !terminated;
+        d.text = text.substr(0, cutting.keep);
+        d.padded = run.single ? run.padded : !run.padded_before || d.text.data() + d.text.size() <= run.padded_before;
+        d.size = size;
+        if (metadata < run.metadata_lines.size()) {
+            d.metadata = std::move(run.metadata_lines[metadata].first);
+            d.metadata_line = run.metadata_lines[metadata++].second;
+        } else if (!run.message.empty()) {  // --metadata ran out
+            d.kind = Document::io_error;
+            d.message = run.message;
+        }
+        Outcome& o = outcomes.emplace_back();
+        o.in_run = true;
+        process_one(d, o, process, run.file_start ? number : number + 1);
+    };
+    if (run.single) {
+        line(run.text, run.size, !run.unterminated);
+    } else {
+        const std::string_view bytes = run.text;
+        for (std::size_t start = 0; start < bytes.size();) {
+            const auto* newline = static_cast<const char*>(std::memchr(bytes.data() + start, '\n', bytes.size() - start));
+            const std::size_t end = newline ? static_cast<std::size_t>(newline - bytes.data()) : bytes.size();
+            line(bytes.substr(start, end - start), end - start, newline != nullptr);
+            start = end + 1;
+        }
+    }
+    Outcome& end = outcomes.emplace_back();
+    end.kind = Document::lines;
+    end.finding.path = run.path;
+    end.documents = number;
+}
+
 Results process_batch(Batch& batch, const Process& process) {
     Results r;
     r.outcomes = std::move(batch.outcomes);
-    r.outcomes.resize(batch.documents.size());
-    for (std::size_t i = 0; i < batch.documents.size(); ++i) {
-        Document& d = batch.documents[i];
-        Outcome& o = r.outcomes[i];
-        o.kind = d.kind;
-        o.finding.path = d.path;
-        o.finding.line = d.line;
-        o.message = std::move(d.message);
-        o.compressed = d.compressed;
-        o.documents = d.documents;
-        if (d.kind != Document::document) continue;
-        process(d, o);
-        if (!d.whole_file && !o.finding.errors.empty() && o.finding.path == d.path)  // (not the errors of a --metadata line)
-            o.finding.errors.front().message += layout_hint(d.text, d.line);
+    r.outcomes.clear();
+    r.outcomes.reserve(batch.documents.size());
+    for (Document& d : batch.documents) {
+        if (d.kind == Document::lines) process_lines(d, r.outcomes, process, *batch.cutting);
+        else process_one(d, r.outcomes.emplace_back(), process, d.line);
     }
     r.bytes = batch.bytes;
     for (Block& b : batch.blocks) batch.pool->give(std::move(b));
@@ -255,9 +318,10 @@ public:
               if (d.size > keep_) o.finding.errors = {sediment::rows::document_size_error(d.size, options_.limits)};
               else process(d, o);
           }),
-          pool_(options.jobs + 1) {
+          pool_(options.jobs + 1), cutting_{keep_, options.blank_lines} {
         if (options.jobs > 1) workers_.emplace(options.jobs, guarded_);
         batch_.pool = &pool_;
+        batch_.cutting = &cutting_;
     }
 
     RunTotals operator()(const std::vector<std::string>& files) {
@@ -282,11 +346,22 @@ private:
 
     bool full() const { return batch_.bytes >= kBatchBytes || batch_.documents.size() >= kBatchDocuments; }
 
-    /// Takes a batch's outcomes, until take() says to stop.
+    /// Takes a batch's outcomes, until take() says to stop. A run's lines were numbered from 1: here
+    /// they get the number of the lines of their file before the run; and a file's end, its documents.
     void hand_over(Results r) {
         progress_.clear();
         for (Outcome& o : r.outcomes) {
             if (stopped_) break;
+            if (o.kind == Document::lines) {
+                lines_before_ += o.documents;
+                continue;
+            }
+            if (o.in_run) o.finding.line += lines_before_;
+            if (o.kind == Document::end_of_file) {
+                o.documents = file_documents_;
+                lines_before_ = file_documents_ = 0;
+            }
+            file_documents_ += o.kind == Document::document || (o.kind == Document::io_error && o.in_run);
             totals_.documents += o.kind == Document::document;
             stopped_ = !take_(o);
         }
@@ -309,6 +384,7 @@ private:
         }
         batch_ = Batch();
         batch_.pool = &pool_;
+        batch_.cutting = &cutting_;
         if (!spare_.empty()) {
             std::tie(batch_.outcomes, batch_.documents) = std::move(spare_.back());
             spare_.pop_back();
@@ -318,27 +394,45 @@ private:
         if (full()) dispatch();
     }
 
-    /// Adds an item to the batch (a line's document only once its block is in the batch too: see
-    /// read_lines()), with its --metadata line.
+    /// Adds an item to the batch (a run of lines only once its block is in the batch too: see
+    /// read_lines()). With --metadata, a run gets the metadata lines of its documents, in order: the
+    /// reader counts them (metadata pairs each document with a line, so this pass is its own).
     void push(Document d) {
-        if (options_.metadata && d.kind == Document::document) {
+        // the next metadata line, or why there is none
+        const auto next_metadata = [&](std::string& text, std::string& why) {
             std::size_t size = 0;
             bool terminated = false;
-            std::string text;
             do {
                 ++metadata_line_;
                 if (!options_.metadata->next_line(text, keep_, size, terminated)) {
-                    d.kind = Document::io_error;
-                    d.message = options_.metadata->error().empty()
-                                    ? options_.metadata->path() + ": no metadata line left for the next document"
-                                    : options_.metadata->error();
-                    break;
+                    why = options_.metadata->error().empty() ? options_.metadata->path() + ": no metadata line left for the next document"
+                                                             : options_.metadata->error();
+                    return false;
                 }
             } while (blank_line(text));
-            d.metadata = std::move(text);
-            d.metadata_line = metadata_line_;
+            return true;
+        };
+        if (options_.metadata && d.kind == Document::document) {  // a whole file's
+            if (next_metadata(d.metadata, d.message)) d.metadata_line = metadata_line_;
+            else d.kind = Document::io_error;
+        } else if (options_.metadata && d.kind == Document::lines) {
+            const auto attach = [&](std::string_view line, std::size_t size) {
+                if ((blank_line(line) && size <= keep_) || !d.message.empty()) return;
+                std::string text;
+                if (next_metadata(text, d.message)) d.metadata_lines.emplace_back(std::move(text), metadata_line_);
+            };
+            if (d.single) {
+                attach(d.text, d.size);
+            } else {
+                for (std::size_t start = 0; start < d.text.size();) {
+                    const auto* newline = static_cast<const char*>(std::memchr(d.text.data() + start, '\n', d.text.size() - start));
+                    const std::size_t end = newline ? static_cast<std::size_t>(newline - d.text.data()) : d.text.size();
+                    attach(d.text.substr(start, end - start), end - start);
+                    start = end + 1;
+                }
+            }
         }
-        batch_.bytes += d.text.size() + 1;
+        batch_.bytes += d.text.size() + (d.kind == Document::lines ? 0 : 1);
         batch_.documents.push_back(std::move(d));
     }
     void add(Document d) {
@@ -369,93 +463,80 @@ private:
                 d.text = *d.own;
                 d.padded = d.own->capacity() - d.own->size() >= sediment::rows::kTextPadding;
                 add(std::move(d));
-                ++end.documents;
             }
+        } else if (const auto file = MappedFile::open(path)) {
+            read_mapped_lines(path, file);
         } else {
-            Lines lines{path, end};
-            if (const auto file = MappedFile::open(path)) read_mapped_lines(file, lines);
-            else read_lines(in, lines);
+            read_lines(path, in);
         }
         if (!in.error().empty()) add(io_error(path, in.error()));
         end.compressed = in.compressed();
         add(std::move(end));
     }
 
-    /// A JSONL file being cut into lines.
-    struct Lines {
-        const std::string& path;
-        Document& end;  // counts its documents
-        std::size_t number = 0;  // of the last line cut
-        const char* padded_before = nullptr;  // a line that ends before it has kTextPadding readable bytes after it
-    };
-
-    /// The next line of `lines`: a document, or a blank line (handed over with --blank-lines only).
-    void cut(Lines& lines, const char* text, std::size_t size, bool terminated) {
-        ++lines.number;
-        const std::string_view line(text, size);
-        if (blank_line(line) && size <= keep_) {
-            if (options_.blank_lines) {
-                Document d;
-                d.kind = Document::blank_line;
-                d.path = &lines.path;
-                d.line = lines.number;
-                push(std::move(d));
-            }
-            return;
-        }
+    /// A run of whole lines of `path` at `text` (the worker cuts it: process_lines()).
+    Document run_of(const std::string& path, std::string_view text, bool file_start, const char* padded_before) {
         Document d;
-        d.path = &lines.path;
-        d.line = lines.number;
-        d.unterminated = !terminated;
-        d.text = line.substr(0, keep_);
-        d.padded = !lines.padded_before || text + d.text.size() <= lines.padded_before;
-        d.size = size;
-        push(std::move(d));
-        ++lines.end.documents;
+        d.kind = Document::lines;
+        d.path = &path;
+        d.text = text;
+        d.file_start = file_start;
+        d.padded_before = padded_before;
+        return d;
     }
 
-    /// A plain file's lines, where they are in its mapping: the batch holds its part of the file.
-    void read_mapped_lines(const std::shared_ptr<const MappedFile>& file, Lines& lines) {
+    /// A plain file's lines, where they are in its mapping, in runs of about a batch's bytes: each
+    /// ends at the first line end past kBatchBytes, found where it is (the reader touches a page or
+    /// two of each run, not its every byte). The batch holds its part of the file.
+    void read_mapped_lines(const std::string& path, const std::shared_ptr<const MappedFile>& file) {
         const std::string_view bytes = file->bytes();
-        lines.padded_before = bytes.data() + file->readable() - std::min(file->readable(), sediment::rows::kTextPadding);
-        std::size_t line_start = 0, batch_start = 0;
-        while (line_start < bytes.size() && !stopped_) {
-            const auto* newline = static_cast<const char*>(std::memchr(bytes.data() + line_start, '\n', bytes.size() - line_start));
-            const std::size_t at = newline ? static_cast<std::size_t>(newline - bytes.data()) : bytes.size();
-            cut(lines, bytes.data() + line_start, at - line_start, newline != nullptr);
-            line_start = at + 1;
-            if (full() || line_start >= bytes.size()) {  // the batch holds its part of the file, then goes when full
-                batch_.mapped.push_back({file, batch_start, std::min(line_start, bytes.size())});
-                batch_start = line_start;
-                dispatch_when_full();
+        const char* padded_before = bytes.data() + file->readable() - std::min(file->readable(), sediment::rows::kTextPadding);
+        for (std::size_t start = 0; start < bytes.size() && !stopped_;) {
+            std::size_t end = bytes.size();
+            if (bytes.size() - start > kBatchBytes) {
+                const std::size_t from = start + kBatchBytes - 1;
+                const auto* newline = static_cast<const char*>(std::memchr(bytes.data() + from, '\n', bytes.size() - from));
+                if (newline) end = static_cast<std::size_t>(newline - bytes.data()) + 1;
             }
+            push(run_of(path, bytes.substr(start, end - start), start == 0, padded_before));
+            batch_.mapped.push_back({file, start, end});
+            start = end;
+            dispatch_when_full();
         }
     }
 
-    /// The lines of any other input, read a block at a time and cut where they are: this thread copies
-    /// nothing and allocates nothing per line. A block goes into the batch with its whole lines; the
-    /// partial line at its end starts the next block. A block holding one line only grows, up to the
-    /// limit; past it, the line's first bytes are kept for its hint, and the rest is counted and dropped.
-    void read_lines(Input& in, Lines& lines) {
+    /// The lines of any other input, read a block at a time: each full block's whole lines go as a run
+    /// (its last line end found from the block's end), and the partial line after them starts the next
+    /// block; this thread copies that partial line only, and allocates nothing per line. A block
+    /// holding one line only grows, up to the limit; past it, the line's first bytes are kept for its
+    /// hint, and the rest is counted and dropped.
+    void read_lines(const std::string& path, Input& in) {
         Block block = pool_.take(BlockPool::kBlockBytes);
-        std::size_t line_start = 0, scanned = 0;  // the first line not yet cut; bytes searched for '\n'
+        bool file_start = true;
+        const auto send = [&](Block& b, std::size_t whole) {  // the block's first `whole` bytes, whole lines
+            push(run_of(path, std::string_view(b.data.get(), whole), file_start, nullptr));
+            file_start = false;
+            batch_.blocks.push_back(std::move(b));
+            dispatch_when_full();
+        };
         for (;;) {
             if (stopped_) return;
-            bool read = true;  // false after a line past the limit: the bytes after its end are in the block
             if (block.size == block.capacity) {
-                if (line_start > 0) {  // the whole lines go; the partial one starts the next block
-                    Block next = pool_.take((block.size - line_start) * 2);
-                    next.size = block.size - line_start;
-                    std::memcpy(next.data.get(), block.data.get() + line_start, next.size);
-                    block.size = line_start;
-                    batch_.blocks.push_back(std::move(block));
-                    dispatch_when_full();
+                const auto* last = static_cast<const char*>(memrchr(block.data.get(), '\n', block.size));
+                if (last) {  // the whole lines go; the partial one starts the next block
+                    const std::size_t whole = static_cast<std::size_t>(last - block.data.get()) + 1;
+                    Block next = pool_.take((block.size - whole) * 2);
+                    next.size = block.size - whole;
+                    std::memcpy(next.data.get(), block.data.get() + whole, next.size);
+                    send(block, whole);
                     block = std::move(next);
-                    scanned = block.size;
-                    line_start = 0;
                 } else if (block.size > keep_) {  // one line, longer than the limit
-                    auto own = std::make_unique<std::string>(block.data.get(), std::min(block.size, kHintBytes));
-                    own->reserve(own->size() + sediment::rows::kTextPadding);
+                    Document d = run_of(path, {}, file_start, nullptr);
+                    d.single = true;
+                    d.own = std::make_unique<std::string>(block.data.get(), std::min(block.size, kHintBytes));
+                    d.own->reserve(d.own->size() + sediment::rows::kTextPadding);
+                    d.text = *d.own;
+                    d.padded = true;
                     std::size_t size = block.size;
                     const char* newline = nullptr;
                     std::size_t n = 0;
@@ -463,21 +544,19 @@ private:
                         newline = static_cast<const char*>(std::memchr(block.data.get(), '\n', n));
                         size += newline ? static_cast<std::size_t>(newline - block.data.get()) : n;
                     }
-                    ++lines.number;
                     if (!newline && !in.error().empty()) return;  // a read error: the line is not whole
-                    Document d;
-                    d.path = &lines.path;
-                    d.line = lines.number;
-                    d.unterminated = !newline;
-                    d.text = *own;
-                    d.own = std::move(own);
                     d.size = size;
+                    d.unterminated = !newline;
                     push(std::move(d));
-                    ++lines.end.documents;
-                    if (!newline) break;
-                    line_start = scanned = static_cast<std::size_t>(newline - block.data.get()) + 1;
-                    block.size = n;
-                    read = false;
+                    file_start = false;
+                    if (!newline) {
+                        block.size = 0;
+                        break;
+                    }
+                    const std::size_t after = static_cast<std::size_t>(newline - block.data.get()) + 1;  // what follows the line
+                    std::memmove(block.data.get(), block.data.get() + after, n - after);
+                    block.size = n - after;
+                    continue;
                 } else {  // one line, longer than the block: a larger block, up to just past the limit
                     Block larger(keep_ - block.capacity >= block.capacity ? 2 * block.capacity : keep_ + 1);
                     std::memcpy(larger.data.get(), block.data.get(), block.size);
@@ -486,22 +565,18 @@ private:
                     block = std::move(larger);
                 }
             }
-            if (read) {
-                const std::size_t n = in.read(block.data.get() + block.size, block.capacity - block.size);
-                if (n == 0) break;
-                block.size += n;
-            }
-            while (const auto* newline = static_cast<const char*>(std::memchr(block.data.get() + scanned, '\n', block.size - scanned))) {
-                const std::size_t at = static_cast<std::size_t>(newline - block.data.get());
-                cut(lines, block.data.get() + line_start, at - line_start, true);
-                line_start = scanned = at + 1;
-            }
-            scanned = block.size;
+            const std::size_t n = in.read(block.data.get() + block.size, block.capacity - block.size);
+            if (n == 0) break;
+            block.size += n;
         }
-        if (line_start < block.size && in.error().empty())  // after a read error, the last line may not be whole
-            cut(lines, block.data.get() + line_start, block.size - line_start, false);
-        batch_.blocks.push_back(std::move(block));
-        dispatch_when_full();
+        // the rest: whole lines, and a last one no '\n' ends (after a read error it may not be whole: not cut)
+        std::size_t whole = block.size;
+        if (!in.error().empty()) {
+            const auto* last = block.size ? static_cast<const char*>(memrchr(block.data.get(), '\n', block.size)) : nullptr;
+            whole = last ? static_cast<std::size_t>(last - block.data.get()) + 1 : 0;
+        }
+        if (whole > 0) send(block, whole);
+        else pool_.give(std::move(block));
     }
 
     const RunOptions& options_;
@@ -516,6 +591,8 @@ private:
     bool stopped_ = false;
     RunTotals totals_;
     std::size_t metadata_line_ = 0;
+    const Cutting cutting_;
+    std::size_t lines_before_ = 0, file_documents_ = 0;  // of the file being taken: lines of its runs taken, documents
 };
 
 }  // namespace

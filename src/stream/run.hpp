@@ -18,9 +18,10 @@
 namespace sediment_rows_cli {
 
 /// One item read from the input: a document, the end of a file, a file that could not be read, or (when
-/// asked for) a blank line.
+/// asked for) a blank line. Inside the engine, also a run of a JSONL file's whole lines (`lines`), which
+/// the thread that processes it cuts into documents as it goes: the reader does not look at every byte.
 struct Document {
-    enum Kind { document, end_of_file, io_error, blank_line };
+    enum Kind { document, end_of_file, io_error, blank_line, lines };
     Kind kind = document;
     const std::string* path = nullptr;
     std::size_t line = 0;
@@ -35,6 +36,13 @@ struct Document {
     std::string message;          ///< io_error: why
     bool compressed = false;      ///< end_of_file: the file was gzip-compressed
     std::size_t documents = 0;    ///< end_of_file: the documents the file held
+    // lines: `text` is the run (its last line ends in '\n' unless the file ends there); a line that ends
+    // before `padded_before` (null: every line) has kTextPadding readable bytes after it. A line longer
+    // than the limit comes alone (`single`): `text` holds its first bytes, `size` its length.
+    const char* padded_before = nullptr;
+    bool file_start = false;      ///< lines: the run starts its file (its first line is line 1)
+    bool single = false;
+    std::vector<std::pair<std::string, std::size_t>> metadata_lines;  ///< lines, --metadata: each document's line and its number
 
     /// The text for rows::validate() and rows::lint(), read in place.
     sediment::rows::StringText string_text() const { return {text, padded}; }
@@ -50,6 +58,7 @@ struct Outcome {
     bool compressed = false;      ///< end_of_file: as in Document
     std::size_t documents = 0;    ///< end_of_file: as in Document
     std::optional<sediment::rows::SessionFacts> facts;  ///< lint: what the rules across rows need
+    bool in_run = false;          ///< a line cut from a run of lines: numbered within the run until it is taken
 };
 
 /// Processes one document (kind `document`); runs on a worker thread.
