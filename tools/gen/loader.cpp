@@ -465,16 +465,7 @@ private:
         Variant v;
         v.name = s.value("title", name);  // a union's title names it; else the property it is read from
         std::vector<std::string> refs;
-        const std::function<void(const Json&)> collect = [&](const Json& any_of) {
-            for (const Json& alt : any_of) {
-                if (alt.is_object() && alt.size() == 1 && alt.contains("anyOf")) collect(alt["anyOf"]);
-                else if (alt.is_object() && alt.size() == 1 && alt.contains("$ref") && alt["$ref"].is_string() &&
-                         alt["$ref"].get<std::string>().rfind("#/$defs/", 0) == 0)
-                    refs.push_back(alt["$ref"].get<std::string>().substr(8));
-                else problem(where(at + "/anyOf"), "a union's branches must be plain $refs");
-            }
-        };
-        collect(s["anyOf"]);
+        if (!union_refs(s["anyOf"], refs)) problem(where(at + "/anyOf"), "a union's branches must be plain $refs");
         for (const std::string& model : refs) {
             if (!root_->contains("$defs") || !(*root_)["$defs"].contains(model)) problem(where(at + "/anyOf"), "'#/$defs/" + model + "' does not resolve");
             else v.models.push_back(model);

@@ -10,6 +10,21 @@ namespace gen {
 
 using Json = nlohmann::ordered_json;
 
+bool union_refs(const nlohmann::ordered_json& any_of, std::vector<std::string>& models) {
+    bool plain = true;
+    for (const nlohmann::ordered_json& alt : any_of) {
+        if (alt.is_object() && alt.size() == 1 && alt.contains("anyOf")) {
+            plain = union_refs(alt["anyOf"], models) && plain;
+        } else if (alt.is_object() && alt.size() == 1 && alt.contains("$ref") && alt["$ref"].is_string() &&
+                   alt["$ref"].get<std::string>().rfind("#/$defs/", 0) == 0) {
+            models.push_back(alt["$ref"].get<std::string>().substr(8));
+        } else {
+            plain = false;
+        }
+    }
+    return plain;
+}
+
 bool all_model_refs(const Json& branches, const Json& defs) {
     return std::all_of(branches.begin(), branches.end(), [&](const Json& b) {
         if (!b.is_object() || b.size() != 1 || !b.contains("$ref") || !b["$ref"].is_string()) return false;

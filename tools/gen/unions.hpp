@@ -10,6 +10,10 @@
 
 namespace gen {
 
+/// The models an anyOf's branches name (`#/$defs/NAME`), nested anyOfs flattened, appended to `models`;
+/// false when a branch is anything but a plain $ref into $defs.
+bool union_refs(const nlohmann::ordered_json& any_of, std::vector<std::string>& models);
+
 /// True when every branch of an anyOf (`branches`, null removed) is a plain $ref to a model of `defs`.
 bool all_model_refs(const nlohmann::ordered_json& branches, const nlohmann::ordered_json& defs);
 
