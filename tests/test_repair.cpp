@@ -121,9 +121,11 @@ TEST_CASE("repair: an unknown key moves into its object's extra, or goes where t
     // an observation has no extra: lossy
     check(doc(R"({"step_id":1,"source":"user","message":"m","observation":{"results":[],"status":"ok"}})"),
           doc(R"({"step_id":1,"source":"user","message":"m","observation":{"results":[]}})"), {{"rows.repair.unknown_key", "/steps/0/observation/status", true}});
-    // an extra that is not an object keeps its value as _raw
+    // an extra that is not an object keeps its value as _raw, whatever else moves into it
     check(doc(kUser, R"(,"extra":"note","debug":1)"), doc(kUser, R"(,"extra":{"_raw":"note","debug":1})"),
           {{"rows.repair.extra", "/extra", false}, {"rows.repair.unknown_key", "/debug", false}});
+    check(doc(R"({"step_id":1,"source":"user","message":"m","extra":[1,2]})"), doc(R"({"step_id":1,"source":"user","message":"m","extra":{"_raw":[1,2]}})"),
+          {{"rows.repair.extra", "/steps/0/extra", false}});
 }
 
 TEST_CASE("repair: step ids renumbered 1..n, the written one kept") {
@@ -286,6 +288,13 @@ TEST_CASE("repair: required values Harbor's model needs, and items that are not 
           {{"rows.repair.tool_call_dropped", "/steps/0/tool_calls/0", true}, {"rows.repair.result_dropped", "/steps/0/observation/results/0", true}});
     check(doc(R"({"step_id":1,"source":"user","message":"m","observation":{"results":"none"}})"),
           doc(R"({"step_id":1,"source":"user","message":"m","observation":{"results":[]}})"), {{"rows.repair.results", "/steps/0/observation/results", true}});
+    check(R"({"agent":{"name":"a","version":"1","tool_definitions":[{"name":"f"},"g"]},"steps":[)" + kUser + "]}",
+          R"({"agent":{"name":"a","version":"1","extra":{"tool_definitions":[{"name":"f"},"g"]}},"steps":[)" + kUser + "]}",
+          {{"rows.repair.invalid_value", "/agent/tool_definitions", false}});
+    check(doc(R"({"step_id":1,"source":"user","message":"m","observation":{"results":[{"subagent_trajectory_ref":"sub-1"}]}})", R"(,"subagent_trajectories":7)"),
+          doc(R"({"step_id":1,"source":"user","message":"m","observation":{"results":[{"extra":{"subagent_trajectory_ref":"sub-1"}}]}})", R"(,"extra":{"subagent_trajectories":7})"),
+          {{"rows.repair.invalid_value", "/subagent_trajectories", false},
+           {"rows.repair.invalid_value", "/steps/0/observation/results/0/subagent_trajectory_ref", false}});
     check(doc(R"({"step_id":1,"source":"user","message":"m","observation":"none"})"),
           doc(R"({"step_id":1,"source":"user","message":"m","extra":{"observation":"none"}})"), {{"rows.repair.invalid_value", "/steps/0/observation", false}});
 }

@@ -130,10 +130,12 @@ private:
         f.scalar = scalar_of(k);
         if (k.contains("minimum")) f.minimum = k["minimum"].get<double>();
         if (k.value("type", "") == "array" && k.contains("items")) {
+            f.array = true;
             const std::vector<const Json*> items = branches(k["items"]);
             if (items.size() == 1) {
                 f.items = scalar_of(*items.front());
                 f.objects = items.front()->value("type", "") == "object" || items.front()->contains("properties");
+                f.free_objects = f.objects && !items.front()->contains("properties");
                 if (items.front()->contains("minimum")) f.minimum = (*items.front())["minimum"].get<double>();
             }
         }

@@ -23,7 +23,9 @@ enum class Scalar { string, integer, number, boolean, none };
 struct Field {
     Scalar scalar = Scalar::none;       ///< a scalar field's type (an enum of strings: string)
     Scalar items = Scalar::none;        ///< an array of scalars: their type
+    bool array = false;                 ///< an array (of `items`, or of objects)
     bool objects = false;               ///< an array of objects (a single object may stand for it)
+    bool free_objects = false;          ///< an array of free-form objects (agent.tool_definitions)
     bool nullable = false;              ///< optional: absent and null mean the same
     std::optional<double> minimum;      ///< of the value, or of each item
 };

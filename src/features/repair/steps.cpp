@@ -30,8 +30,7 @@ bool Walk::step(Node& s, std::size_t i, const std::string& at, const Names& embe
         move_out(s, Role::step, at, "timestamp", shown(*ts) + " is not a timestamp Python's datetime.fromisoformat reads", "rows.repair.timestamp");
     message(s, at, audio);
     Names calls;
-    if (Node* tc = s.find("tool_calls"); tc && tc->is(Kind::array)) tool_calls(*tc, child(at, "tool_calls"), i + 1, calls);
-    else if (tc && !tc->is(Kind::null)) move_out(s, Role::step, at, "tool_calls", shown(*tc) + " is not a list of tool calls", "rows.repair.invalid_value");
+    if (Node* tc = s.find("tool_calls"); tc && tc->is(Kind::array)) tool_calls(*tc, child(at, "tool_calls"), i + 1, calls);  // (another value went to extra)
     if (Node* m = s.find("metrics"); m && !m->is(Kind::null)) {
         if (m->is(Kind::object)) fields(*m, Role::metrics, child(at, "metrics"));
         else move_out(s, Role::step, at, "metrics", shown(*m) + " is not an object", "rows.repair.invalid_value");

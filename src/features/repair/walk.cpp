@@ -2,6 +2,7 @@
 // fields as the schema has them; the values moved aside into extra; the JSON-level leftovers.
 #include "walk.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -134,14 +135,17 @@ void Walk::repeated_keys(Node& n, const std::string& at) {
 
 Node& Walk::extra_of(Node& obj, const std::string& at) {
     Node* e = obj.find("extra");
-    if (e && e->is(Kind::object)) return *e;
-    if (e && !e->is(Kind::null)) {
-        Node wrapped = Node::object();
-        wrapped.set("_raw", std::move(*e));
-        made("rows.repair.extra", child(at, "extra"), "extra was " + std::string(kind_name(wrapped.members[0].value)) + ": kept as extra._raw");
-        return *e = std::move(wrapped);
-    }
-    return obj.set("extra", Node::object());
+    if (!e || e->is(Kind::null)) return obj.set("extra", Node::object());
+    raw_extra(*e, at);
+    return *e;
+}
+
+void Walk::raw_extra(Node& extra, const std::string& at) {
+    if (extra.is(Kind::object) || extra.is(Kind::null)) return;
+    made("rows.repair.extra", child(at, "extra"), "extra was " + std::string(kind_name(extra)) + ": kept as extra._raw");
+    Node wrapped = Node::object();
+    wrapped.set("_raw", std::move(extra));
+    extra = std::move(wrapped);
 }
 
 std::string Walk::keep_in_extra(Node& obj, const std::string& at, const std::string& key, Node value) {
@@ -230,6 +234,8 @@ bool Walk::below(const Node& v, const std::optional<double>& minimum) {
 
 bool Walk::holds(Node& v, const Field& f, const Field* s, const std::string& at) {
     if (v.is(Kind::null)) return f.nullable;
+    if (f.array && !v.is(Kind::array)) return false;
+    if (f.free_objects) return std::all_of(v.items.begin(), v.items.end(), [](const Node& item) { return item.is(Kind::object); });
     if (f.scalar != Scalar::none) return coerce(v, f.scalar, at) && !below(v, f.minimum) && !(s && below(v, s->minimum));
     if (f.items != Scalar::none) {
         if (!v.is(Kind::array)) return false;
@@ -267,6 +273,7 @@ void Walk::fields(Node& obj, Role role, const std::string& at) {
             v = std::move(list);
             made("rows.repair.list", child(at, m.key), "a single object where a list is expected: wrapped in a list");
         }
+        if (m.key == "extra") raw_extra(v, at);
         const Field* s = strict(role).known ? strict(role).field(m.key) : nullptr;
         if (m.key == "extra" || holds(v, *f, s, child(at, m.key)) || !f->nullable) {
             kept.push_back(std::move(m));

@@ -55,6 +55,9 @@ private:
     /// kept in it as `_raw`).
     Node& extra_of(Node& obj, const std::string& at);
 
+    /// An `extra` (of the object at `at`) that is neither an object nor null, made {"_raw": its value}.
+    void raw_extra(Node& extra, const std::string& at);
+
     /// Puts `value` into the object's extra as `key` (or key__2, ... when extra holds that key).
     std::string keep_in_extra(Node& obj, const std::string& at, const std::string& key, Node value);
 
