@@ -19,7 +19,7 @@ inline std::string relayout(std::string_view text, Style style) {
     for (std::size_t i = 0; i < text.size();) {
         const char c = text[i];
         if (c != '"') {
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') out += c;
+            if (!is_json_space(c)) out += c;
             if (sediment && (c == ',' || c == ':')) out += ' ';
             ++i;
             continue;

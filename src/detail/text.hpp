@@ -101,6 +101,28 @@ inline char32_t next_code_point(std::string_view s, std::size_t& i) {
     return cp;
 }
 
+/// Appends code point `cp` (a scalar value: no surrogate, at most U+10FFFF) to `out` as UTF-8.
+inline void append_utf8(std::string& out, char32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+/// JSON's whitespace between tokens: space, tab, line feed, carriage return.
+inline bool is_json_space(char c) noexcept { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
 /// Writes the JSON escape of code point `cp` at `buf`: \uXXXX, or a surrogate pair for one beyond the
 /// Basic Multilingual Plane, in lowercase hex as Python writes it. Returns its length, 6 or 12.
 inline std::size_t unicode_escape(char32_t cp, char* buf) {

@@ -210,20 +210,18 @@ std::size_t value_end(std::string_view text, std::size_t i) {
     return i;
 }
 
-bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
 /// Valid JSON text of an object with `label` as its schema_version: the member's value replaced, or
 /// the member added first. Every other byte stays.
 std::string relabel(std::string_view text, std::string_view label) {
     const std::string member = "\"" + std::string(label) + "\"";
     std::size_t i = text.find('{') + 1;
     while (true) {
-        while (is_space(text[i]) || text[i] == ',') ++i;
+        while (detail::is_json_space(text[i]) || text[i] == ',') ++i;
         if (text[i] == '}') break;
         const std::size_t key_end = value_end(text, i);
         const std::string key = Json::parse(text.substr(i, key_end - i)).get<std::string>();  // escapes decoded
         i = key_end;
-        while (is_space(text[i]) || text[i] == ':') ++i;
+        while (detail::is_json_space(text[i]) || text[i] == ':') ++i;
         const std::size_t end = value_end(text, i);
         if (key == "schema_version") return std::string(text.substr(0, i)) + member + std::string(text.substr(end));
         i = end;
@@ -246,18 +244,18 @@ std::vector<std::string> pointer_tokens(std::string_view pointer) {
 /// The offset in `text` (valid JSON) of the value at `pointer`, which it holds.
 std::size_t value_at(std::string_view text, std::string_view pointer) {
     std::size_t i = 0;
-    while (is_space(text[i])) ++i;
+    while (detail::is_json_space(text[i])) ++i;
     for (const std::string& token : pointer_tokens(pointer)) {
         const bool array = text[i] == '[';
         std::size_t index = array ? std::stoul(token) : 0;
         ++i;
         while (true) {
-            while (is_space(text[i]) || text[i] == ',') ++i;
+            while (detail::is_json_space(text[i]) || text[i] == ',') ++i;
             if (!array) {
                 const std::size_t key_end = value_end(text, i);
                 const bool found = Json::parse(text.substr(i, key_end - i)).get<std::string>() == token;
                 i = key_end;
-                while (is_space(text[i]) || text[i] == ':') ++i;
+                while (detail::is_json_space(text[i]) || text[i] == ':') ++i;
                 if (found) break;
             } else if (index-- == 0) {
                 break;
@@ -278,12 +276,12 @@ std::string without_items(std::string_view text, const std::vector<std::string>&
     for (const std::size_t start : starts) {
         std::size_t from = start, to = value_end(out, start);
         std::size_t before = from;
-        while (is_space(out[before - 1])) --before;
+        while (detail::is_json_space(out[before - 1])) --before;
         if (out[before - 1] == ',') {
             from = before - 1;  // the comma before it
         } else {
             std::size_t after = to;
-            while (is_space(out[after])) ++after;
+            while (detail::is_json_space(out[after])) ++after;
             if (out[after] == ',') to = after + 1;  // the first item: the comma after it
         }
         out.erase(from, to - from);

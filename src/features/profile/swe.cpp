@@ -72,16 +72,7 @@ void append_lower(char32_t cp, std::string& out) {
     }
     const Run* run = std::upper_bound(std::begin(kRuns), std::end(kRuns), cp, [](char32_t c, const Run& r) { return c < r.first; });
     if (run != std::begin(kRuns) && cp <= (--run)->last && (cp - run->first) % run->stride == 0) cp = char32_t(int(cp) + run->delta);
-    if (cp < 0x80) {
-        out += char(cp);
-    } else if (cp < 0x800) {
-        out += char(0xC0 | (cp >> 6)), out += char(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += char(0xE0 | (cp >> 12)), out += char(0x80 | ((cp >> 6) & 0x3F)), out += char(0x80 | (cp & 0x3F));
-    } else {
-        out += char(0xF0 | (cp >> 18)), out += char(0x80 | ((cp >> 12) & 0x3F)), out += char(0x80 | ((cp >> 6) & 0x3F)),
-            out += char(0x80 | (cp & 0x3F));
-    }
+    detail::append_utf8(out, cp);
 }
 
 }  // namespace

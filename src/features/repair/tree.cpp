@@ -99,7 +99,7 @@ private:
         return false;
     }
     void space() {
-        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t')) ++i_;
+        while (i_ < s_.size() && detail::is_json_space(s_[i_])) ++i_;
     }
     bool literal(std::string_view word) {
         if (s_.substr(i_, word.size()) != word) return false;
@@ -130,11 +130,26 @@ private:
         return number(n);
     }
 
+    /// At `close` (after the opening bracket and its whitespace, or after an item): true, and past it.
+    bool closes(char close) {
+        if (i_ >= s_.size() || s_[i_] != close) return false;
+        ++i_;
+        return true;
+    }
+    /// After an item: true at ',' (past it and its whitespace: another item follows).
+    bool comma() {
+        space();
+        if (i_ >= s_.size() || s_[i_] != ',') return false;
+        ++i_;
+        space();
+        return true;
+    }
+
     bool object(Node& n, std::size_t depth) {
         n.kind = Node::Kind::object;
         ++i_;
         space();
-        if (i_ < s_.size() && s_[i_] == '}') return ++i_, true;
+        if (closes('}')) return true;
         while (true) {
             if (i_ >= s_.size() || s_[i_] != '"') return error("expected a key in double quotes");
             Member m;
@@ -145,14 +160,8 @@ private:
             space();
             if (!value(m.value, depth)) return false;
             n.members.push_back(std::move(m));
-            space();
-            if (i_ < s_.size() && s_[i_] == ',') {
-                ++i_;
-                space();
-                continue;
-            }
-            if (i_ < s_.size() && s_[i_] == '}') return ++i_, true;
-            return error("expected ',' or '}' in an object");
+            if (comma()) continue;
+            return closes('}') || error("expected ',' or '}' in an object");
         }
     }
 
@@ -160,18 +169,12 @@ private:
         n.kind = Node::Kind::array;
         ++i_;
         space();
-        if (i_ < s_.size() && s_[i_] == ']') return ++i_, true;
+        if (closes(']')) return true;
         while (true) {
             n.items.emplace_back();
             if (!value(n.items.back(), depth)) return false;
-            space();
-            if (i_ < s_.size() && s_[i_] == ',') {
-                ++i_;
-                space();
-                continue;
-            }
-            if (i_ < s_.size() && s_[i_] == ']') return ++i_, true;
-            return error("expected ',' or ']' in an array");
+            if (comma()) continue;
+            return closes(']') || error("expected ',' or ']' in an array");
         }
     }
 
@@ -192,24 +195,6 @@ private:
         i_ += 6;
         return true;
     }
-    static void append_utf8(std::string& out, char32_t cp) {
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
-    }
-
     bool string(std::string& raw, std::string& text, bool& surrogate) {
         const std::size_t open = i_++;
         while (true) {
@@ -255,7 +240,7 @@ private:
                 cp = 0xFFFD;
                 surrogate = true;
             }
-            append_utf8(text, cp);
+            detail::append_utf8(text, cp);
         }
         ++i_;
         if (text.size() > limits_.max_string_bytes) return error("a string longer than the limit");
