@@ -188,7 +188,7 @@ void Walk::tool_calls(Node& list, const std::string& at, std::size_t step, Names
         }
         fields(call, Role::tool_call, where);
         tool_call_id(call, where, step, n, ids);
-        required_string(call, Role::tool_call, where, "function_name", "unknown_tool", "rows.repair.function_name");
+        if (!string_given(call, where, "function_name")) give_string(call, where, "function_name", "unknown_tool", "rows.repair.function_name");
         arguments(call, where);
         kept.push_back(std::move(call));
     }
@@ -196,21 +196,15 @@ void Walk::tool_calls(Node& list, const std::string& at, std::size_t step, Names
 }
 
 void Walk::tool_call_id(Node& call, const std::string& at, std::size_t step, std::size_t n, Names& ids) {
-    const std::string where = child(at, "tool_call_id");
+    if (!string_given(call, at, "tool_call_id"))
+        return give_string(call, at, "tool_call_id", ids.unique("call_" + std::to_string(step) + "_" + std::to_string(n + 1)),
+                           "rows.repair.tool_call_id");
     Node* id = call.find("tool_call_id");
-    if (id && (id->is(Kind::string) || coerce(*id, Scalar::string, where))) {
-        if (!ids.taken(id->text)) return ids.add(id->text);
-        const std::string name = ids.unique(id->text);
-        made("rows.repair.tool_call_id", where, shown(*id) + " repeats an earlier call's id in this step: written as \"" + name + "\" (the written one kept in extra)");
-        keep_in_extra(call, at, "tool_call_id", std::move(*id));
-        call.set("tool_call_id", Node::string(name));
-        return;
-    }
-    const std::string name = ids.unique("call_" + std::to_string(step) + "_" + std::to_string(n + 1));
-    const char* was = id ? (id->is(Kind::null) ? "null" : "not a string") : "missing";
-    const bool kept = id && !id->is(Kind::null);
-    if (kept) keep_in_extra(call, at, "tool_call_id", std::move(*id));  // (id dangles from here)
-    made("rows.repair.tool_call_id", where, std::string(was) + ": set to \"" + name + "\"" + (kept ? " (the written value kept in extra)" : ""), true);
+    if (!ids.taken(id->text)) return ids.add(id->text);
+    const std::string name = ids.unique(id->text);
+    made("rows.repair.tool_call_id", child(at, "tool_call_id"),
+         shown(*id) + " repeats an earlier call's id in this step: written as \"" + name + "\" (the written one kept in extra)");
+    keep_in_extra(call, at, "tool_call_id", std::move(*id));
     call.set("tool_call_id", Node::string(name));
 }
 

@@ -300,15 +300,18 @@ void Walk::fields(Node& obj, Role role, const std::string& at) {
     }
 }
 
-void Walk::required_string(Node& obj, Role role, const std::string& at, const char* key, const std::string& fallback, const char* id) {
+bool Walk::string_given(Node& obj, const std::string& at, const char* key) {
     Node* v = obj.find(key);
-    if (v && (v->is(Kind::string) || coerce(*v, Scalar::string, child(at, key)))) return;
+    return v && (v->is(Kind::string) || coerce(*v, Scalar::string, child(at, key)));
+}
+
+void Walk::give_string(Node& obj, const std::string& at, const char* key, const std::string& fallback, const char* id) {
+    Node* v = obj.find(key);
     const char* was = v ? (v->is(Kind::null) ? "null" : "not a string") : "missing";
     const bool kept = v && !v->is(Kind::null);
     if (kept) keep_in_extra(obj, at, key, std::move(*v));  // (v dangles from here: extra may be new)
     made(id, child(at, key), std::string(was) + ": set to \"" + fallback + "\"" + (kept ? " (the written value kept in extra)" : ""), true);
     obj.set(key, Node::string(fallback));
-    (void)role;
 }
 
 void Walk::schema_version(Node& t, const std::string& at) {
@@ -338,7 +341,7 @@ void Walk::agent(Node& a, const std::string& at) {
         refuse(child(at, "name"), "no agent name");
         return;
     }
-    required_string(a, Role::agent, at, "version", "unknown", "rows.repair.agent_version");
+    if (!string_given(a, at, "version")) give_string(a, at, "version", "unknown", "rows.repair.agent_version");
 }
 
 void Walk::subagents(Node& list, const std::string& at, Names& ids) {

@@ -84,8 +84,11 @@ private:
     /// left to the caller.
     void fields(Node& obj, Role role, const std::string& at);
 
-    /// A required string field: coerced, or (lossy) given `fallback`, the written value kept in extra.
-    void required_string(Node& obj, Role role, const std::string& at, const char* key, const std::string& fallback, const char* id);
+    /// The required string field `key` of `obj` is there, as a string or coerced to one.
+    bool string_given(Node& obj, const std::string& at, const char* key);
+    /// Gives a required string field that is not (string_given()) the value `fallback` (lossy), its
+    /// written value kept in extra.
+    void give_string(Node& obj, const std::string& at, const char* key, const std::string& fallback, const char* id);
 
     // ----- the trajectory's parts ---------------------------------------------------------------------
 
