@@ -1,21 +1,19 @@
 #include "run.hpp"
 
+#include "batch.hpp"
+
 #include <sediment/rows/upgrade.hpp>
 #include <sediment/rows/versions.hpp>
 
 #include <unistd.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <thread>
 #include <tuple>
 
 namespace sediment_rows_cli {
@@ -25,158 +23,6 @@ namespace rows = sediment::rows;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-/// Bytes read at once from a JSONL file, whole lines: the documents cut from them view them in place,
-/// and rows::kTextPadding bytes of slack follow them (so the fast path parses each line where it is).
-struct Block {
-    std::unique_ptr<char[]> data;
-    std::size_t size = 0, capacity = 0;
-
-    Block() = default;
-    explicit Block(std::size_t n) : data(new char[n + sediment::rows::kTextPadding]), capacity(n) {}
-};
-
-/// Blocks whose lines are done, read into again: the reader touches no new pages, and memory holds the
-/// blocks in flight and at most `max` spare ones. Shared by the reader and the workers.
-class BlockPool {
-public:
-    static constexpr std::size_t kBlockBytes = 4u << 20;  ///< read at once from a JSONL file
-
-    explicit BlockPool(std::size_t max) : max_(max) {}
-    /// A block of at least `at_least` bytes, empty.
-    Block take(std::size_t at_least) {
-        if (at_least <= kBlockBytes) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (!spare_.empty()) {
-                Block b = std::move(spare_.back());
-                spare_.pop_back();
-                b.size = 0;
-                return b;
-            }
-        }
-        return Block(std::max(at_least, kBlockBytes));
-    }
-    /// Takes back a block no document views any more (a larger one is freed).
-    void give(Block&& b) {
-        if (b.capacity != kBlockBytes) return;
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (spare_.size() < max_) spare_.push_back(std::move(b));
-    }
-
-private:
-    std::mutex mutex_;
-    std::vector<Block> spare_;
-    std::size_t max_;
-};
-
-/// How a run of lines is cut into documents (RunOptions's words).
-struct Cutting {
-    std::size_t keep;   ///< the longest document kept whole
-    bool blank_lines;   ///< hand over each blank line too
-};
-
-struct Batch {
-    std::vector<Document> documents;
-    std::vector<Outcome> outcomes;  ///< room for its outcomes (an earlier batch's, emptied)
-    std::vector<Block> blocks;  ///< the bytes its lines view
-    struct Mapped {
-        std::shared_ptr<const MappedFile> file;
-        std::size_t begin, end;
-    };
-    std::vector<Mapped> mapped;  ///< or the bytes of mapped files they view, let go once they are done
-    BlockPool* pool = nullptr;  ///< where the blocks go once the documents are done
-    const Cutting* cutting = nullptr;
-    std::size_t bytes = 0;
-};
-
-struct Results {
-    std::vector<Outcome> outcomes;
-    std::size_t bytes = 0;
-    std::vector<Document> documents;  ///< the batch's, emptied: room for a later batch's
-};
-
-/// Processes one document of the batch into `o`, with its layout hint.
-void process_one(Document& d, Outcome& o, const Process& process, std::size_t hint_line) {
-    o.kind = d.kind;
-    o.finding.path = d.path;
-    o.finding.line = d.line;
-    o.message = std::move(d.message);
-    o.compressed = d.compressed;
-    o.documents = d.documents;
-    if (d.kind != Document::document) return;
-    process(d, o);
-    if (!d.whole_file && !o.finding.errors.empty() && o.finding.path == d.path)  // (not the errors of a --metadata line)
-        o.finding.errors.front().message += layout_hint(d.text, hint_line);
-}
-
-/// Cuts a run of lines into documents and processes each as it is cut, so that its bytes are read
-/// once, right before the parser reads them. Lines are numbered from 1 within the run (the thread that
-/// takes the outcomes adds the lines before it); a last outcome of kind `lines` says how many it held.
-void process_lines(Document& run, std::vector<Outcome>& outcomes, const Process& process, const Cutting& cutting) {
-    std::size_t number = 0, metadata = 0;
-    const auto line = [&](std::string_view text, std::size_t size, bool terminated) {
-        ++number;
-        if (blank_line(text) && size <= cutting.keep) {
-            if (!cutting.blank_lines) return;
-            Outcome& o = outcomes.emplace_back();
-            o.kind = Document::blank_line;
-            o.finding.path = run.path;
-            o.finding.line = number;
-            o.in_run = true;
-            return;
-        }
-        Document d;
-        d.path = run.path;
-        d.line = number;
-        d.unterminated = !terminated;
-        d.text = text.substr(0, cutting.keep);
-        d.padded = run.single ? run.padded : !run.padded_before || d.text.data() + d.text.size() <= run.padded_before;
-        d.size = size;
-        if (metadata < run.metadata_lines.size()) {
-            d.metadata = std::move(run.metadata_lines[metadata].first);
-            d.metadata_line = run.metadata_lines[metadata++].second;
-        } else if (!run.message.empty()) {  // --metadata ran out
-            d.kind = Document::io_error;
-            d.message = run.message;
-        }
-        Outcome& o = outcomes.emplace_back();
-        o.in_run = true;
-        process_one(d, o, process, run.file_start ? number : number + 1);
-    };
-    if (run.single) {
-        line(run.text, run.size, !run.unterminated);
-    } else {
-        const std::string_view bytes = run.text;
-        for (std::size_t start = 0; start < bytes.size();) {
-            const auto* newline = static_cast<const char*>(std::memchr(bytes.data() + start, '\n', bytes.size() - start));
-            const std::size_t end = newline ? static_cast<std::size_t>(newline - bytes.data()) : bytes.size();
-            line(bytes.substr(start, end - start), end - start, newline != nullptr);
-            start = end + 1;
-        }
-    }
-    Outcome& end = outcomes.emplace_back();
-    end.kind = Document::lines;
-    end.finding.path = run.path;
-    end.documents = number;
-}
-
-Results process_batch(Batch& batch, const Process& process) {
-    Results r;
-    r.outcomes = std::move(batch.outcomes);
-    r.outcomes.clear();
-    r.outcomes.reserve(batch.documents.size());
-    for (Document& d : batch.documents) {
-        if (d.kind == Document::lines) process_lines(d, r.outcomes, process, *batch.cutting);
-        else process_one(d, r.outcomes.emplace_back(), process, d.line);
-    }
-    r.bytes = batch.bytes;
-    for (Block& b : batch.blocks) batch.pool->give(std::move(b));
-    for (const Batch::Mapped& m : batch.mapped) m.file->release(m.begin, m.end);
-    r.documents = std::move(batch.documents);
-    r.documents.clear();
-    batch = Batch();
-    return r;
-}
 
 /// "12000 documents, 250.3 MB/s" on standard error while a run lasts, when it is a terminal. It is
 /// cleared before each batch's output and drawn again after it, so that it stays on screen. It is
@@ -211,79 +57,6 @@ private:
     bool shown_ = false, cleared_ = false;
     Clock::time_point start_, last_;
     std::chrono::milliseconds interval_{250};
-};
-
-/// Batches processed by `jobs` threads while the caller reads ahead; results come back in the order
-/// the batches went in.
-class Workers {
-public:
-    Workers(unsigned jobs, const Process& process) : process_(process) {
-        for (unsigned i = 0; i < jobs; ++i) threads_.emplace_back([this] { work(); });
-    }
-    ~Workers() {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            stopping_ = true;
-        }
-        work_.notify_all();
-        for (std::thread& t : threads_) t.join();
-    }
-    /// Batches in flight (queued or being processed, or done and not yet taken).
-    std::size_t in_flight() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        return order_.size();
-    }
-    void submit(Batch batch) {
-        auto slot = std::make_shared<Slot>();
-        slot->batch = std::move(batch);
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            order_.push_back(slot);
-            todo_.push_back(slot);
-        }
-        work_.notify_one();
-    }
-    /// The results of the oldest batch, once it is done.
-    Results take() {
-        std::unique_lock<std::mutex> lock(mutex_);
-        std::shared_ptr<Slot> slot = order_.front();
-        done_.wait(lock, [&] { return slot->done; });
-        order_.pop_front();
-        return std::move(slot->results);
-    }
-
-private:
-    struct Slot {
-        Batch batch;
-        Results results;
-        bool done = false;
-    };
-    void work() {
-        for (;;) {
-            std::shared_ptr<Slot> slot;
-            {
-                std::unique_lock<std::mutex> lock(mutex_);
-                work_.wait(lock, [&] { return stopping_ || !todo_.empty(); });
-                if (stopping_) return;  // the run ended or was stopped: what is queued is not wanted
-                slot = todo_.front();
-                todo_.pop_front();
-            }
-            Results r = process_batch(slot->batch, process_);
-            {
-                std::lock_guard<std::mutex> lock(mutex_);
-                slot->results = std::move(r);
-                slot->done = true;
-            }
-            done_.notify_all();
-        }
-    }
-
-    const Process& process_;
-    std::mutex mutex_;
-    std::condition_variable work_, done_;
-    std::deque<std::shared_ptr<Slot>> order_, todo_;
-    bool stopping_ = false;
-    std::vector<std::thread> threads_;
 };
 
 /// An item saying that `path` could not be read, and why.
@@ -416,21 +189,11 @@ private:
             if (next_metadata(d.metadata, d.message)) d.metadata_line = metadata_line_;
             else d.kind = Document::io_error;
         } else if (options_.metadata && d.kind == Document::lines) {
-            const auto attach = [&](std::string_view line, std::size_t size) {
-                if ((blank_line(line) && size <= keep_) || !d.message.empty()) return;
+            for_each_line(d, [&](std::string_view line, std::size_t size, bool) {
+                if (!holds_document(line, size, keep_) || !d.message.empty()) return;
                 std::string text;
                 if (next_metadata(text, d.message)) d.metadata_lines.emplace_back(std::move(text), metadata_line_);
-            };
-            if (d.single) {
-                attach(d.text, d.size);
-            } else {
-                for (std::size_t start = 0; start < d.text.size();) {
-                    const auto* newline = static_cast<const char*>(std::memchr(d.text.data() + start, '\n', d.text.size() - start));
-                    const std::size_t end = newline ? static_cast<std::size_t>(newline - d.text.data()) : d.text.size();
-                    attach(d.text.substr(start, end - start), end - start);
-                    start = end + 1;
-                }
-            }
+            });
         }
         batch_.bytes += d.text.size() + (d.kind == Document::lines ? 0 : 1);
         batch_.documents.push_back(std::move(d));
