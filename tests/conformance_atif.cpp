@@ -4,6 +4,27 @@
 
 using namespace conformance;
 
+namespace {
+
+/// The rows of a fixtures' TSV file (EXPECTED-harbor.tsv), each as its cells; blank and '#' lines skipped.
+std::vector<std::vector<std::string>> tsv_rows(const std::string& path) {
+    std::istringstream in(test::read_file(path));
+    std::vector<std::vector<std::string>> rows;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        std::vector<std::string>& cells = rows.emplace_back();
+        for (std::size_t from = 0;;) {
+            const std::size_t tab = line.find('\t', from);
+            cells.push_back(line.substr(from, tab - from));
+            if (tab == std::string::npos) break;
+            from = tab + 1;
+        }
+    }
+    return rows;
+}
+
+}  // namespace
+
 TEST_CASE("conformance: every ATIF fixture gets NeMo Gym's verdict, and valid ones round-trip") {
     const std::string dir = kShared + "/fixtures/atif/";
     std::istringstream expected(test::read_file(dir + "EXPECTED.tsv"));
@@ -225,19 +246,10 @@ TEST_CASE("conformance: every valid ATIF fixture converts, or lists exactly what
 
 TEST_CASE("conformance: every ATIF fixture gets Harbor's verdict from both engines, and valid ones upgrade to the subset and convert") {
     const std::string dir = kShared + "/fixtures/atif/";
-    std::istringstream expected(test::read_file(dir + "EXPECTED-harbor.tsv"));
     std::vector<std::pair<std::string, std::string>> upgraded;  // name, the v1.7 text
     std::size_t fixtures = 0, older = 0;
     const auto cli = std::string(SEDIMENT_ROWS_CLI);
-    for (std::string line; std::getline(expected, line);) {
-        if (line.empty() || line[0] == '#') continue;
-        std::vector<std::string> columns;
-        for (std::size_t start = 0;;) {
-            const std::size_t tab = line.find('\t', start);
-            columns.push_back(line.substr(start, tab - start));
-            if (tab == std::string::npos) break;
-            start = tab + 1;
-        }
+    for (const std::vector<std::string>& columns : tsv_rows(dir + "EXPECTED-harbor.tsv")) {
         REQUIRE(columns.size() >= 4);
         const std::string& file = columns[0];
         const bool harbor_valid = columns[2] == "valid", subset_valid = columns[3] == "valid";
@@ -307,17 +319,8 @@ TEST_CASE("conformance: every ATIF fixture gets Harbor's verdict from both engin
 
 TEST_CASE("conformance: repair leaves every fixture Harbor accepts as it is, and repairs or refuses the others") {
     const std::string dir = kShared + "/fixtures/atif/";
-    std::istringstream expected(test::read_file(dir + "EXPECTED-harbor.tsv"));
     std::size_t unchanged = 0, relabelled = 0;
-    for (std::string line; std::getline(expected, line);) {
-        if (line.empty() || line[0] == '#') continue;
-        std::vector<std::string> cells;
-        for (std::size_t from = 0;;) {
-            const std::size_t tab = line.find('\t', from);
-            cells.push_back(line.substr(from, tab - from));
-            if (tab == std::string::npos) break;
-            from = tab + 1;
-        }
+    for (const std::vector<std::string>& cells : tsv_rows(dir + "EXPECTED-harbor.tsv")) {
         const std::string& file = cells.at(0);
         const std::string text = test::read_file(dir + file);
         INFO(file);

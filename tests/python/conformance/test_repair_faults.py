@@ -132,6 +132,15 @@ def _embedded_without_id(d: Doc) -> bool:
     return True
 
 
+def _repeated_call_id(d: Doc) -> bool:
+    """A step's second tool call given its first call's id."""
+    step = first(steps_where(d, lambda s: len(s.get("tool_calls") or []) > 1))
+    if step is None:
+        return False
+    calls = step["tool_calls"]
+    return _set(calls[1], "tool_call_id", calls[0]["tool_call_id"])
+
+
 def _dangling_ref(d: Doc) -> bool:
     return _set(_result(d), "subagent_trajectory_ref", [{"trajectory_id": "no-such-subagent"}])
 
@@ -148,11 +157,7 @@ FAULTS: List[Tuple[str, Callable[[Doc], Optional[str]], Tuple[Any, ...]]] = [
     ("step id as a string", edited(lambda d: _set(d["steps"][0], "step_id", "1")), ("repaired", "rows.repair.type", False)),
     ("tool_call_id missing", edited(lambda d: _drop_key(first((_agent_with_calls(d) or {}).get("tool_calls") or []), "tool_call_id")),
      ("repaired", "rows.repair.tool_call_id", True)),
-    ("tool_call_id repeated", edited(lambda d: _set(first(steps_where(d, lambda s: len(s.get("tool_calls") or []) > 1)) and
-                                                    first(steps_where(d, lambda s: len(s.get("tool_calls") or []) > 1))["tool_calls"][1],
-                                                    "tool_call_id",
-                                                    (first(steps_where(d, lambda s: len(s.get("tool_calls") or []) > 1)) or {"tool_calls": [{}]})["tool_calls"][0].get("tool_call_id"))),
-     ("repaired", "rows.repair.tool_call_id", False)),
+    ("tool_call_id repeated", edited(_repeated_call_id), ("repaired", "rows.repair.tool_call_id", False)),
     ("function_name missing", edited(lambda d: _drop_key(first((_agent_with_calls(d) or {}).get("tool_calls") or []), "function_name")),
      ("repaired", "rows.repair.function_name", True)),
     ("arguments as a JSON string", edited(lambda d: _set(first((_agent_with_calls(d) or {}).get("tool_calls") or []), "arguments",
