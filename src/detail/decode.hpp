@@ -25,6 +25,11 @@ bool fast_check(std::string_view, type_tag<T>, const Limits&, SchemaId, bool = f
     return false;
 }
 
+/// The check-only fast path over stage 1's tokens alone (detail/fast_tokens.hpp), which fast_check()
+/// tries first: true only for a valid document of `schema`; false for what the DOM path is to judge,
+/// and for the schemas whose rules read view models (src/engines/fast.cpp). Tests ask it directly.
+bool fast_check_tokens(SchemaId schema, std::string_view text, const Limits& limits, bool padded = false);
+
 /// When `document`, to be read under the rules of `schema`, names another bundled version of it (a
 /// rollout row's metadata.schema_id, an ATIF trajectory's schema_version): `rows.decode.other_version`
 /// at that place, saying which version the document is and the name to read it with. `document` is a

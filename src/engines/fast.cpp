@@ -129,10 +129,47 @@ bool parse_dom(Parser& p, std::string_view text, const Limits& limits, Document&
     return true;
 }
 
-// The same into the thread's DOM, which every document the fast path reads goes through.
-bool parse_dom(std::string_view text, const Limits& limits, Document& out, bool padded = false, bool mark = false) {
+// The parser of this thread's DOM, which every document the fast path reads goes through.
+Parser& thread_parser() {
     thread_local Parser parser;
-    return parse_dom(parser, text, limits, out, padded, mark);
+    return parser;
+}
+
+// The same into the thread's DOM.
+bool parse_dom(std::string_view text, const Limits& limits, Document& out, bool padded = false, bool mark = false) {
+    return parse_dom(thread_parser(), text, limits, out, padded, mark);
+}
+
+// Checks `text` as a document of `schema` with root T over the tokens stage 1 finds, building no DOM
+// (detail/fast_tokens.hpp): true only for a valid document; false for anything the DOM path is to
+// judge, and for the roots and schemas the token checkers leave to it (check_rules() read view
+// models; exact decimals are read again from the DOM's structural indexes).
+template <class T>
+bool check_tokens(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema, bool padded) {
+    if constexpr (!checked_over_tokens<T>::value) {
+        return false;
+    } else {
+        if (schema_info(schema).exact_decimals || text.size() > limits.max_document_bytes || limits.max_depth == 0) return false;
+        Parser& p = thread_parser();
+        simdjson::dom::parser& parser = p.parser;
+        const std::size_t depth = std::min(limits.max_depth, kMaxParserDepth);
+        if ((parser.capacity() < text.size() || parser.max_depth() != depth + 1) &&
+            parser.allocate(std::max(parser.capacity(), text.size()), depth + 1))
+            return false;
+        const char* at = text.data();
+        if (!padded) {
+            if (p.buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) p.buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
+            std::copy(text.begin(), text.end(), p.buffer.begin());
+            at = p.buffer.data();
+        }
+        auto& stage1 = *parser.implementation;
+        if (stage1.stage1(reinterpret_cast<const std::uint8_t*>(at), text.size(), simdjson::stage1_mode::regular)) return false;
+        Tokens t({at, text.size()}, stage1.structural_indexes.get(), stage1.n_structural_indexes, depth);
+        std::vector<Error> errors;
+        Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
+        Reader r{d, limits};
+        return check(r, t, root) && t.done() && errors.empty();
+    }
 }
 
 // A decimal literal the subset's loader accepts: exactly the double it reads as (see
@@ -219,6 +256,7 @@ const SchemaInfo* version_named(element root, const SchemaInfo& held) {
 
 template <class T>
 bool check_document(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema, bool padded) {
+    if (check_tokens(text, root, limits, schema, padded)) return true;
     Document doc;
     return parse_dom(text, limits, doc, padded, true) && check_read(doc, root, limits, schema);
 }
@@ -356,7 +394,13 @@ std::optional<SchemaId> checked_version(fast::Document& doc, std::string_view na
 
 }  // namespace
 
+bool fast_check_tokens(SchemaId schema, std::string_view text, const Limits& limits, bool padded) {
+    return visit_schema(schema, [&](auto root) { return fast::check_tokens(text, root, limits, schema, padded); });
+}
+
 std::optional<SchemaId> fast_check_named(std::string_view base, std::string_view text, const Limits& limits, bool padded) {
+    const SchemaInfo* named = find_schema(base);
+    if (named && fast_check_tokens(named->id, text, limits, padded)) return named->id;
     fast::Document doc;
     if (!fast::parse_dom(text, limits, doc, padded, true)) return std::nullopt;
     return checked_version(doc, base, limits);

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "detail/fast.hpp"
+#include "detail/fast_tokens.hpp"
 #include "read.hpp"
 #include "views.hpp"
 
@@ -411,6 +412,146 @@ inline bool check(Reader& r, element e, type_tag<HfTrlAssistantMessage>);
 inline bool check(Reader& r, element e, type_tag<Part>);
 inline bool check(Reader& r, element e, type_tag<NemoGymProfileItem>);
 inline bool check(Reader& r, element e, type_tag<NemoGymProfileContent>);
+inline bool check(Reader& r, Tokens& t, type_tag<AtifAgent>);
+inline bool check(Reader& r, Tokens& t, type_tag<AtifImageSource>);
+inline bool check(Reader& r, Tokens& t, type_tag<AtifAudioSource>);
+inline bool check(Reader& r, Tokens& t, type_tag<HarborAtifContentPart>);
+inline bool check(Reader& r, Tokens& t, type_tag<AtifToolCall>);
+inline bool check(Reader& r, Tokens& t, type_tag<HarborAtifSubagentTrajectoryRef>);
+inline bool check(Reader& r, Tokens& t, type_tag<HarborAtifObservationResult>);
+inline bool check(Reader& r, Tokens& t, type_tag<HarborAtifObservation>);
+inline bool check(Reader& r, Tokens& t, type_tag<AtifStepMetrics>);
+inline bool check(Reader& r, Tokens& t, type_tag<HarborAtifStep>);
+inline bool check(Reader& r, Tokens& t, type_tag<AtifFinalMetrics>);
+inline bool check(Reader& r, Tokens& t, type_tag<HarborAtifTrajectory>);
+inline bool check(Reader& r, Tokens& t, type_tag<AtifContentPart>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymAtifObservationResult>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymAtifObservation>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymAtifStep>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymAtifTrajectory>);
+inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoResponseSettings>);
+inline bool check(Reader& r, Tokens& t, type_tag<ConsumerConfig>);
+inline bool check(Reader& r, Tokens& t, type_tag<ProvenanceV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<SourceIdsV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTMetadataV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<SourceIdsV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTMetadataV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<RepositoryIdentityV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTMetadataV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerTextMessageV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerFunctionCallV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerToolCallV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerAssistantContentMessageV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerAssistantThinkingMessageV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerAssistantToolCallMessageV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerToolMessageV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTSampleV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTSampleV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTSampleV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<DPOProvenanceV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV4>);
+inline bool check(Reader& r, Tokens& t, type_tag<DPOPairV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<DPOPairV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<DPOPairV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<DPOPairV4>);
+inline bool check(Reader& r, Tokens& t, type_tag<DPOProfileEvidence>);
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksDPOMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksDPOInput>);
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksDPOOutputMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksDPORow>);
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksTextMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksFunctionCall>);
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksToolCall>);
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksAssistantContentMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksAssistantReasoningMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksAssistantToolCallMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksToolMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksSFTRow>);
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlTextMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlAssistantContentMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlAssistantReasoningMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlAssistantToolCallMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlToolMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlDPORow>);
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlSFTRow>);
+inline bool check(Reader& r, Tokens& t, type_tag<VerificationV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<CIWorkflowResolutionV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV4>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileEvidence>);
+inline bool check(Reader& r, Tokens& t, type_tag<TextPartV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<ReasoningPartV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<ToolCallPartV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<ToolCallResponsePartV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<RLVRInferenceMessageRowV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<RLVRDecisionRowV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<RLVRTurnRowV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymResponseV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymResponsesCreateParamsV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymRolloutRowV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymRolloutRowV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymRolloutRowV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymRolloutRowV4>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileOutputText>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileSummaryText>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileReasoning>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileFunctionCall>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileFunctionCallOutput>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileRequest>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileResponse>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileRow>);
+inline bool check(Reader& r, Tokens& t, type_tag<ProfileEntry>);
+inline bool check(Reader& r, Tokens& t, type_tag<ProfileDiagnostics>);
+inline bool check(Reader& r, Tokens& t, type_tag<ProfileManifest>);
+inline bool check(Reader& r, Tokens& t, type_tag<RecoveryRowV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<RecoveryAttributionEvidenceV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<RecoveryRowV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<RecoveryRowV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV4>);
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<SFTMetadataV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<SFTMetadataV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<SFTMetadataV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<SFTProfileEvidence>);
+inline bool check(Reader& r, Tokens& t, type_tag<SFTSampleV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<SFTSampleV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<SFTSampleV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchProfileEvidence>);
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchTaskRowV1>);
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchTaskRowV2>);
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchTaskRowV3>);
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchProfileRow>);
+inline bool check(Reader& r, Tokens& t, type_tag<SWETaskSettings>);
+inline bool check(Reader& r, Tokens& t, type_tag<HarborAtifContent>);
+inline bool check(Reader& r, Tokens& t, type_tag<ReasoningEffort>);
+inline bool check(Reader& r, Tokens& t, type_tag<AtifSource>);
+inline bool check(Reader& r, Tokens& t, type_tag<AtifContent>);
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerAssistantMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlAssistantMessage>);
+inline bool check(Reader& r, Tokens& t, type_tag<Part>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileItem>);
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileContent>);
 
 /// Reads into ReasoningEffort or view::ReasoningEffort.
 template <class Out>
@@ -12666,6 +12807,6071 @@ inline bool check(Reader& r, element e, type_tag<SWETaskSettings>) {
     return read(r, e, scratch);
 }
 
+inline bool check(Reader& r, Tokens& t, type_tag<ReasoningEffort>) {
+    if (t.is_string()) return check(r, t, type_tag<std::string>{});
+    if (t.is_number()) return check(r, t, type_tag<Number>{});
+    return false;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<AtifAgent>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "version")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "model_name")) {
+                bit = std::uint64_t{1} << 2;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "tool_definitions")) {
+                bit = std::uint64_t{1} << 3;
+                if (!t.null()) {
+                    std::size_t count = 0;
+                    if (!t.open('[')) return false;
+                    if (!t.close(']')) {
+                        do {
+                            ++count;
+                            if (!t.is_object()) return false;
+                            if (!check(r, t, type_tag<Json>{})) return false;
+                        } while (t.comma());
+                        if (!t.close(']')) return false;
+                    }
+                }
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 4;
+                if (!t.null()) {
+                    if (!t.is_object()) return false;
+                    if (!check(r, t, type_tag<Json>{})) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<AtifImageSource>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "media_type")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<AtifImageMediaType>{})) return false;
+            } else if (is_key(key, "path")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<AtifAudioSource>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "media_type")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<AtifAudioMediaType>{})) return false;
+            } else if (is_key(key, "path")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "duration_sec")) {
+                bit = std::uint64_t{1} << 2;
+                if (!t.null()) {
+                    Number view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_minimum(view, 0);
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<AtifSource>) {
+    std::string_view keys[16];  // a branch's keys are fewer
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    if (!peek_keys(r, t, keys, 16, count, "media_type", value, selected)) return false;
+    const BranchChoice choice = choose_branch(kAtifSourceBranches, std::size(kAtifSourceBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return check(r, t, type_tag<AtifImageSource>{});
+        case 1: return check(r, t, type_tag<AtifAudioSource>{});
+    }
+    return false;
+}
+
+inline bool check(Reader&, Tokens&, type_tag<HarborAtifContentPart>) { return false; }
+
+inline bool check(Reader& r, Tokens& t, type_tag<HarborAtifContent>) {
+    if (t.is_string()) return check(r, t, type_tag<std::string>{});
+    if (t.is_array()) return check(r, t, type_tag<std::vector<HarborAtifContentPart>>{});
+    return false;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<AtifToolCall>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "tool_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "function_name")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "arguments")) {
+                bit = std::uint64_t{1} << 2;
+                if (!t.is_object()) return false;
+                if (!check(r, t, type_tag<Json>{})) return false;
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 3;
+                if (!t.null()) {
+                    if (!t.is_object()) return false;
+                    if (!check(r, t, type_tag<Json>{})) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<HarborAtifSubagentTrajectoryRef>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "trajectory_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "trajectory_path")) {
+                bit = std::uint64_t{1} << 2;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 3;
+                if (!t.null()) {
+                    if (!t.is_object()) return false;
+                    if (!check(r, t, type_tag<Json>{})) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<HarborAtifObservationResult>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "source_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<HarborAtifContent>{})) return false;
+                }
+            } else if (is_key(key, "subagent_trajectory_ref")) {
+                bit = std::uint64_t{1} << 2;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::vector<HarborAtifSubagentTrajectoryRef>>{})) return false;
+                }
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 3;
+                if (!t.null()) {
+                    if (!t.is_object()) return false;
+                    if (!check(r, t, type_tag<Json>{})) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<HarborAtifObservation>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "results")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<HarborAtifObservationResult>>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1) == 0x1 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<AtifStepMetrics>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt_tokens")) {
+                bit = std::uint64_t{1} << 0;
+                if (!t.null()) {
+                    std::int64_t view{};
+                    if (!read(r, t, view)) return false;
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(view, 0);
+                }
+            } else if (is_key(key, "completion_tokens")) {
+                bit = std::uint64_t{1} << 1;
+                if (!t.null()) {
+                    std::int64_t view{};
+                    if (!read(r, t, view)) return false;
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(view, 0);
+                }
+            } else if (is_key(key, "cached_tokens")) {
+                bit = std::uint64_t{1} << 2;
+                if (!t.null()) {
+                    std::int64_t view{};
+                    if (!read(r, t, view)) return false;
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(view, 0);
+                }
+            } else if (is_key(key, "cost_usd")) {
+                bit = std::uint64_t{1} << 3;
+                if (!t.null()) {
+                    Number view{};
+                    if (!read(r, t, view)) return false;
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(view, 0);
+                }
+            } else if (is_key(key, "prompt_token_ids")) {
+                bit = std::uint64_t{1} << 4;
+                if (!t.null()) {
+                    std::size_t count = 0;
+                    if (!t.open('[')) return false;
+                    if (!t.close(']')) {
+                        do {
+                            ++count;
+                            std::int64_t view1{};
+                            if (!read(r, t, view1)) return false;
+                            if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(view1, 0);
+                        } while (t.comma());
+                        if (!t.close(']')) return false;
+                    }
+                }
+            } else if (is_key(key, "completion_token_ids")) {
+                bit = std::uint64_t{1} << 5;
+                if (!t.null()) {
+                    std::size_t count = 0;
+                    if (!t.open('[')) return false;
+                    if (!t.close(']')) {
+                        do {
+                            ++count;
+                            std::int64_t view1{};
+                            if (!read(r, t, view1)) return false;
+                            if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(view1, 0);
+                        } while (t.comma());
+                        if (!t.close(']')) return false;
+                    }
+                }
+            } else if (is_key(key, "logprobs")) {
+                bit = std::uint64_t{1} << 6;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::vector<Number>>{})) return false;
+                }
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 7;
+                if (!t.null()) {
+                    if (!t.is_object()) return false;
+                    if (!check(r, t, type_tag<Json>{})) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool check(Reader&, Tokens&, type_tag<HarborAtifStep>) { return false; }
+
+inline bool check(Reader& r, Tokens& t, type_tag<AtifFinalMetrics>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "total_prompt_tokens")) {
+                bit = std::uint64_t{1} << 0;
+                if (!t.null()) {
+                    std::int64_t view{};
+                    if (!read(r, t, view)) return false;
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(view, 0);
+                }
+            } else if (is_key(key, "total_completion_tokens")) {
+                bit = std::uint64_t{1} << 1;
+                if (!t.null()) {
+                    std::int64_t view{};
+                    if (!read(r, t, view)) return false;
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(view, 0);
+                }
+            } else if (is_key(key, "total_cached_tokens")) {
+                bit = std::uint64_t{1} << 2;
+                if (!t.null()) {
+                    std::int64_t view{};
+                    if (!read(r, t, view)) return false;
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(view, 0);
+                }
+            } else if (is_key(key, "total_cost_usd")) {
+                bit = std::uint64_t{1} << 3;
+                if (!t.null()) {
+                    Number view{};
+                    if (!read(r, t, view)) return false;
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(view, 0);
+                }
+            } else if (is_key(key, "total_steps")) {
+                bit = std::uint64_t{1} << 4;
+                if (!t.null()) {
+                    std::int64_t view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_minimum(view, 0);
+                }
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 5;
+                if (!t.null()) {
+                    if (!t.is_object()) return false;
+                    if (!check(r, t, type_tag<Json>{})) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool check(Reader&, Tokens&, type_tag<HarborAtifTrajectory>) { return false; }
+
+inline bool check(Reader&, Tokens&, type_tag<AtifContentPart>) { return false; }
+
+inline bool check(Reader& r, Tokens& t, type_tag<AtifContent>) {
+    if (t.is_string()) return check(r, t, type_tag<std::string>{});
+    if (t.is_array()) return check(r, t, type_tag<std::vector<AtifContentPart>>{});
+    return false;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymAtifObservationResult>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "source_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<AtifContent>{})) return false;
+                }
+            } else if (is_key(key, "subagent_trajectory_ref")) {
+                bit = std::uint64_t{1} << 2;
+                if (!t.null()) {
+                    std::size_t count = 0;
+                    if (!t.open('[')) return false;
+                    if (!t.close(']')) {
+                        do {
+                            ++count;
+                            if (!t.is_object()) return false;
+                            if (!check(r, t, type_tag<Json>{})) return false;
+                        } while (t.comma());
+                        if (!t.close(']')) return false;
+                    }
+                }
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 3;
+                if (!t.null()) {
+                    if (!t.is_object()) return false;
+                    if (!check(r, t, type_tag<Json>{})) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymAtifObservation>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "results")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<NemoGymAtifObservationResult>>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1) == 0x1 && d.error_count() == 0;
+}
+
+inline bool check(Reader&, Tokens&, type_tag<NemoGymAtifStep>) { return false; }
+
+inline bool check(Reader&, Tokens&, type_tag<NemoGymAtifTrajectory>) { return false; }
+
+inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 0;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != CIOutcomeV1::schema_version) return false;
+            } else if (is_key(key, "outcome_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 2;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "provider")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<Provider>{})) return false;
+            } else if (is_key(key, "run_id")) {
+                bit = std::uint64_t{1} << 4;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "run_attempt")) {
+                bit = std::uint64_t{1} << 5;
+                if (!t.null()) {
+                    std::int64_t view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_minimum(view, 1);
+                    d.check_maximum(view, 9223372036854775807);
+                }
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 6;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "branch")) {
+                bit = std::uint64_t{1} << 8;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "result")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<Result>{})) return false;
+            } else if (is_key(key, "workflow_name")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "workflow_id")) {
+                bit = std::uint64_t{1} << 11;
+                if (!t.null()) {
+                    std::string_view view{};
+                    if (!read(r, t, view)) return false;
+                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "workflow_path")) {
+                bit = std::uint64_t{1} << 12;
+                if (!t.null()) {
+                    std::string_view view{};
+                    if (!read(r, t, view)) return false;
+                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "run_url")) {
+                bit = std::uint64_t{1} << 13;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "provider_result")) {
+                bit = std::uint64_t{1} << 14;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "error_type")) {
+                bit = std::uint64_t{1} << 15;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "reason")) {
+                bit = std::uint64_t{1} << 16;
+                if (!t.null()) {
+                    std::string_view view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_max_length(view, 4096);
+                }
+            } else if (is_key(key, "source_event_type")) {
+                bit = std::uint64_t{1} << 17;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "source_spec_version")) {
+                bit = std::uint64_t{1} << 18;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "source_event_id")) {
+                bit = std::uint64_t{1} << 19;
+                if (!t.null()) {
+                    std::string_view view{};
+                    if (!read(r, t, view)) return false;
+                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "pr_number")) {
+                bit = std::uint64_t{1} << 20;
+                if (!t.null()) {
+                    std::int64_t view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_minimum(view, 1);
+                    d.check_maximum(view, 9223372036854775807);
+                }
+            } else if (is_key(key, "captured_at")) {
+                bit = std::uint64_t{1} << 21;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_date_time(view);
+            } else if (is_key(key, "raw")) {
+                bit = std::uint64_t{1} << 22;
+                if (!t.is_object()) return false;
+                if (!check(r, t, type_tag<Json>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7fffff) == 0x7fffff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 0;
+                std::int64_t view{};
+                if (!read(r, t, view)) return false;
+                d.check_one_of(view, {1, 2});
+            } else if (is_key(key, "repository_provider")) {
+                bit = std::uint64_t{1} << 1;
+                if (!t.null()) {
+                    std::string_view view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_const(view, "github");
+                }
+            } else if (is_key(key, "repository_host")) {
+                bit = std::uint64_t{1} << 2;
+                if (!t.null()) {
+                    std::string_view view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "repository_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!t.null()) {
+                    std::string_view view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "outcome_id")) {
+                bit = std::uint64_t{1} << 4;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 5;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "provider")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<Provider>{})) return false;
+            } else if (is_key(key, "run_id")) {
+                bit = std::uint64_t{1} << 7;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "run_attempt")) {
+                bit = std::uint64_t{1} << 8;
+                if (!t.null()) {
+                    std::int64_t view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_minimum(view, 1);
+                    d.check_maximum(view, 9223372036854775807);
+                }
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 9;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "branch")) {
+                bit = std::uint64_t{1} << 11;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "result")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Result>{})) return false;
+            } else if (is_key(key, "workflow_name")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "workflow_id")) {
+                bit = std::uint64_t{1} << 14;
+                if (!t.null()) {
+                    std::string_view view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "workflow_path")) {
+                bit = std::uint64_t{1} << 15;
+                if (!t.null()) {
+                    std::string_view view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "run_url")) {
+                bit = std::uint64_t{1} << 16;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "provider_result")) {
+                bit = std::uint64_t{1} << 17;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "error_type")) {
+                bit = std::uint64_t{1} << 18;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "reason")) {
+                bit = std::uint64_t{1} << 19;
+                if (!t.null()) {
+                    std::string_view view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_max_length(view, 4096);
+                }
+            } else if (is_key(key, "source_event_type")) {
+                bit = std::uint64_t{1} << 20;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "source_spec_version")) {
+                bit = std::uint64_t{1} << 21;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "source_event_id")) {
+                bit = std::uint64_t{1} << 22;
+                if (!t.null()) {
+                    std::string_view view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "pr_number")) {
+                bit = std::uint64_t{1} << 23;
+                if (!t.null()) {
+                    std::int64_t view{};
+                    if (!read(r, t, view)) return false;
+                    d.check_minimum(view, 1);
+                    d.check_maximum(view, 9223372036854775807);
+                }
+            } else if (is_key(key, "captured_at")) {
+                bit = std::uint64_t{1} << 24;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_date_time(view);
+            } else if (is_key(key, "raw")) {
+                bit = std::uint64_t{1} << 25;
+                if (!t.is_object()) return false;
+                if (!check(r, t, type_tag<Json>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3ffffff) == 0x3ffffff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoResponseSettings>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "parallel_tool_calls")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<bool>{})) return false;
+            } else if (is_key(key, "tool_choice")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<ToolChoice>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        if (!t.is_object()) return false;
+                        if (!check(r, t, type_tag<Json>{})) return false;
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool check(Reader&, Tokens&, type_tag<ConsumerConfig>) { return false; }
+
+inline bool check(Reader& r, Tokens& t, type_tag<ProvenanceV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "policy_version")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "quarantine_revision")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::int64_t>{})) return false;
+            } else if (is_key(key, "policy_digest")) {
+                bit = std::uint64_t{1} << 2;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SourceIdsV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "inference_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "decision_ids")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<std::string>>{})) return false;
+            } else if (is_key(key, "ci_outcome_ids")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<std::string>>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTMetadataV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "completion_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<RecipeId>{})) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 7;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DiffSFTMetadataV1::recipe_version) return false;
+            } else if (is_key(key, "eligibility_source")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<EligibilitySource>{})) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 10;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Number>{})) return false;
+                }
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "source_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<SourceIdsV1>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 14;
+                std::string_view text;
+                if (!read(r, t, text) || text != DiffSFTMetadataV1::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 15;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DiffSFTMetadataV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xffff) == 0xffff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SourceIdsV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "inference_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "decision_ids")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<std::string>>{})) return false;
+            } else if (is_key(key, "ci_outcome_ids")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<std::string>>{})) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 3;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTMetadataV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "completion_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<RecipeId>{})) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 7;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DiffSFTMetadataV2::recipe_version) return false;
+            } else if (is_key(key, "eligibility_source")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<EligibilitySource>{})) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 10;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Number>{})) return false;
+                }
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "source_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<SourceIdsV2>{})) return false;
+            } else if (is_key(key, "attribution_sources")) {
+                bit = std::uint64_t{1} << 14;
+                if (!check(r, t, type_tag<std::vector<AttributionSources>>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 15;
+                std::string_view text;
+                if (!read(r, t, text) || text != DiffSFTMetadataV2::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 16;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DiffSFTMetadataV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1ffff) == 0x1ffff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<RepositoryIdentityV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "provider")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != RepositoryIdentityV3::provider) return false;
+            } else if (is_key(key, "host")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "repository_id")) {
+                bit = std::uint64_t{1} << 2;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTMetadataV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "completion_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<RecipeId>{})) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 7;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DiffSFTMetadataV3::recipe_version) return false;
+            } else if (is_key(key, "eligibility_source")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<EligibilitySource>{})) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 10;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Number>{})) return false;
+                }
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "source_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<SourceIdsV2>{})) return false;
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 14;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RepositoryIdentityV3>{})) return false;
+                }
+            } else if (is_key(key, "attribution_sources")) {
+                bit = std::uint64_t{1} << 15;
+                if (!check(r, t, type_tag<std::vector<AttributionSources>>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 16;
+                std::string_view text;
+                if (!read(r, t, text) || text != DiffSFTMetadataV3::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 17;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DiffSFTMetadataV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3ffff) == 0x3ffff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerTextMessageV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<Role>{})) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerFunctionCallV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "arguments")) {
+                bit = std::uint64_t{1} << 1;
+                if (!t.is_object()) return false;
+                if (!check(r, t, type_tag<Json>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerToolCallV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != TrainerToolCallV1::type) return false;
+            } else if (is_key(key, "function")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<TrainerFunctionCallV1>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerAssistantContentMessageV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != TrainerAssistantContentMessageV1::role) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "thinking")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::vector<TrainerToolCallV1>>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerAssistantThinkingMessageV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != TrainerAssistantThinkingMessageV1::role) return false;
+            } else if (is_key(key, "thinking")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::vector<TrainerToolCallV1>>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerAssistantToolCallMessageV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != TrainerAssistantToolCallMessageV1::role) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<TrainerToolCallV1>>{})) return false;
+            } else if (is_key(key, "thinking")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerAssistantMessage>) {
+    std::string_view keys[16];  // a branch's keys are fewer
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    if (!peek_keys(r, t, keys, 16, count, "role", value, selected)) return false;
+    const BranchChoice choice = choose_branch(kTrainerAssistantMessageBranches, std::size(kTrainerAssistantMessageBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return check(r, t, type_tag<TrainerAssistantContentMessageV1>{});
+        case 1: return check(r, t, type_tag<TrainerAssistantThinkingMessageV1>{});
+        case 2: return check(r, t, type_tag<TrainerAssistantToolCallMessageV1>{});
+    }
+    return false;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerToolMessageV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != TrainerToolMessageV1::role) return false;
+            } else if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "tool_call_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<TrainerMessage>) {
+    std::string_view keys[16];  // a branch's keys are fewer
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    if (!peek_keys(r, t, keys, 16, count, "role", value, selected)) return false;
+    const BranchChoice choice = choose_branch(kTrainerMessageBranches, std::size(kTrainerMessageBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return check(r, t, type_tag<TrainerTextMessageV1>{});
+        case 1: return check(r, t, type_tag<TrainerAssistantContentMessageV1>{});
+        case 2: return check(r, t, type_tag<TrainerAssistantThinkingMessageV1>{});
+        case 3: return check(r, t, type_tag<TrainerAssistantToolCallMessageV1>{});
+        case 4: return check(r, t, type_tag<TrainerToolMessageV1>{});
+    }
+    return false;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTSampleV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<TrainerMessage>>{})) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<DiffSFTMetadataV1>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTSampleV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<TrainerMessage>>{})) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<DiffSFTMetadataV2>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTSampleV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<TrainerMessage>>{})) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<DiffSFTMetadataV3>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DPOProvenanceV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "chosen")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "rejected")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "chosen_completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "rejected_completion_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<RecipeId>{})) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 5;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV1::recipe_version) return false;
+            } else if (is_key(key, "chosen_label_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<ChosenLabelSource>{})) return false;
+            } else if (is_key(key, "rejected_label_source")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<RejectedLabelSource>{})) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 9;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Number>{})) return false;
+                }
+            } else if (is_key(key, "confidence_margin")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<DPOProvenanceV1>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 13;
+                std::string_view text;
+                if (!read(r, t, text) || text != DPOMetadataV1::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 14;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7fff) == 0x7fff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "chosen_completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "rejected_completion_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<RecipeId>{})) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 5;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV2::recipe_version) return false;
+            } else if (is_key(key, "chosen_label_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<ChosenLabelSource>{})) return false;
+            } else if (is_key(key, "rejected_label_source")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<RejectedLabelSource>{})) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 9;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Number>{})) return false;
+                }
+            } else if (is_key(key, "confidence_margin")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<DPOProvenanceV1>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "chosen_attribution_source")) {
+                bit = std::uint64_t{1} << 13;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<ChosenAttributionSource>{})) return false;
+                }
+            } else if (is_key(key, "rejected_attribution_source")) {
+                bit = std::uint64_t{1} << 14;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RejectedAttributionSource>{})) return false;
+                }
+            } else if (is_key(key, "chosen_session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 15;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "rejected_session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 16;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 17;
+                std::string_view text;
+                if (!read(r, t, text) || text != DPOMetadataV2::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 18;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7ffff) == 0x7ffff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "chosen_completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "rejected_completion_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<RecipeId>{})) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 5;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV3::recipe_version) return false;
+            } else if (is_key(key, "chosen_label_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<ChosenLabelSource>{})) return false;
+            } else if (is_key(key, "rejected_label_source")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<RejectedLabelSource>{})) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 9;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Number>{})) return false;
+                }
+            } else if (is_key(key, "confidence_margin")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<DPOProvenanceV1>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "chosen_repository_identity")) {
+                bit = std::uint64_t{1} << 13;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RepositoryIdentityV3>{})) return false;
+                }
+            } else if (is_key(key, "rejected_repository_identity")) {
+                bit = std::uint64_t{1} << 14;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RepositoryIdentityV3>{})) return false;
+                }
+            } else if (is_key(key, "chosen_attribution_source")) {
+                bit = std::uint64_t{1} << 15;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<ChosenAttributionSource>{})) return false;
+                }
+            } else if (is_key(key, "rejected_attribution_source")) {
+                bit = std::uint64_t{1} << 16;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RejectedAttributionSource>{})) return false;
+                }
+            } else if (is_key(key, "chosen_session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 17;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "rejected_session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 18;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 19;
+                std::string_view text;
+                if (!read(r, t, text) || text != DPOMetadataV3::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 20;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1fffff) == 0x1fffff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV4>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "chosen_completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "rejected_completion_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<RecipeId>{})) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 5;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV4::recipe_version) return false;
+            } else if (is_key(key, "chosen_label_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<ChosenLabelSource>{})) return false;
+            } else if (is_key(key, "rejected_label_source")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<RejectedLabelSource>{})) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 9;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Number>{})) return false;
+                }
+            } else if (is_key(key, "confidence_margin")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<DPOProvenanceV1>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "chosen_repository_identity")) {
+                bit = std::uint64_t{1} << 13;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RepositoryIdentityV3>{})) return false;
+                }
+            } else if (is_key(key, "rejected_repository_identity")) {
+                bit = std::uint64_t{1} << 14;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RepositoryIdentityV3>{})) return false;
+                }
+            } else if (is_key(key, "chosen_attribution_source")) {
+                bit = std::uint64_t{1} << 15;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<ChosenAttributionSource>{})) return false;
+                }
+            } else if (is_key(key, "rejected_attribution_source")) {
+                bit = std::uint64_t{1} << 16;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RejectedAttributionSource>{})) return false;
+                }
+            } else if (is_key(key, "chosen_session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 17;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "rejected_session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 18;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 19;
+                std::string_view text;
+                if (!read(r, t, text) || text != DPOMetadataV4::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 20;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV4::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1fffff) == 0x1fffff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DPOPairV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<TrainerMessage>>{})) return false;
+            } else if (is_key(key, "chosen")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "rejected")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<DPOMetadataV1>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DPOPairV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<TrainerMessage>>{})) return false;
+            } else if (is_key(key, "chosen")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "rejected")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<DPOMetadataV2>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DPOPairV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<TrainerMessage>>{})) return false;
+            } else if (is_key(key, "chosen")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "rejected")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<DPOMetadataV3>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DPOPairV4>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<TrainerMessage>>{})) return false;
+            } else if (is_key(key, "chosen")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "rejected")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<DPOMetadataV4>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<DPOProfileEvidence>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "row_sha256")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "canonical_schema")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != DPOProfileEvidence::canonical_schema) return false;
+            } else if (is_key(key, "source_row_sha256")) {
+                bit = std::uint64_t{1} << 2;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "prompt_sha256")) {
+                bit = std::uint64_t{1} << 3;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<DPOMetadataV4>{})) return false;
+            } else if (is_key(key, "tool_definitions")) {
+                bit = std::uint64_t{1} << 5;
+                std::string_view text;
+                if (!read(r, t, text) || text != DPOProfileEvidence::tool_definitions) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3f) == 0x3f && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksDPOMessage>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<FireworksDPORole>{})) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksDPOInput>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "messages")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<FireworksDPOMessage>>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksDPOOutputMessage>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != FireworksDPOOutputMessage::role) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader&, Tokens&, type_tag<FireworksDPORow>) { return false; }
+
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksTextMessage>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<FireworksTextRole>{})) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksFunctionCall>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "arguments")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksToolCall>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != FireworksToolCall::type) return false;
+            } else if (is_key(key, "function")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<FireworksFunctionCall>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksAssistantContentMessage>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != FireworksAssistantContentMessage::role) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<FireworksToolCall>>{})) return false;
+            } else if (is_key(key, "reasoning_content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "weight")) {
+                bit = std::uint64_t{1} << 4;
+                std::int64_t view{};
+                if (!read(r, t, view)) return false;
+                d.check_one_of(view, {0, 1});
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x13) == 0x13 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksAssistantReasoningMessage>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != FireworksAssistantReasoningMessage::role) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<FireworksToolCall>>{})) return false;
+            } else if (is_key(key, "reasoning_content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "weight")) {
+                bit = std::uint64_t{1} << 4;
+                std::int64_t view{};
+                if (!read(r, t, view)) return false;
+                d.check_one_of(view, {0, 1});
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x19) == 0x19 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksAssistantToolCallMessage>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != FireworksAssistantToolCallMessage::role) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<FireworksToolCall>>{})) return false;
+            } else if (is_key(key, "reasoning_content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "weight")) {
+                bit = std::uint64_t{1} << 4;
+                std::int64_t view{};
+                if (!read(r, t, view)) return false;
+                d.check_one_of(view, {0, 1});
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x15) == 0x15 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksToolMessage>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != FireworksToolMessage::role) return false;
+            } else if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "tool_call_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<FireworksMessage>) {
+    std::string_view keys[16];  // a branch's keys are fewer
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    if (!peek_keys(r, t, keys, 16, count, "role", value, selected)) return false;
+    const BranchChoice choice = choose_branch(kFireworksMessageBranches, std::size(kFireworksMessageBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return check(r, t, type_tag<FireworksTextMessage>{});
+        case 1: return check(r, t, type_tag<FireworksAssistantContentMessage>{});
+        case 2: return check(r, t, type_tag<FireworksAssistantReasoningMessage>{});
+        case 3: return check(r, t, type_tag<FireworksAssistantToolCallMessage>{});
+        case 4: return check(r, t, type_tag<FireworksToolMessage>{});
+    }
+    return false;
+}
+
+inline bool check(Reader&, Tokens&, type_tag<FireworksSFTRow>) { return false; }
+
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlTextMessage>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<Role>{})) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlAssistantContentMessage>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != HfTrlAssistantContentMessage::role) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<TrainerToolCallV1>>{})) return false;
+            } else if (is_key(key, "reasoning_content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlAssistantReasoningMessage>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != HfTrlAssistantReasoningMessage::role) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<TrainerToolCallV1>>{})) return false;
+            } else if (is_key(key, "reasoning_content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x9) == 0x9 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlAssistantToolCallMessage>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != HfTrlAssistantToolCallMessage::role) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<TrainerToolCallV1>>{})) return false;
+            } else if (is_key(key, "reasoning_content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x5) == 0x5 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlAssistantMessage>) {
+    std::string_view keys[16];  // a branch's keys are fewer
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    if (!peek_keys(r, t, keys, 16, count, "role", value, selected)) return false;
+    const BranchChoice choice = choose_branch(kHfTrlAssistantMessageBranches, std::size(kHfTrlAssistantMessageBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return check(r, t, type_tag<HfTrlAssistantContentMessage>{});
+        case 1: return check(r, t, type_tag<HfTrlAssistantReasoningMessage>{});
+        case 2: return check(r, t, type_tag<HfTrlAssistantToolCallMessage>{});
+    }
+    return false;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlToolMessage>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != HfTrlToolMessage::role) return false;
+            } else if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "tool_call_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlMessage>) {
+    std::string_view keys[16];  // a branch's keys are fewer
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    if (!peek_keys(r, t, keys, 16, count, "role", value, selected)) return false;
+    const BranchChoice choice = choose_branch(kHfTrlMessageBranches, std::size(kHfTrlMessageBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return check(r, t, type_tag<HfTrlTextMessage>{});
+        case 1: return check(r, t, type_tag<HfTrlAssistantContentMessage>{});
+        case 2: return check(r, t, type_tag<HfTrlAssistantReasoningMessage>{});
+        case 3: return check(r, t, type_tag<HfTrlAssistantToolCallMessage>{});
+        case 4: return check(r, t, type_tag<HfTrlToolMessage>{});
+    }
+    return false;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlDPORow>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<HfTrlMessage>>{})) return false;
+            } else if (is_key(key, "chosen")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<HfTrlAssistantMessage>>{})) return false;
+            } else if (is_key(key, "rejected")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<HfTrlAssistantMessage>>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<HfTrlSFTRow>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<HfTrlMessage>>{})) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<HfTrlAssistantMessage>>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<VerificationV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "verification_command")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1) == 0x1 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<CIWorkflowResolutionV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "provider")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<Provider>{})) return false;
+            } else if (is_key(key, "run_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "workflow_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!t.null()) {
+                    std::string_view view{};
+                    if (!read(r, t, view)) return false;
+                    if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "workflow_name")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "workflow_path")) {
+                bit = std::uint64_t{1} << 4;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "branch")) {
+                bit = std::uint64_t{1} << 5;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "verdict")) {
+                bit = std::uint64_t{1} << 6;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Verdict>{})) return false;
+                }
+            } else if (is_key(key, "reliability")) {
+                bit = std::uint64_t{1} << 7;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Number>{})) return false;
+                }
+            } else if (is_key(key, "suspected_flake")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<bool>{})) return false;
+            } else if (is_key(key, "source_outcome_ids")) {
+                bit = std::uint64_t{1} << 9;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "verdict_outcome_id")) {
+                bit = std::uint64_t{1} << 10;
+                if (!t.null()) {
+                    std::string_view view{};
+                    if (!read(r, t, view)) return false;
+                    if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "non_verdict_outcome_ids")) {
+                bit = std::uint64_t{1} << 11;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xfff) == 0xfff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "verdict")) {
+                bit = std::uint64_t{1} << 3;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Verdict>{})) return false;
+                }
+            } else if (is_key(key, "reliability")) {
+                bit = std::uint64_t{1} << 4;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Number>{})) return false;
+                }
+            } else if (is_key(key, "suspected_flake")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<bool>{})) return false;
+            } else if (is_key(key, "workflow_resolutions")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<std::vector<CIWorkflowResolutionV1>>{})) return false;
+            } else if (is_key(key, "source_outcome_ids")) {
+                bit = std::uint64_t{1} << 7;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "verdict_outcome_ids")) {
+                bit = std::uint64_t{1} << 8;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "non_verdict_outcome_ids")) {
+                bit = std::uint64_t{1} << 9;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 11;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RepositoryIdentityV3>{})) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xfff) == 0xfff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV4>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymMetadataV4::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV4::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RewardSource>{})) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 4;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 5;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<std::int64_t>{})) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<VerificationV1>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV3>>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<CIResolutionV3>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 13;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 14;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RepositoryIdentityV3>{})) return false;
+                }
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 15;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymMetadataV4::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 16;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV4::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1fd77) == 0x1fd77 && d.error_count() == 0;
+}
+
+inline bool check(Reader&, Tokens&, type_tag<NemoGymProfileEvidence>) { return false; }
+
+inline bool check(Reader& r, Tokens& t, type_tag<TextPartV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != TextPartV1::type) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<ReasoningPartV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != ReasoningPartV1::type) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<ToolCallPartV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != ToolCallPartV1::type) return false;
+            } else if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_responses_create_params_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_inference_message_v2 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "arguments")) {
+                bit = std::uint64_t{1} << 3;
+                if (!t.is_object()) return false;
+                if (!check(r, t, type_tag<Json>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<ToolCallResponsePartV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != ToolCallResponsePartV1::type) return false;
+            } else if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_responses_create_params_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_inference_message_v2 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "result")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<Json>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<Part>) {
+    std::string_view tag;
+    if (!peek_tag(r, t, "type", tag)) return false;
+    if (tag == TextPartV1::type) return check(r, t, type_tag<TextPartV1>{});
+    if (tag == ReasoningPartV1::type) return check(r, t, type_tag<ReasoningPartV1>{});
+    if (tag == ToolCallPartV1::type) return check(r, t, type_tag<ToolCallPartV1>{});
+    if (tag == ToolCallResponsePartV1::type) return check(r, t, type_tag<ToolCallResponsePartV1>{});
+    return false;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<RLVRInferenceMessageRowV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "parts")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<Part>>{})) return false;
+            } else if (is_key(key, "finish_reason")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<RLVRDecisionRowV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "accepted")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<bool>{})) return false;
+            } else if (is_key(key, "explicit")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<bool>{})) return false;
+            } else if (is_key(key, "agent_harness")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<AgentHarness>{})) return false;
+            } else if (is_key(key, "interaction_mode")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<InteractionMode>{})) return false;
+            } else if (is_key(key, "file_path")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<RLVRTurnRowV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "inference_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "new_messages")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<RLVRInferenceMessageRowV1>>{})) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::vector<ToolCallPartV1>>{})) return false;
+            } else if (is_key(key, "decisions")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::vector<RLVRDecisionRowV1>>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymResponseV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "turns")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<RLVRTurnRowV1>>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1) == 0x1 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymResponsesCreateParamsV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "input")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<RLVRInferenceMessageRowV1>>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1) == 0x1 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "verdict")) {
+                bit = std::uint64_t{1} << 3;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Verdict>{})) return false;
+                }
+            } else if (is_key(key, "reliability")) {
+                bit = std::uint64_t{1} << 4;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Number>{})) return false;
+                }
+            } else if (is_key(key, "suspected_flake")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<bool>{})) return false;
+            } else if (is_key(key, "workflow_resolutions")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<std::vector<CIWorkflowResolutionV1>>{})) return false;
+            } else if (is_key(key, "source_outcome_ids")) {
+                bit = std::uint64_t{1} << 7;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "verdict_outcome_ids")) {
+                bit = std::uint64_t{1} << 8;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "non_verdict_outcome_ids")) {
+                bit = std::uint64_t{1} << 9;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7ff) == 0x7ff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymMetadataV1::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV1::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RewardSource>{})) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<std::int64_t>{})) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<VerificationV1>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV1>>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<CIResolutionV1>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 13;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymMetadataV1::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 14;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7d77) == 0x7d77 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymRolloutRowV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "responses_create_params")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<NemoGymResponsesCreateParamsV1>{})) return false;
+            } else if (is_key(key, "response")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<NemoGymResponseV1>{})) return false;
+            } else if (is_key(key, "reward")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<NemoGymMetadataV1>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xb) == 0xb && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymMetadataV2::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV2::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RewardSource>{})) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<std::int64_t>{})) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<VerificationV1>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV1>>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<CIResolutionV1>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 13;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymMetadataV2::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 14;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7d77) == 0x7d77 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymRolloutRowV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "responses_create_params")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<NemoGymResponsesCreateParamsV1>{})) return false;
+            } else if (is_key(key, "response")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<NemoGymResponseV1>{})) return false;
+            } else if (is_key(key, "reward")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<NemoGymMetadataV2>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xb) == 0xb && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymMetadataV3::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV3::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RewardSource>{})) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 4;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 5;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<std::int64_t>{})) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<VerificationV1>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV1>>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<CIResolutionV1>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 13;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 14;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymMetadataV3::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 15;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xfd77) == 0xfd77 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymRolloutRowV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "responses_create_params")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<NemoGymResponsesCreateParamsV1>{})) return false;
+            } else if (is_key(key, "response")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<NemoGymResponseV1>{})) return false;
+            } else if (is_key(key, "reward")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<NemoGymMetadataV3>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xb) == 0xb && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymRolloutRowV4>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "responses_create_params")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<NemoGymResponsesCreateParamsV1>{})) return false;
+            } else if (is_key(key, "response")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<NemoGymResponseV1>{})) return false;
+            } else if (is_key(key, "reward")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<NemoGymMetadataV4>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xb) == 0xb && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileOutputText>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymProfileOutputText::type) return false;
+            } else if (is_key(key, "text")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "annotations")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileContent>) {
+    if (t.is_string()) return check(r, t, type_tag<std::string>{});
+    if (t.is_array()) return check(r, t, type_tag<std::vector<NemoGymProfileOutputText>>{});
+    return false;
+}
+
+inline bool check(Reader&, Tokens&, type_tag<NemoGymProfileMessage>) { return false; }
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileSummaryText>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymProfileSummaryText::type) return false;
+            } else if (is_key(key, "text")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileReasoning>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymProfileReasoning::type) return false;
+            } else if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "summary")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<NemoGymProfileSummaryText>>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileFunctionCall>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymProfileFunctionCall::type) return false;
+            } else if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "call_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "arguments")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileFunctionCallOutput>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymProfileFunctionCallOutput::type) return false;
+            } else if (is_key(key, "call_id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "output")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileItem>) {
+    std::string_view tag;
+    if (!peek_tag(r, t, "type", tag)) return false;
+    if (tag == NemoGymProfileMessage::type) return check(r, t, type_tag<NemoGymProfileMessage>{});
+    if (tag == NemoGymProfileReasoning::type) return check(r, t, type_tag<NemoGymProfileReasoning>{});
+    if (tag == NemoGymProfileFunctionCall::type) return check(r, t, type_tag<NemoGymProfileFunctionCall>{});
+    if (tag == NemoGymProfileFunctionCallOutput::type) return check(r, t, type_tag<NemoGymProfileFunctionCallOutput>{});
+    return false;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileRequest>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "input")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<NemoGymProfileItem>>{})) return false;
+            } else if (is_key(key, "parallel_tool_calls")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<bool>{})) return false;
+            } else if (is_key(key, "tool_choice")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<ToolChoice>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 3;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        if (!t.is_object()) return false;
+                        if (!check(r, t, type_tag<Json>{})) return false;
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileResponse>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "created_at")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "model")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "object")) {
+                bit = std::uint64_t{1} << 3;
+                std::string_view text;
+                if (!read(r, t, text) || text != NemoGymProfileResponse::object) return false;
+            } else if (is_key(key, "output")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::vector<NemoGymProfileItem>>{})) return false;
+            } else if (is_key(key, "parallel_tool_calls")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<bool>{})) return false;
+            } else if (is_key(key, "tool_choice")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<ToolChoice>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 7;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        if (!t.is_object()) return false;
+                        if (!check(r, t, type_tag<Json>{})) return false;
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xff) == 0xff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileRow>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "responses_create_params")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<NemoGymProfileRequest>{})) return false;
+            } else if (is_key(key, "response")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<NemoGymProfileResponse>{})) return false;
+            } else if (is_key(key, "reward")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<ProfileEntry>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "consumer")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<ProfileConsumer>{})) return false;
+            } else if (is_key(key, "objective")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<ProfileObjective>{})) return false;
+            } else if (is_key(key, "profile_version")) {
+                bit = std::uint64_t{1} << 3;
+                std::int64_t view{};
+                if (!read(r, t, view)) return false;
+                d.check_minimum(view, 1);
+            } else if (is_key(key, "canonical_schema")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "dependencies")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::vector<Json>>{})) return false;
+            } else if (is_key(key, "validation")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "support")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xff) == 0xff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<ProfileDiagnostics>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "rows_by_split")) {
+                bit = std::uint64_t{1} << 0;
+                if (!t.is_object()) return false;
+                if (!check(r, t, type_tag<Json>{})) return false;
+            } else if (is_key(key, "reward_counts")) {
+                bit = std::uint64_t{1} << 1;
+                if (!t.is_object()) return false;
+                if (!check(r, t, type_tag<Json>{})) return false;
+            } else if (is_key(key, "exact_prompt_overlap")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t view{};
+                if (!read(r, t, view)) return false;
+                d.check_minimum(view, 0);
+            } else if (is_key(key, "semantic_task_overlap")) {
+                bit = std::uint64_t{1} << 3;
+                std::string_view text;
+                if (!read(r, t, text) || text != ProfileDiagnostics::semantic_task_overlap) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader&, Tokens&, type_tag<ProfileManifest>) { return false; }
+
+inline bool check(Reader& r, Tokens& t, type_tag<RecoveryRowV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != RecoveryRowV1::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != RecoveryRowV1::recipe_version) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "branch")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "workflow_name")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "workflow_path")) {
+                bit = std::uint64_t{1} << 6;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "failed_commit_sha")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "fixed_commit_sha")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "failed_outcome_id")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "fixed_outcome_id")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recovery_diff")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "failed_inference_call_ids")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<std::vector<std::string>>{})) return false;
+            } else if (is_key(key, "fixed_inference_call_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<std::vector<std::string>>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 14;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 15;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 16;
+                std::string_view text;
+                if (!read(r, t, text) || text != RecoveryRowV1::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 17;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != RecoveryRowV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3ffff) == 0x3ffff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<RecoveryAttributionEvidenceV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "inference_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "attribution_sources")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<AttributionSources>>{})) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 3;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<RecoveryRowV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != RecoveryRowV2::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != RecoveryRowV2::recipe_version) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "branch")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "workflow_name")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "workflow_path")) {
+                bit = std::uint64_t{1} << 6;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "failed_commit_sha")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "fixed_commit_sha")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "failed_outcome_id")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "fixed_outcome_id")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recovery_diff")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "failed_inference_call_ids")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<std::vector<std::string>>{})) return false;
+            } else if (is_key(key, "fixed_inference_call_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<std::vector<std::string>>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 14;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 15;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "failed_attribution_evidence")) {
+                bit = std::uint64_t{1} << 16;
+                if (!check(r, t, type_tag<std::vector<RecoveryAttributionEvidenceV2>>{})) return false;
+            } else if (is_key(key, "fixed_attribution_evidence")) {
+                bit = std::uint64_t{1} << 17;
+                if (!check(r, t, type_tag<std::vector<RecoveryAttributionEvidenceV2>>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 18;
+                std::string_view text;
+                if (!read(r, t, text) || text != RecoveryRowV2::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 19;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != RecoveryRowV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xfffff) == 0xfffff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<RecoveryRowV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != RecoveryRowV3::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != RecoveryRowV3::recipe_version) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "branch")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "workflow_name")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "workflow_path")) {
+                bit = std::uint64_t{1} << 6;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<std::string>{})) return false;
+                }
+            } else if (is_key(key, "failed_commit_sha")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "fixed_commit_sha")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "failed_outcome_id")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "fixed_outcome_id")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recovery_diff")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "failed_inference_call_ids")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<std::vector<std::string>>{})) return false;
+            } else if (is_key(key, "fixed_inference_call_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<std::vector<std::string>>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 14;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 15;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 16;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RepositoryIdentityV3>{})) return false;
+                }
+            } else if (is_key(key, "failed_attribution_evidence")) {
+                bit = std::uint64_t{1} << 17;
+                if (!check(r, t, type_tag<std::vector<RecoveryAttributionEvidenceV2>>{})) return false;
+            } else if (is_key(key, "fixed_attribution_evidence")) {
+                bit = std::uint64_t{1} << 18;
+                if (!check(r, t, type_tag<std::vector<RecoveryAttributionEvidenceV2>>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 19;
+                std::string_view text;
+                if (!read(r, t, text) || text != RecoveryRowV3::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 20;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != RecoveryRowV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1fffff) == 0x1fffff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentRolloutRowV1::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV1::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RewardSource>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<CIResolutionV1>{})) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<std::int64_t>{})) return false;
+            } else if (is_key(key, "turns")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<std::vector<RLVRTurnRowV1>>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV1>>{})) return false;
+            } else if (is_key(key, "ci_resolutions")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<std::vector<CIResolutionV1>>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 14;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentRolloutRowV1::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 15;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xffe7) == 0xffe7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentRolloutRowV2::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV2::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RewardSource>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<CIResolutionV1>{})) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<std::int64_t>{})) return false;
+            } else if (is_key(key, "turns")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<std::vector<RLVRTurnRowV1>>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV1>>{})) return false;
+            } else if (is_key(key, "ci_resolutions")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<std::vector<CIResolutionV1>>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 14;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentRolloutRowV2::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 15;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xffe7) == 0xffe7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentRolloutRowV3::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV3::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RewardSource>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<CIResolutionV1>{})) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 5;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 6;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<std::int64_t>{})) return false;
+            } else if (is_key(key, "turns")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<std::vector<RLVRTurnRowV1>>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV1>>{})) return false;
+            } else if (is_key(key, "ci_resolutions")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<std::vector<CIResolutionV1>>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 14;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 15;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentRolloutRowV3::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 16;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1ffe7) == 0x1ffe7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV4>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentRolloutRowV4::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV4::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RewardSource>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<CIResolutionV3>{})) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 5;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 6;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<std::int64_t>{})) return false;
+            } else if (is_key(key, "turns")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<std::vector<RLVRTurnRowV1>>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV3>>{})) return false;
+            } else if (is_key(key, "ci_resolutions")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<std::vector<CIResolutionV3>>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 14;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 15;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RepositoryIdentityV3>{})) return false;
+                }
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 16;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentRolloutRowV4::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 17;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV4::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3ffe7) == 0x3ffe7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentTaskRowV1::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentTaskRowV1::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RewardSource>{})) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "base_commit")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "problem_statement")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "reference_patch")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<VerificationV1>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV1>>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<CIResolutionV1>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 14;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentTaskRowV1::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 15;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentTaskRowV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xfeff) == 0xfeff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentTaskRowV2::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentTaskRowV2::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RewardSource>{})) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 4;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "base_commit")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "problem_statement")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "reference_patch")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<VerificationV1>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV1>>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<CIResolutionV1>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 14;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 15;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentTaskRowV2::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 16;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentTaskRowV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1feff) == 0x1feff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentTaskRowV3::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentTaskRowV3::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RewardSource>{})) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 4;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "base_commit")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "problem_statement")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "reference_patch")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<VerificationV1>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV3>>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 10;
+                if (!check(r, t, type_tag<CIResolutionV3>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 14;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 15;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RepositoryIdentityV3>{})) return false;
+                }
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 16;
+                std::string_view text;
+                if (!read(r, t, text) || text != SedimentTaskRowV3::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 17;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentTaskRowV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3feff) == 0x3feff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SFTMetadataV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RecipeId>{})) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 4;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SFTMetadataV1::recipe_version) return false;
+            } else if (is_key(key, "eligibility_source")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<EligibilitySource>{})) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 7;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Number>{})) return false;
+                }
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 10;
+                std::string_view text;
+                if (!read(r, t, text) || text != SFTMetadataV1::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 11;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SFTMetadataV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xfff) == 0xfff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SFTMetadataV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RecipeId>{})) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 4;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SFTMetadataV2::recipe_version) return false;
+            } else if (is_key(key, "eligibility_source")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<EligibilitySource>{})) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 7;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Number>{})) return false;
+                }
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 10;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<AttributionSource>{})) return false;
+                }
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 11;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 12;
+                std::string_view text;
+                if (!read(r, t, text) || text != SFTMetadataV2::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 13;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SFTMetadataV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3fff) == 0x3fff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SFTMetadataV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<RecipeId>{})) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 4;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SFTMetadataV3::recipe_version) return false;
+            } else if (is_key(key, "eligibility_source")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<EligibilitySource>{})) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<Number>{})) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 7;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<Number>{})) return false;
+                }
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 9;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 10;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RepositoryIdentityV3>{})) return false;
+                }
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<AttributionSource>{})) return false;
+                }
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 12;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 13;
+                std::string_view text;
+                if (!read(r, t, text) || text != SFTMetadataV3::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 14;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SFTMetadataV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7fff) == 0x7fff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SFTProfileEvidence>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "row_sha256")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "canonical_schema")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != SFTProfileEvidence::canonical_schema) return false;
+            } else if (is_key(key, "source_row_sha256")) {
+                bit = std::uint64_t{1} << 2;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "prompt_sha256")) {
+                bit = std::uint64_t{1} << 3;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<SFTMetadataV3>{})) return false;
+            } else if (is_key(key, "tool_definitions")) {
+                bit = std::uint64_t{1} << 5;
+                std::string_view text;
+                if (!read(r, t, text) || text != SFTProfileEvidence::tool_definitions) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3f) == 0x3f && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SFTSampleV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<TrainerMessage>>{})) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<SFTMetadataV1>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SFTSampleV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<TrainerMessage>>{})) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<SFTMetadataV2>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SFTSampleV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::vector<TrainerMessage>>{})) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::vector<TrainerAssistantMessage>>{})) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::vector<Nothing>>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<SFTMetadataV3>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != SWEBenchMetadataV1::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 1;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SWEBenchMetadataV1::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 2;
+                std::string_view text;
+                if (!read(r, t, text) || text != SWEBenchMetadataV1::reward_source) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<VerificationV1>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV1>>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<CIResolutionV1>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 9;
+                std::string_view text;
+                if (!read(r, t, text) || text != SWEBenchMetadataV1::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 10;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SWEBenchMetadataV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7f7) == 0x7f7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != SWEBenchMetadataV2::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 1;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SWEBenchMetadataV2::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 2;
+                std::string_view text;
+                if (!read(r, t, text) || text != SWEBenchMetadataV2::reward_source) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<VerificationV1>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV1>>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<CIResolutionV1>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 9;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 10;
+                std::string_view text;
+                if (!read(r, t, text) || text != SWEBenchMetadataV2::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 11;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SWEBenchMetadataV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xff7) == 0xff7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || text != SWEBenchMetadataV3::recipe_id) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 1;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SWEBenchMetadataV3::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 2;
+                std::string_view text;
+                if (!read(r, t, text) || text != SWEBenchMetadataV3::reward_source) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<VerificationV1>{})) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::vector<CIOutcomeV3>>{})) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<CIResolutionV3>{})) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!check(r, t, type_tag<AttributionSource>{})) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<Split>{})) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 8;
+                if (!check(r, t, type_tag<ProvenanceV1>{})) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 9;
+                std::size_t count = 0;
+                if (!t.open('[')) return false;
+                if (!t.close(']')) {
+                    do {
+                        ++count;
+                        std::string_view view1{};
+                        if (!read(r, t, view1)) return false;
+                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    } while (t.comma());
+                    if (!t.close(']')) return false;
+                }
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 10;
+                if (!t.null()) {
+                    if (!check(r, t, type_tag<RepositoryIdentityV3>{})) return false;
+                }
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 11;
+                std::string_view text;
+                if (!read(r, t, text) || text != SWEBenchMetadataV3::schema_id) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 12;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SWEBenchMetadataV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1ff7) == 0x1ff7 && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchProfileEvidence>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "row_sha256")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "canonical_schema")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || text != SWEBenchProfileEvidence::canonical_schema) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<SWEBenchMetadataV3>{})) return false;
+            } else if (is_key(key, "source_row_sha256")) {
+                bit = std::uint64_t{1} << 3;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "prompt_sha256")) {
+                bit = std::uint64_t{1} << 4;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "task_configuration_source")) {
+                bit = std::uint64_t{1} << 5;
+                std::string_view text;
+                if (!read(r, t, text) || text != SWEBenchProfileEvidence::task_configuration_source) return false;
+            } else if (is_key(key, "configuration_digest")) {
+                bit = std::uint64_t{1} << 6;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "captured_first_user_message")) {
+                bit = std::uint64_t{1} << 7;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xff) == 0xff && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchTaskRowV1>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 1;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "base_commit")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "problem_statement")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "patch")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<SWEBenchMetadataV1>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3f) == 0x3f && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchTaskRowV2>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "base_commit")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "problem_statement")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "patch")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<SWEBenchMetadataV2>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3f) == 0x3f && d.error_count() == 0;
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchTaskRowV3>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view view{};
+                if (!read(r, t, view)) return false;
+                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "base_commit")) {
+                bit = std::uint64_t{1} << 2;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "problem_statement")) {
+                bit = std::uint64_t{1} << 3;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "patch")) {
+                bit = std::uint64_t{1} << 4;
+                if (!check(r, t, type_tag<std::string>{})) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 5;
+                if (!check(r, t, type_tag<SWEBenchMetadataV3>{})) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3f) == 0x3f && d.error_count() == 0;
+}
+
+inline bool check(Reader&, Tokens&, type_tag<SWEBenchProfileRow>) { return false; }
+
+inline bool check(Reader&, Tokens&, type_tag<SWETaskSettings>) { return false; }
+
+template <>
+struct checked_over_tokens<CIOutcomeV1> : std::true_type {};
+template <>
+struct checked_over_tokens<CIOutcomeV3> : std::true_type {};
+template <>
+struct checked_over_tokens<DiffSFTMetadataV1> : std::true_type {};
+template <>
+struct checked_over_tokens<DiffSFTMetadataV2> : std::true_type {};
+template <>
+struct checked_over_tokens<DiffSFTMetadataV3> : std::true_type {};
+template <>
+struct checked_over_tokens<DiffSFTSampleV1> : std::true_type {};
+template <>
+struct checked_over_tokens<DiffSFTSampleV2> : std::true_type {};
+template <>
+struct checked_over_tokens<DiffSFTSampleV3> : std::true_type {};
+template <>
+struct checked_over_tokens<SourceIdsV1> : std::true_type {};
+template <>
+struct checked_over_tokens<SourceIdsV2> : std::true_type {};
+template <>
+struct checked_over_tokens<DPOMetadataV1> : std::true_type {};
+template <>
+struct checked_over_tokens<DPOMetadataV2> : std::true_type {};
+template <>
+struct checked_over_tokens<DPOMetadataV3> : std::true_type {};
+template <>
+struct checked_over_tokens<DPOMetadataV4> : std::true_type {};
+template <>
+struct checked_over_tokens<DPOPairV1> : std::true_type {};
+template <>
+struct checked_over_tokens<DPOPairV2> : std::true_type {};
+template <>
+struct checked_over_tokens<DPOPairV3> : std::true_type {};
+template <>
+struct checked_over_tokens<DPOPairV4> : std::true_type {};
+template <>
+struct checked_over_tokens<DPOProfileEvidence> : std::true_type {};
+template <>
+struct checked_over_tokens<DPOProvenanceV1> : std::true_type {};
+template <>
+struct checked_over_tokens<HfTrlDPORow> : std::true_type {};
+template <>
+struct checked_over_tokens<HfTrlSFTRow> : std::true_type {};
+template <>
+struct checked_over_tokens<NemoGymResponseV1> : std::true_type {};
+template <>
+struct checked_over_tokens<NemoGymResponsesCreateParamsV1> : std::true_type {};
+template <>
+struct checked_over_tokens<NemoGymRolloutRowV1> : std::true_type {};
+template <>
+struct checked_over_tokens<NemoGymRolloutRowV2> : std::true_type {};
+template <>
+struct checked_over_tokens<NemoGymRolloutRowV3> : std::true_type {};
+template <>
+struct checked_over_tokens<NemoGymRolloutRowV4> : std::true_type {};
+template <>
+struct checked_over_tokens<RecoveryRowV1> : std::true_type {};
+template <>
+struct checked_over_tokens<RecoveryRowV2> : std::true_type {};
+template <>
+struct checked_over_tokens<RecoveryRowV3> : std::true_type {};
+template <>
+struct checked_over_tokens<RLVRDecisionRowV1> : std::true_type {};
+template <>
+struct checked_over_tokens<RLVRInferenceMessageRowV1> : std::true_type {};
+template <>
+struct checked_over_tokens<RLVRTurnRowV1> : std::true_type {};
+template <>
+struct checked_over_tokens<SedimentRolloutRowV1> : std::true_type {};
+template <>
+struct checked_over_tokens<SedimentRolloutRowV2> : std::true_type {};
+template <>
+struct checked_over_tokens<SedimentRolloutRowV3> : std::true_type {};
+template <>
+struct checked_over_tokens<SedimentRolloutRowV4> : std::true_type {};
+template <>
+struct checked_over_tokens<SedimentTaskRowV1> : std::true_type {};
+template <>
+struct checked_over_tokens<SedimentTaskRowV2> : std::true_type {};
+template <>
+struct checked_over_tokens<SedimentTaskRowV3> : std::true_type {};
+template <>
+struct checked_over_tokens<SFTMetadataV1> : std::true_type {};
+template <>
+struct checked_over_tokens<SFTMetadataV2> : std::true_type {};
+template <>
+struct checked_over_tokens<SFTMetadataV3> : std::true_type {};
+template <>
+struct checked_over_tokens<SFTProfileEvidence> : std::true_type {};
+template <>
+struct checked_over_tokens<SFTSampleV1> : std::true_type {};
+template <>
+struct checked_over_tokens<SFTSampleV2> : std::true_type {};
+template <>
+struct checked_over_tokens<SFTSampleV3> : std::true_type {};
+template <>
+struct checked_over_tokens<SWEBenchMetadataV1> : std::true_type {};
+template <>
+struct checked_over_tokens<SWEBenchMetadataV2> : std::true_type {};
+template <>
+struct checked_over_tokens<SWEBenchMetadataV3> : std::true_type {};
+template <>
+struct checked_over_tokens<SWEBenchProfileEvidence> : std::true_type {};
+template <>
+struct checked_over_tokens<SWEBenchTaskRowV1> : std::true_type {};
+template <>
+struct checked_over_tokens<SWEBenchTaskRowV2> : std::true_type {};
+template <>
+struct checked_over_tokens<SWEBenchTaskRowV3> : std::true_type {};
+template <>
+struct checked_over_tokens<TrainerAssistantContentMessageV1> : std::true_type {};
+template <>
+struct checked_over_tokens<TrainerAssistantThinkingMessageV1> : std::true_type {};
+template <>
+struct checked_over_tokens<TrainerAssistantToolCallMessageV1> : std::true_type {};
+template <>
+struct checked_over_tokens<TrainerFunctionCallV1> : std::true_type {};
+template <>
+struct checked_over_tokens<TrainerTextMessageV1> : std::true_type {};
+template <>
+struct checked_over_tokens<TrainerToolCallV1> : std::true_type {};
+template <>
+struct checked_over_tokens<TrainerToolMessageV1> : std::true_type {};
+template <>
+struct checked_over_tokens<VerificationV1> : std::true_type {};
 }  // namespace sediment::rows::detail::fast
 
 namespace sediment::rows::detail {

@@ -35,17 +35,9 @@ std::string value_type(const TypeRef& t, bool in_view) {
     }
 }
 
-// The rows lint reads as views (src/lint.cpp), besides the models of hand-written rules.
-// The models and unions that have view models: those with hand-written rules (but for rules that read
-// the model itself: rules_read_values), the rows lint reads (the roots of the schemas whose documents
-// name their version), and all they hold.
-std::set<std::string> view_types(const Module& module) {
+// The models and unions that `todo` names, and all they hold.
+std::set<std::string> reachable(const Module& module, std::vector<std::string> todo) {
     std::set<std::string> out;
-    std::vector<std::string> todo;
-    for (const Model& m : module.models)
-        if (!m.checked_by_code.empty() && !m.rules_read_values) todo.push_back(m.name);
-    for (const SchemaDoc& s : module.schemas)
-        if (!s.family.empty() && module.find_model(s.root)) todo.push_back(s.root);
     const auto add_type = [&](const TypeRef& t, const auto& self) -> void {
         if (t.item) self(*t.item, self);
         if ((t.kind == TypeRef::Kind::model || t.kind == TypeRef::Kind::variant) && !out.count(t.name)) todo.push_back(t.name);
@@ -65,6 +57,18 @@ std::set<std::string> view_types(const Module& module) {
         }
     }
     return out;
+}
+
+// The models and unions that have view models: those with hand-written rules (but for rules that read
+// the model itself: rules_read_values), the rows lint reads (src/lint.cpp: the roots of the schemas
+// whose documents name their version), and all they hold.
+std::set<std::string> view_types(const Module& module) {
+    std::vector<std::string> todo;
+    for (const Model& m : module.models)
+        if (!m.checked_by_code.empty() && !m.rules_read_values) todo.push_back(m.name);
+    for (const SchemaDoc& s : module.schemas)
+        if (!s.family.empty() && module.find_model(s.root)) todo.push_back(s.root);
+    return reachable(module, todo);
 }
 
 std::string emit_views(const Module& module) {
@@ -180,8 +184,10 @@ std::string view_type(const TypeRef& t) {
 }
 
 // The statements that check the element `e` as a `t` and run `rules` on it (`on_items` rules on each
-// of its items); `depth` keeps the names of nested arrays' locals apart.
-std::string check_value(const TypeRef& t, const std::string& e, const std::vector<Rule>& rules, int depth) {
+// of its items); `depth` keeps the names of nested arrays' locals apart. Over `tokens` (the Tokens
+// cursor `t`, detail/fast_tokens.hpp) an array counts its items as it goes, and a rule that the
+// value is an object looks at it before it is checked.
+std::string check_value(const TypeRef& t, const std::string& e, const std::vector<Rule>& rules, int depth, bool tokens) {
     std::vector<Rule> own, items;
     for (Rule r : rules) {
         const bool on_items = r.on_items;
@@ -189,41 +195,63 @@ std::string check_value(const TypeRef& t, const std::string& e, const std::vecto
         (on_items ? items : own).push_back(r);
     }
     const std::string n = depth ? std::to_string(depth) : "";
-    const auto run = [&](const std::string& v) {
+    const auto run = [&](const std::string& v, bool objects) {  // objects: only the rules that the value is an object
         std::string out;
         for (const Rule& r : own) {
+            if (tokens && (r.kind == Rule::Kind::object) != objects) continue;
             const std::string check = r.kind == Rule::Kind::object ? "if (!" + v + ".is_object()) return false;" : rule_check(r, v);
             out += r.schemas.empty() ? check + "\n" : "if (" + schema_condition(r) + ") " + check + "\n";
         }
         return out;
     };
     if (t.kind == TypeRef::Kind::array && !rules.empty()) {
-        const std::string array = "items" + n, item = "item" + n;
+        const std::string array = "items" + n, item = "item" + n, count = "count" + n;
+        if (tokens)
+            return fill(R"(std::size_t $Count$ = 0;
+if (!t.open('[')) return false;
+if (!t.close(']')) {
+    do {
+        ++$Count$;
+$Each$    } while (t.comma());
+    if (!t.close(']')) return false;
+}
+$Own$)",
+                        {{"Count", count}, {"Own", run(count, false)}, {"Each", indent(check_value(*t.item, "t", items, depth + 1, true), 8)}});
         return fill("simdjson::dom::array $Array$;\nif ($E$.get($Array$)) return false;\n$Own$for (const element $Item$ : $Array$) {\n$Each$}\n",
-                    {{"Array", array}, {"E", e}, {"Item", item}, {"Own", run(array + ".size()")},
-                     {"Each", indent(check_value(*t.item, item, items, depth + 1), 4)}});
+                    {{"Array", array}, {"E", e}, {"Item", item}, {"Own", run(array + ".size()", false)},
+                     {"Each", indent(check_value(*t.item, item, items, depth + 1, false), 4)}});
     }
     const bool scalar = t.kind != TypeRef::Kind::array && t.kind != TypeRef::Kind::model && t.kind != TypeRef::Kind::variant &&
                         t.kind != TypeRef::Kind::any && t.kind != TypeRef::Kind::object_any;
-    if (!scalar || own.empty())
-        return "if (!check(r, " + e + ", type_tag<" + cpp_type(t) + ">{})) return false;\n" + run(e);
+    if (!scalar || own.empty()) {
+        const std::string check = "if (!check(r, " + e + ", type_tag<" + cpp_type(t) + ">{})) return false;\n";
+        return tokens ? run(e, true) + check + run(e, false) : check + run(e, false);
+    }
     const std::string v = "view" + n;
-    return view_type(t) + " " + v + "{};\nif (!read(r, " + e + ", " + v + ")) return false;\n" + run(v);
+    return view_type(t) + " " + v + "{};\nif (!read(r, " + e + ", " + v + ")) return false;\n" + run(v, false);
 }
 
-std::string check_member(const Model& m, const Field& f) {
+std::string check_member(const Model& m, const Field& f, bool tokens) {
+    if (f.constant && tokens) {
+        return fill(f.constant->is_string ? "std::string_view text;\nif (!read(r, t, text) || text != $Model$::$Name$) return false;\n"
+                                          : "std::int64_t number = 0;\nif (!read(r, t, number) || number != $Model$::$Name$) return false;\n",
+                    {{"Model", m.name}, {"Name", identifier(f.json_name)}});
+    }
     if (f.constant) return fast_member(m, f);  // reads into no model
-    const std::string text = check_value(f.type, "value", f.rules, 0);
-    return f.nullable ? "if (!value.is_null()) {\n" + indent(text, 4) + "}\n" : text;
+    const std::string text = check_value(f.type, tokens ? "t" : "value", f.rules, 0, tokens);
+    if (!f.nullable) return text;
+    return (tokens ? "if (!t.null()) {\n" : "if (!value.is_null()) {\n") + indent(text, 4) + "}\n";
 }
 
-// read: into the model; read_view: into its view model; check: nothing.
-enum class FastMode { read, read_view, check };
+// read: into the model; read_view: into its view model; check: nothing; check_tokens: nothing, over
+// stage 1's tokens (detail/fast_tokens.hpp).
+enum class FastMode { read, read_view, check, check_tokens };
 
 std::string fast_signature(const std::string& name, FastMode mode) {
     switch (mode) {
         case FastMode::read: return "read(Reader& r, element e, " + name + "& out)";
         case FastMode::read_view: return "read(Reader& r, element e, view::" + name + "& out)";
+        case FastMode::check_tokens: return "check(Reader& r, Tokens& t, type_tag<" + name + ">)";
         default: return "check(Reader& r, element e, type_tag<" + name + ">)";
     }
 }
@@ -234,7 +262,37 @@ inline bool read(Reader& r, element e, view::$Name$& out) { return read(r, e, ou
 
 )";
 
+// The check-only reader of a model over tokens: the same member chain as over the DOM.
+std::string emit_token_model_checker(const Model& m) {
+    if (!m.checked_by_code.empty())  // its rules read a view model: its roots are checked on the DOM
+        return fill("inline bool check(Reader&, Tokens&, type_tag<$Name$>) { return false; }\n\n", {{"Name", m.name}});
+    const KeyChain chain = key_chain(m, "if (is_key(key, $Key$)) {\n    bit = $Bit$;\n", [&](const Field& f) { return check_member(m, f, true); });
+    return fill(R"(inline bool check(Reader& r, Tokens& t, type_tag<$Name$>) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+$Members$                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & $Required$) == $Required$ && d.error_count() == 0;
+}
+
+)",
+                {{"Name", m.name}, {"Members", indent(chain.members, 12)}, {"Required", chain.required}});
+}
+
 std::string emit_fast_model_reader(const Model& m, FastMode mode, bool viewed) {
+    if (mode == FastMode::check_tokens) return emit_token_model_checker(m);
     if (mode == FastMode::check && !m.checked_by_code.empty())
         return fill(R"(inline bool check(Reader& r, element e, type_tag<$Name$>) {
     thread_local $Type$ scratch;  // check_rules() reads a value
@@ -245,7 +303,7 @@ std::string emit_fast_model_reader(const Model& m, FastMode mode, bool viewed) {
                     {{"Name", m.name}, {"Type", m.rules_read_values ? m.name : "view::" + m.name}});  // (no view: see view_types())
     const bool read = mode != FastMode::check;
     const KeyChain chain = key_chain(m, "if (is_key(key, $Key$)) {\n    bit = $Bit$;\n",
-                                     [&](const Field& f) { return read ? fast_member(m, f) : check_member(m, f); });
+                                     [&](const Field& f) { return read ? fast_member(m, f) : check_member(m, f, false); });
     return fill(R"($Signature$ {
     simdjson::dom::object object;
     if (e.get(object)) return false;
@@ -274,7 +332,53 @@ $Both$)",
                  {"Required", chain.required}});
 }
 
+// The check-only reader of a union over tokens: its branch chosen as over the DOM, by a look at the
+// object's keys that leaves the cursor where it is.
+std::string emit_token_variant_checker(const Variant& v) {
+    const std::string signature = "inline bool " + fast_signature(v.name, FastMode::check_tokens);
+    std::string branches;
+    if (v.by_keys) {
+        for (std::size_t i = 0; i < v.models.size(); ++i)
+            branches += fill("        case $Index$: return check(r, t, type_tag<$Type$>{});\n", {{"Type", v.models[i]}, {"Index", std::to_string(i)}});
+        return fill(R"($Signature$ {
+    std::string_view keys[16];  // a branch's keys are fewer
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    if (!peek_keys(r, t, keys, 16, count, $Selector$, value, selected)) return false;
+    const BranchChoice choice = choose_branch(k$Name$Branches, std::size(k$Name$Branches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+$Branches$    }
+    return false;
+}
+
+)",
+                    {{"Signature", signature}, {"Name", v.name}, {"Branches", branches},
+                     {"Selector", v.selector.empty() ? "std::string_view()" : string_literal(v.selector)}});
+    }
+    if (v.tag.empty()) {
+        for (const TypeRef& type : v.types) {
+            std::string test = json_type(type).fast_test;  // over the DOM's element `e`: here the cursor `t`
+            for (std::size_t at = test.find("e."); at != std::string::npos; at = test.find("e.", at + 2)) test[at] = 't';
+            branches += fill("    if ($Test$) return check(r, t, type_tag<$Type$>{});\n", {{"Test", test}, {"Type", cpp_type(type)}});
+        }
+        return fill("$Signature$ {\n$Branches$    return false;\n}\n\n", {{"Signature", signature}, {"Branches", branches}});
+    }
+    for (const std::string& model : v.models)
+        branches += fill("    if (tag == $Model$::$Tag$) return check(r, t, type_tag<$Model$>{});\n", {{"Model", model}, {"Tag", identifier(v.tag)}});
+    return fill(R"($Signature$ {
+    std::string_view tag;
+    if (!peek_tag(r, t, $TagLiteral$, tag)) return false;
+$Branches$    return false;
+}
+
+)",
+                {{"Signature", signature}, {"TagLiteral", string_literal(v.tag)}, {"Branches", branches}});
+}
+
 std::string emit_fast_variant_reader(const Variant& v, FastMode mode, bool viewed) {
+    if (mode == FastMode::check_tokens) return emit_token_variant_checker(v);
     const bool both = viewed && mode == FastMode::read;  // the branch's alternative by its index
     const std::string signature = both ? fill("/// Reads into $Name$ or view::$Name$.\ntemplate <class Out>\ninline bool read(Reader& r, element e, Out& out, type_tag<$Name$>)", {{"Name", v.name}})
                                        : "inline bool " + fast_signature(v.name, mode);
@@ -329,6 +433,14 @@ $After$)",
                 {{"Signature", signature}, {"TagLiteral", string_literal(v.tag)}, {"Branches", branches}, {"After", after}});
 }
 
+// True when a model of `root`'s, or `root` itself, has rules that read a view model (check_rules):
+// its documents are checked over the DOM, not over tokens.
+bool needs_view(const Module& module, const std::string& root) {
+    for (const std::string& name : reachable(module, {root}))
+        if (const Model* m = module.find_model(name); m && !m->checked_by_code.empty()) return true;
+    return false;
+}
+
 // The unions a type names, through arrays.
 void variants_named(const TypeRef& t, std::set<std::string>& out) {
     if (t.kind == TypeRef::Kind::variant) out.insert(t.name);
@@ -343,12 +455,16 @@ std::string emit_fast_readers(const Module& module) {
     const auto emitted = [&](const std::string& name, FastMode mode) {
         return mode != FastMode::read_view || views.count(name);
     };
-    for (const FastMode mode : {FastMode::read, FastMode::read_view, FastMode::check}) {
+    for (const FastMode mode : {FastMode::read, FastMode::read_view, FastMode::check, FastMode::check_tokens}) {
         for (const Model& m : module.models)
             if (emitted(m.name, mode)) declarations += "inline bool " + fast_signature(m.name, mode) + ";\n";
         for (const Variant& v : module.variants)
             if (variants.count(v.name) && emitted(v.name, mode)) declarations += "inline bool " + fast_signature(v.name, mode) + ";\n";
     }
+    std::string over_tokens;  // the roots whose every model the token checkers check
+    for (const std::string& root : fast_roots(module))
+        if (!needs_view(module, root))
+            over_tokens += fill("template <>\nstruct checked_over_tokens<$Root$> : std::true_type {};\n", {{"Root", root}});
     for (const std::string& root : fast_roots(module))
         entries += fill(R"(bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema, bool padded) {
     return fast::decode_document(text, out, limits, schema, padded);
@@ -358,7 +474,7 @@ bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limi
 }
 )",
                         {{"Root", root}});
-    for (const FastMode mode : {FastMode::read, FastMode::check})  // read: into models and view models
+    for (const FastMode mode : {FastMode::read, FastMode::check, FastMode::check_tokens})  // read: into models and view models
         in_emission_order(
             module, [&](const Model& m) { body += emit_fast_model_reader(m, mode, views.count(m.name)); },
             [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(v, mode, views.count(v.name)); });
@@ -371,20 +487,21 @@ bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limi
 #include <string_view>
 
 #include "detail/fast.hpp"
+#include "detail/fast_tokens.hpp"
 #include "read.hpp"
 #include "views.hpp"
 
 namespace sediment::rows::detail::fast {
 
 $Declarations$
-$Body$}  // namespace sediment::rows::detail::fast
+$Body$$OverTokens$}  // namespace sediment::rows::detail::fast
 
 namespace sediment::rows::detail {
 
 $Entries$
 }  // namespace sediment::rows::detail
 )",
-                {{"Banner", banner(module)}, {"Declarations", declarations}, {"Body", body}, {"Entries", entries}});
+                {{"Banner", banner(module)}, {"Declarations", declarations}, {"Body", body}, {"Entries", entries}, {"OverTokens", over_tokens}});
 }
 
 }  // namespace gen::cpp

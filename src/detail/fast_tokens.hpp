@@ -1,0 +1,481 @@
+// The check-only fast path over simdjson's stage 1 alone: no DOM. Stage 1 checks the text's UTF-8,
+// finds its strings and where every token starts (its structural indexes); the generated checkers
+// (check(r, t, type_tag<T>{}) over a Tokens cursor, in generated/fast_read.hpp) then walk those tokens
+// once, checking the grammar, each scalar's literal and the schema's rules as they go. What the DOM
+// checkers do after stage 2 built a tape, done in the one pass that stage 2 would have made.
+//
+// The same contract as the DOM readers (detail/fast.hpp): true only for a valid document, false for
+// anything to judge again; a checker that is unsure returns false (a lone surrogate escape, an integer
+// beyond 64 bits, a key with an escape, a decimal outside a double's range), and the DOM path and
+// then the exact reader judge the document.
+//
+// Included only by src/engines/fast.cpp (through generated/fast_read.hpp); not installed.
+#pragma once
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "fast.hpp"
+#include "text.hpp"
+
+namespace sediment::rows::detail::fast {
+
+/// True for the roots whose documents the token checkers check (generated: those with no model whose
+/// rules read a view model).
+template <class T>
+struct checked_over_tokens : std::false_type {};
+
+/// The offset of the first '\\' in `p[from, size)`, or `size`. The text is padded (simdjson's padding
+/// follows it), so 16 bytes are read at a time past the end: one compare for most of a string's bytes,
+/// without the call memchr() costs at each of a source file's escapes.
+inline std::size_t next_backslash(const char* p, std::size_t from, std::size_t size) noexcept {
+#if defined(__SSE2__)
+    const __m128i backslash = _mm_set1_epi8('\\');
+    for (std::size_t i = from; i < size; i += 16) {
+        unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), backslash)));
+        if (size - i < 16) mask &= (1u << (size - i)) - 1;
+        if (mask) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+    }
+    return size;
+#else
+    const void* at = from < size ? std::memchr(p + from, '\\', size - from) : nullptr;
+    return at ? static_cast<std::size_t>(static_cast<const char*>(at) - p) : size;
+#endif
+}
+
+/// A cursor over the tokens of one document that stage 1 indexed: the text (with simdjson's padding
+/// after it), the first byte of each token, and the nesting depth so far.
+class Tokens {
+public:
+    Tokens(std::string_view text, const std::uint32_t* starts, std::size_t count, std::size_t max_depth)
+        : text_(text.data()), size_(text.size()), at_(starts), end_(starts + count), max_depth_(max_depth) {}
+
+    /// The first byte of the token at the cursor; '\0' past the last one.
+    char peek() const noexcept { return at_ < end_ ? text_[*at_] : '\0'; }
+
+    /// True after the last token, with every array and object closed.
+    bool done() const noexcept { return at_ == end_ && depth_ == 0; }
+
+    /// Steps into the array or object (`c`, '[' or '{') at the cursor, within the depth limit.
+    bool open(char c) noexcept {
+        if (peek() != c || ++depth_ > max_depth_) return false;
+        ++at_;
+        return true;
+    }
+    /// Steps out of an array or object when its closing bracket `c` is at the cursor.
+    bool close(char c) noexcept {
+        if (peek() != c) return false;
+        --depth_, ++at_;
+        return true;
+    }
+    /// Steps over a ',' at the cursor.
+    bool comma() noexcept {
+        if (peek() != ',') return false;
+        ++at_;
+        return true;
+    }
+
+    /// An object's key and the ':' after it. A key with an escape is left to the DOM path.
+    bool key(std::string_view& out) noexcept {
+        if (!raw_string(out) || next_backslash(out.data(), 0, out.size()) < out.size() || peek() != ':') return false;
+        ++at_;
+        return true;
+    }
+
+    /// The string at the cursor as written, between its quotes. Nothing but whitespace lies between a
+    /// string's closing quote and the next token (stage 1 starts a token at anything else), so the
+    /// closing quote is found from there, without reading the string.
+    bool raw_string(std::string_view& out) noexcept {
+        if (peek() != '"') return false;
+        const std::size_t first = *at_ + 1;
+        std::size_t last = token_end();
+        if (last <= first || text_[last - 1] != '"') return false;
+        out = std::string_view(text_ + first, last - 1 - first);
+        ++at_;
+        return true;
+    }
+
+    /// The scalar (a number or a literal) at the cursor, as written, and steps over it.
+    std::string_view scalar() noexcept {
+        if (at_ == end_) return {};
+        const std::size_t first = *at_;
+        const std::string_view out(text_ + first, token_end() - first);
+        ++at_;
+        return out;
+    }
+
+    /// Steps over the value at the cursor, whatever it holds (a union's peek at its keys): false at a
+    /// bracket that does not close.
+    bool skip() noexcept {
+        const char c = peek();
+        if (c != '{' && c != '[') return at_ < end_ && (++at_, true);
+        std::size_t depth = 0;
+        do {
+            const char t = peek();
+            if (t == '{' || t == '[') ++depth;
+            else if (t == '}' || t == ']') --depth;
+            else if (t == '\0') return false;
+            ++at_;
+        } while (depth > 0);
+        return true;
+    }
+
+    // What the value at the cursor is, by its first byte (a union's branch).
+    bool is_string() const noexcept { return peek() == '"'; }
+    bool is_object() const noexcept { return peek() == '{'; }
+    bool is_array() const noexcept { return peek() == '['; }
+    bool is_bool() const noexcept { return peek() == 't' || peek() == 'f'; }
+    bool is_number() const noexcept { return peek() == '-' || (peek() >= '0' && peek() <= '9'); }
+    bool is_int64() const noexcept {  // an integer literal; its range is checked where it is read
+        if (!is_number()) return false;
+        Tokens copy = *this;
+        const std::string_view s = copy.scalar();
+        return s.find_first_of(".eE") == std::string_view::npos;
+    }
+    bool is_uint64() const noexcept { return is_int64(); }
+
+    /// Steps over a `null` at the cursor.
+    bool null() noexcept {
+        if (peek() != 'n') return false;
+        Tokens copy = *this;
+        if (copy.scalar() != "null") return false;
+        *this = copy;
+        return true;
+    }
+
+private:
+    /// Where the token at the cursor ends: before the next token, and the whitespace before it.
+    std::size_t token_end() const noexcept {
+        std::size_t end = at_ + 1 < end_ ? at_[1] : size_;
+        while (end > *at_ && is_json_space(text_[end - 1])) --end;
+        return end;
+    }
+
+    const char* text_;
+    std::size_t size_;
+    const std::uint32_t* at_;
+    const std::uint32_t* end_;
+    std::size_t depth_ = 0;
+    std::size_t max_depth_;
+};
+
+/// The code point of the four hex digits at `p`; -1 where they are not four hex digits.
+inline long hex4(const char* p) noexcept {
+    long out = 0;
+    for (int i = 0; i < 4; ++i) {
+        const char c = p[i];
+        const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (digit < 0) return -1;
+        out = out * 16 + digit;
+    }
+    return out;
+}
+
+/// Walks the escapes of a string's raw text: `emit(text)` for each run without one, `emit_code(cp)`
+/// for each escape. False for a malformed escape, and for a lone surrogate (left to the exact reader).
+template <class Text, class Code>
+bool walk_escapes(std::string_view raw, Text emit, Code emit_code) {
+    const char* p = raw.data();
+    const char* const end = p + raw.size();
+    for (std::size_t at; (at = next_backslash(raw.data(), static_cast<std::size_t>(p - raw.data()), raw.size())) < raw.size();) {
+        const char* slash = raw.data() + at;
+        emit(std::string_view(p, static_cast<std::size_t>(slash - p)));
+        if (end - slash < 2) return false;
+        char32_t cp = 0;
+        switch (slash[1]) {
+            case '"': cp = '"'; break;
+            case '\\': cp = '\\'; break;
+            case '/': cp = '/'; break;
+            case 'b': cp = '\b'; break;
+            case 'f': cp = '\f'; break;
+            case 'n': cp = '\n'; break;
+            case 'r': cp = '\r'; break;
+            case 't': cp = '\t'; break;
+            case 'u': {
+                const long high = end - slash >= 6 ? hex4(slash + 2) : -1;
+                if (high < 0 || (high >= 0xDC00 && high <= 0xDFFF)) return false;
+                if (high < 0xD800 || high > 0xDBFF) {
+                    emit_code(static_cast<char32_t>(high));
+                    p = slash + 6;
+                    continue;
+                }
+                const long low = end - slash >= 12 && slash[6] == '\\' && slash[7] == 'u' ? hex4(slash + 8) : -1;
+                if (low < 0xDC00 || low > 0xDFFF) return false;
+                emit_code(static_cast<char32_t>(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)));
+                p = slash + 12;
+                continue;
+            }
+            default: return false;
+        }
+        emit_code(cp);
+        p = slash + 2;
+    }
+    emit(std::string_view(p, static_cast<std::size_t>(end - p)));
+    return true;
+}
+
+/// True when every escape of a string's raw text is well-formed (a lone surrogate is left to the exact
+/// reader): walk_escapes() without the value, for the strings no rule reads. Text and code carry an
+/// escape every few dozen bytes (each line end, each quote), so the backslashes of each 16 bytes are
+/// taken from one compare, and a backslash an escape consumed is passed over.
+inline bool escapes_valid(std::string_view raw) noexcept {
+    const char* const p = raw.data();
+    const std::size_t size = raw.size();
+    std::size_t consumed = 0;  // the bytes before it belong to escapes checked already
+    const auto escape_at = [&](std::size_t at) {
+        if (at < consumed) return true;  // the second backslash of "\\\\"
+        if (at + 1 >= size) return false;
+        switch (p[at + 1]) {
+            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't': consumed = at + 2; return true;
+            case 'u': {
+                const long high = size - at >= 6 ? hex4(p + at + 2) : -1;
+                if (high < 0 || (high >= 0xDC00 && high <= 0xDFFF)) return false;
+                consumed = at + 6;
+                if (high < 0xD800 || high > 0xDBFF) return true;
+                const long low = size - at >= 12 && p[at + 6] == '\\' && p[at + 7] == 'u' ? hex4(p + at + 8) : -1;
+                consumed = at + 12;
+                return low >= 0xDC00 && low <= 0xDFFF;
+            }
+            default: return false;
+        }
+    };
+#if defined(__SSE2__)
+    const __m128i backslash = _mm_set1_epi8('\\');
+    for (std::size_t i = 0; i < size; i += 16) {
+        unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), backslash)));
+        if (size - i < 16) mask &= (1u << (size - i)) - 1;
+        for (; mask; mask &= mask - 1)
+            if (!escape_at(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return false;
+    }
+    return true;
+#else
+    for (std::size_t at; (at = next_backslash(p, consumed, size)) < size;)
+        if (!escape_at(at)) return false;
+    return true;
+#endif
+}
+
+/// The string at the cursor checked, its value not needed: its escapes well-formed, its length
+/// within the limit (a string written longer than the limit goes to the DOM path, which unescapes it).
+inline bool check_string(Reader& r, Tokens& t) {
+    std::string_view raw;
+    return t.raw_string(raw) && raw.size() <= r.limits.max_string_bytes && escapes_valid(raw);
+}
+
+/// The string at the cursor, unescaped where it has escapes (into a buffer of this thread's that the
+/// next string read overwrites: a rule reads it at once).
+inline bool read(Reader& r, Tokens& t, std::string_view& out) {
+    std::string_view raw;
+    if (!t.raw_string(raw) || raw.size() > r.limits.max_string_bytes) return false;
+    if (next_backslash(raw.data(), 0, raw.size()) == raw.size()) {
+        out = raw;
+        return true;
+    }
+    thread_local std::string unescaped;
+    unescaped.clear();
+    if (!walk_escapes(raw, [](std::string_view s) { unescaped.append(s.data(), s.size()); },
+                      [](char32_t cp) { append_utf8(unescaped, cp); }))
+        return false;
+    out = unescaped;
+    return true;
+}
+
+inline bool read(Reader&, Tokens& t, bool& out) {
+    if (!t.is_bool()) return false;
+    const std::string_view s = t.scalar();
+    out = s == "true";
+    return out || s == "false";
+}
+
+inline bool read(Reader&, Tokens&, Nothing&) { return false; }  // no item is one
+
+/// An integer literal as JSON writes it (no leading zeros, no '+'), in the 64-bit range: a negative
+/// one into `negative`, else into `positive`. False for anything else.
+inline bool integer_literal(std::string_view s, bool& is_negative, std::int64_t& negative, std::uint64_t& positive) {
+    is_negative = !s.empty() && s[0] == '-';
+    const std::string_view digits = s.substr(is_negative);
+    if (digits.empty() || digits.size() > 20 || (digits[0] == '0' && digits.size() > 1)) return false;
+    std::uint64_t value = 0;
+    for (const char c : digits) {
+        if (c < '0' || c > '9') return false;
+        if (value > (UINT64_MAX - 9) / 10 && (value > UINT64_MAX / 10 || UINT64_MAX - value * 10 < std::uint64_t(c - '0')))
+            return false;
+        value = value * 10 + std::uint64_t(c - '0');
+    }
+    if (is_negative) {
+        if (value > std::uint64_t{1} << 63) return false;
+        negative = value == std::uint64_t{1} << 63 ? INT64_MIN : -static_cast<std::int64_t>(value);
+    }
+    positive = value;
+    return true;
+}
+
+/// An integer field: an integer literal in int64's range (as the DOM reads one as INT64).
+inline bool read(Reader&, Tokens& t, std::int64_t& out) {
+    bool is_negative = false;
+    std::int64_t negative = 0;
+    std::uint64_t positive = 0;
+    if (!t.is_number() || !integer_literal(t.scalar(), is_negative, negative, positive)) return false;
+    if (!is_negative && positive > static_cast<std::uint64_t>(INT64_MAX)) return false;
+    out = is_negative ? negative : static_cast<std::int64_t>(positive);
+    return true;
+}
+
+/// A decimal literal as JSON writes it, and the double it reads as: false outside a double's range.
+inline bool decimal_literal(std::string_view s, double& out) {
+    std::size_t i = s[0] == '-';
+    const auto digits = [&] {
+        const std::size_t from = i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+        return i - from;
+    };
+    const std::size_t whole = digits();
+    if (whole == 0 || (whole > 1 && s[s[0] == '-'] == '0')) return false;
+    if (i < s.size() && s[i] == '.' && (++i, digits() == 0)) return false;
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+        if (digits() == 0) return false;
+    }
+    if (i != s.size()) return false;
+    const char* begin = s.data() + (s[0] == '-');
+    const auto [end, ec] = std::from_chars(begin, s.data() + s.size(), out);
+    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(out)) return false;
+    if (out == 0 && s.find_first_of("123456789") < s.find_first_of("eE")) return false;  // underflow: the DOM path judges
+    if (s[0] == '-') out = -out;
+    return true;
+}
+
+/// A number: an integer in 64 bits, or a decimal within a double's range (counted, as the DOM
+/// reader counts its doubles).
+inline bool read(Reader& r, Tokens& t, Number& out) {
+    if (!t.is_number()) return false;
+    const std::string_view s = t.scalar();
+    bool is_negative = false;
+    std::int64_t negative = 0;
+    std::uint64_t positive = 0;
+    if (s.find_first_of(".eE") == std::string_view::npos) {
+        if (!integer_literal(s, is_negative, negative, positive)) return false;
+        out = is_negative ? Number(negative)
+              : positive > static_cast<std::uint64_t>(INT64_MAX) ? Number(positive)
+                                                                  : Number(static_cast<std::int64_t>(positive));
+        return true;
+    }
+    double value = 0;
+    if (!decimal_literal(s, value)) return false;
+    ++r.decimals;
+    out = Number(value);
+    return true;
+}
+
+template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
+bool read(Reader& r, Tokens& t, E& out) {
+    std::string_view s;
+    return read(r, t, s) && from_string(s, out) && in_schema(out, r.d.schema());
+}
+
+// ----- the check-only readers over tokens (the generated overloads cover the models and unions) -----
+
+template <class T>
+bool check(Reader& r, Tokens& t, type_tag<T>) {
+    typename viewed<T>::type value{};
+    return read(r, t, value);
+}
+
+inline bool check(Reader& r, Tokens& t, type_tag<std::string>) { return check_string(r, t); }
+
+template <class T>
+bool check(Reader& r, Tokens& t, type_tag<std::vector<T>>) {
+    if (!t.open('[')) return false;
+    if (t.close(']')) return true;
+    do {
+        if (!check(r, t, type_tag<T>{})) return false;
+    } while (t.comma());
+    return t.close(']');
+}
+
+/// A free-form value, walked: what read(r, e, Json&) accepts (duplicate keys refused; integers beyond
+/// 64 bits and keys with escapes left to the DOM path).
+inline bool check(Reader& r, Tokens& t, type_tag<Json> json) {
+    switch (t.peek()) {
+        case '{': {
+            if (!t.open('{')) return false;
+            if (t.close('}')) return true;
+            std::string_view keys[kMaxScannedKeys];
+            std::size_t count = 0;
+            do {
+                std::string_view key;
+                if (!t.key(key) || key.size() > r.limits.max_string_bytes || count == kMaxScannedKeys) return false;
+                for (std::size_t k = 0; k < count; ++k)
+                    if (keys[k] == key) return false;  // a duplicate key
+                keys[count++] = key;
+                if (!check(r, t, json)) return false;
+            } while (t.comma());
+            return t.close('}');
+        }
+        case '[': {
+            if (!t.open('[')) return false;
+            if (t.close(']')) return true;
+            do {
+                if (!check(r, t, json)) return false;
+            } while (t.comma());
+            return t.close(']');
+        }
+        case '"': return check_string(r, t);
+        case 't':
+        case 'f': {
+            bool value = false;
+            return read(r, t, value);
+        }
+        case 'n': return t.null();
+        default: {
+            Number value;
+            return read(r, t, value);
+        }
+    }
+}
+
+/// Reads the keys of the object at the cursor, and the string value of the key `selector` where it
+/// has one, without moving the cursor (a union's branch by its keys): false for more than `capacity`
+/// keys or a malformed object.
+inline bool peek_keys(Reader& r, const Tokens& at, std::string_view* keys, std::size_t capacity, std::size_t& count,
+                      std::string_view selector, std::string_view& value, const std::string_view*& selected) {
+    Tokens t = at;
+    count = 0;
+    if (!t.open('{')) return false;
+    if (t.close('}')) return true;
+    do {
+        if (count == capacity || !t.key(keys[count])) return false;
+        if (!selector.empty() && keys[count] == selector && t.is_string()) {
+            Tokens copy = t;
+            if (read(r, copy, value)) selected = &value;
+        }
+        ++count;
+        if (!t.skip()) return false;
+    } while (t.comma());
+    return t.close('}');
+}
+
+/// The string value of the first key `tag` of the object at the cursor, without moving the cursor
+/// (a union's branch by its tag).
+inline bool peek_tag(Reader& r, const Tokens& at, std::string_view tag, std::string_view& out) {
+    Tokens t = at;
+    if (!t.open('{') || t.close('}')) return false;
+    do {
+        std::string_view key;
+        if (!t.key(key)) return false;
+        if (key == tag) return read(r, t, out);
+        if (!t.skip()) return false;
+    } while (t.comma());
+    return false;
+}
+
+}  // namespace sediment::rows::detail::fast

@@ -1,0 +1,142 @@
+// The check-only fast path over stage 1's tokens (detail/fast_tokens.hpp), which validate() and the
+// CLI try before the DOM: it accepts only what the exact reader accepts (here on its own, not behind
+// the DOM path), and it is the path valid documents take, whitespace, escapes and numbers of every
+// form included.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+#include "detail/decode.hpp"
+#include "support.hpp"
+
+using namespace sediment::rows;
+
+namespace {
+
+bool exact_valid(SchemaId schema, const std::string& text) {
+    return visit_schema(schema, [&](auto tag) {
+        typename decltype(tag)::type value;
+        std::vector<Error> errors;
+        return detail::exact_decode(text, value, errors, Limits{}, schema);
+    });
+}
+
+bool over_tokens(SchemaId schema, const std::string& text, const Limits& limits = Limits{}) {
+    return detail::fast_check_tokens(schema, text, limits);
+}
+
+const std::string kRow = encode(test::base(SchemaId::nemo_gym_rollout_v4), Style::sediment);
+
+}  // namespace
+
+TEST_CASE("fast path over tokens: every base document but those whose rules read view models") {
+    std::set<std::string> over_dom;
+    for (const SchemaInfo& info : kSchemas) {
+        INFO(info.name);
+        const std::string text = encode(test::base(info.id), Style::sediment);
+        if (over_tokens(info.id, text)) CHECK(exact_valid(info.id, text));
+        else over_dom.insert(std::string(info.name));
+    }
+    // ATIF (step and trajectory rules, and the subset's exact decimals) and the profiles whose rows have
+    // hand-written rules (check_rules() reads a view model over the DOM)
+    CHECK(over_dom == std::set<std::string>{"atif", "atif-v1.7", "consumer-config", "fireworks-dpo-v2", "fireworks-sft-v1",
+                                            "nemo-gym-profile-evidence", "nemo-gym-rollouts-v1", "profile-manifest",
+                                            "swe-bench-tasks-v1", "swe-task-settings"});
+}
+
+TEST_CASE("fast path over tokens: valid documents of every form take it") {
+    const SchemaId v4 = SchemaId::nemo_gym_rollout_v4;
+    REQUIRE(over_tokens(v4, kRow));
+    REQUIRE(over_tokens(v4, encode(test::base(v4), Style::compact)));
+    std::string spaced;  // whitespace of every kind between every token
+    bool in_string = false, escaped = false;
+    for (const char c : encode(test::base(v4), Style::compact)) {
+        spaced += c;
+        if (in_string) in_string = escaped || c != '"', escaped = !escaped && c == '\\';
+        else if (c == '"') in_string = true;
+        else if (c == ',' || c == ':' || c == '{' || c == '[') spaced += " \t\r\n ";
+    }
+    CHECK(over_tokens(v4, " \n" + spaced + "\r\n\t"));
+    const auto args = [&](const std::string& value) {
+        return test::mutate(test::base(v4), {"/response/turns/0/tool_calls/0/arguments/x", value});
+    };
+    for (const char* value : {"\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"", "\"\\u00e9\\u20AC\\ud83d\\ude00\"", "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"",
+                              "-0", "0", "9223372036854775807", "-9223372036854775808", "18446744073709551615", "1.5",
+                              "-0.0", "1e5", "1E+5", "2.5e-3", "1.7976931348623157e308", "[]", "{}", "[[], {}, null, true, false]",
+                              "{\"\": 1, \"a\": {\"a\": [1, \"x\"]}}"}) {
+        INFO(value);
+        CHECK(over_tokens(v4, args(value)));
+        CHECK(exact_valid(v4, args(value)));
+    }
+    // an escape in a string a rule reads: unescaped first (the pattern refuses U+0000, not "\\u0041")
+    const std::string id = test::mutate(test::base(v4), {"/metadata/instance_id", "\"a\\u0041\\n\""});
+    CHECK(over_tokens(v4, id));
+    CHECK_FALSE(over_tokens(v4, test::mutate(test::base(v4), {"/metadata/instance_id", "\"a\\u0000\""})));
+}
+
+TEST_CASE("fast path over tokens: what it leaves to the DOM path and the exact reader") {
+    const SchemaId v4 = SchemaId::nemo_gym_rollout_v4;
+    const auto args = [&](const std::string& value) {
+        return test::mutate(test::base(v4), {"/response/turns/0/tool_calls/0/arguments/x", value});
+    };
+    // valid, but for the exact reader: integers beyond 64 bits, a lone surrogate's verdict, a key
+    // with an escape, a decimal beyond a double's range or below its smallest
+    for (const char* value : {"18446744073709551616", "-9223372036854775809", "\"\\udc00\"", "\"\\ud800x\"", "{\"\\u0061\": 1}",
+                              "1e400", "1e-400"}) {
+        INFO(value);
+        CHECK_FALSE(over_tokens(v4, args(value)));
+    }
+    // the depth limit: the arguments' value starts at level 7 of this row
+    std::string deep = "1";
+    for (int i = 0; i < 993; ++i) deep = "[" + deep + "]";
+    CHECK(over_tokens(v4, args(deep)));
+    CHECK_FALSE(over_tokens(v4, args("[" + deep + "]")));
+    const auto depth = [](const Json& j, const auto& self) -> std::size_t {
+        std::size_t deepest = 0;
+        if (j.is_structured())
+            for (const Json& item : j) deepest = std::max(deepest, self(item, self));
+        return j.is_structured() ? deepest + 1 : 0;
+    };
+    const std::string nested = "[[[[[[[[[[[[[[[[[[[[" + std::string(20, ']'), deeper = "[" + nested + "]", wider = "{\"a\": " + nested + "}";
+    Limits shallow;  // exactly as deep as the row with `nested` in its arguments: the deepest value of the row
+    shallow.max_depth = depth(Json::parse(args(nested)), depth);
+    CHECK(over_tokens(v4, args(nested), shallow));
+    CHECK_FALSE(over_tokens(v4, args(deeper), shallow));
+    CHECK_FALSE(over_tokens(v4, args(wider), shallow));
+    Limits short_strings;
+    short_strings.max_string_bytes = 8;
+    CHECK_FALSE(over_tokens(v4, args("\"123456789\""), short_strings));
+    // invalid JSON and invalid rows, each refused
+    for (const std::string& text : {kRow + " {}", kRow + "x", kRow.substr(0, kRow.size() - 1), "{" + kRow, std::string(" "),
+                                    std::string(""), args("01"), args("1."), args(".5"), args("-"), args("1e"), args("+1"),
+                                    args("tru"), args("nul"), args("truex"), args("\"\\x\""), args("\"\\u12\""), args("[1,]"),
+                                    args("{\"a\":1,}"), args("[1 2]"), args("{\"a\" 1}"), args("{\"a\":1 \"b\":2}"), args("{1:2}"),
+                                    args("[1}"), args("{\"a\":1]"), args("{\"a\": 1, \"a\": 2}"), args("NaN"), args("'a'")}) {
+        INFO(text.substr(0, 80));
+        CHECK_FALSE(over_tokens(v4, text));
+        CHECK_FALSE(exact_valid(v4, text));
+    }
+}
+
+TEST_CASE("fast path over tokens: no change of one byte makes it accept what the exact reader refuses") {
+    // Every byte of a rollout row replaced by each of the bytes that steer a JSON reader, removed, and
+    // doubled: wherever the token path accepts the result, the exact reader does too; and it accepts
+    // some (a string's letters changed), so the loop tests it.
+    const SchemaId v4 = SchemaId::nemo_gym_rollout_v4;
+    const std::string text = encode(test::base(v4), Style::compact);
+    const std::string bytes = "\"\\{}[],: \n0-.e1tnu/x";
+    std::size_t accepted = 0, cases = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        std::vector<std::string> changed = {text.substr(0, i) + text.substr(i + 1), text.substr(0, i + 1) + text.substr(i)};
+        for (const char b : bytes)
+            if (b != text[i]) changed.push_back(text.substr(0, i) + b + text.substr(i + 1));
+        for (const std::string& c : changed) {
+            ++cases;
+            if (!over_tokens(v4, c)) continue;
+            ++accepted;
+            if (!exact_valid(v4, c)) FAIL("accepted over tokens, refused by the exact reader: " << c);
+        }
+    }
+    CHECK(accepted > cases / 20);
+}
