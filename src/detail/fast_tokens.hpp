@@ -222,36 +222,46 @@ bool walk_escapes(std::string_view raw, Text emit, Code emit_code) {
     return true;
 }
 
-/// True when every escape of a string's raw text is well-formed (a lone surrogate is left to the exact
-/// reader): walk_escapes() without the value, for the strings no rule reads. Text and code carry an
-/// escape every few dozen bytes (each line end, each quote), so the backslashes of each 16 bytes are
-/// taken from one compare, and a backslash an escape consumed is passed over.
+/// True when every escape of `raw` is well-formed (a lone surrogate is left to the exact reader):
+/// walk_escapes() without the values. Run once over a whole document (a backslash outside a string
+/// is refused by the grammar anyway), so that the strings no rule reads need no look at their bytes.
+/// Text and code carry an escape every few dozen bytes (each line end, each quote): the backslashes
+/// of each 16 bytes come from one compare, and a backslash an escape consumed is passed over.
 inline bool escapes_valid(std::string_view raw) noexcept {
     const char* const p = raw.data();
     const std::size_t size = raw.size();
+    // The bytes that may follow a backslash but 'u' (a table: a branch on each escape's byte, of
+    // eight kinds, costs more than the rest of the scan).
+    static constexpr struct Simple {
+        bool byte[256] = {};
+        constexpr Simple() {
+            for (const char c : {'"', '\\', '/', 'b', 'f', 'n', 'r', 't'}) byte[static_cast<unsigned char>(c)] = true;
+        }
+    } kSimple;
+    // A \u escape at `at`, and the surrogate pair it starts: where it ends, or 0 where it is not one.
+    const auto unicode_at = [&](std::size_t at) -> std::size_t {
+        const long high = size - at >= 6 ? hex4(p + at + 2) : -1;
+        if (high < 0 || (high >= 0xDC00 && high <= 0xDFFF)) return 0;
+        if (high < 0xD800 || high > 0xDBFF) return at + 6;
+        const long low = size - at >= 12 && p[at + 6] == '\\' && p[at + 7] == 'u' ? hex4(p + at + 8) : -1;
+        return low >= 0xDC00 && low <= 0xDFFF ? at + 12 : 0;
+    };
     std::size_t consumed = 0;  // the bytes before it belong to escapes checked already
     const auto escape_at = [&](std::size_t at) {
-        if (at < consumed) return true;  // the second backslash of "\\\\"
+        if (at < consumed) return true;  // the second backslash of "\\\\", or one in a surrogate pair
         if (at + 1 >= size) return false;
-        switch (p[at + 1]) {
-            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't': consumed = at + 2; return true;
-            case 'u': {
-                const long high = size - at >= 6 ? hex4(p + at + 2) : -1;
-                if (high < 0 || (high >= 0xDC00 && high <= 0xDFFF)) return false;
-                consumed = at + 6;
-                if (high < 0xD800 || high > 0xDBFF) return true;
-                const long low = size - at >= 12 && p[at + 6] == '\\' && p[at + 7] == 'u' ? hex4(p + at + 8) : -1;
-                consumed = at + 12;
-                return low >= 0xDC00 && low <= 0xDFFF;
-            }
-            default: return false;
-        }
+        const unsigned char c = static_cast<unsigned char>(p[at + 1]);
+        if (kSimple.byte[c]) return consumed = at + 2, true;
+        return c == 'u' && (consumed = unicode_at(at)) != 0;
     };
 #if defined(__SSE2__)
     const __m128i backslash = _mm_set1_epi8('\\');
-    for (std::size_t i = 0; i < size; i += 16) {
-        unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), backslash)));
-        if (size - i < 16) mask &= (1u << (size - i)) - 1;
+    for (std::size_t i = 0; i < size; i += 32) {
+        const auto half = [&](std::size_t at) {
+            return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at)), backslash)));
+        };
+        std::uint32_t mask = half(i) | half(i + 16) << 16;
+        if (size - i < 32) mask &= (std::uint32_t{1} << (size - i)) - 1;
         for (; mask; mask &= mask - 1)
             if (!escape_at(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return false;
     }
@@ -263,11 +273,12 @@ inline bool escapes_valid(std::string_view raw) noexcept {
 #endif
 }
 
-/// The string at the cursor checked, its value not needed: its escapes well-formed, its length
-/// within the limit (a string written longer than the limit goes to the DOM path, which unescapes it).
+/// The string at the cursor checked, its value not needed: its length within the limit (a string
+/// written longer than the limit goes to the DOM path, which unescapes it). Its escapes were checked
+/// with the whole document's (escapes_valid()).
 inline bool check_string(Reader& r, Tokens& t) {
     std::string_view raw;
-    return t.raw_string(raw) && raw.size() <= r.limits.max_string_bytes && escapes_valid(raw);
+    return t.raw_string(raw) && raw.size() <= r.limits.max_string_bytes;
 }
 
 /// The string at the cursor, unescaped where it has escapes (into a buffer of this thread's that the
@@ -376,6 +387,26 @@ inline bool read(Reader& r, Tokens& t, Number& out) {
     return true;
 }
 
+/// A number checked, its value not needed: a decimal without an exponent and of fewer than 300
+/// characters is within a double's range without being converted (one that underflows to zero has
+/// more than 300 zeros).
+inline bool check_number(Reader& r, Tokens& t) {
+    if (!t.is_number()) return false;
+    Tokens copy = t;
+    const std::string_view s = copy.scalar();
+    const std::size_t dot = s.find_first_of(".eE");
+    if (dot == std::string_view::npos || s[dot] != '.' || s.size() >= 300 || s.find_first_of("eE", dot) != std::string_view::npos) {
+        Number value;
+        return read(r, t, value);
+    }
+    const auto digits = [](std::string_view d) { return !d.empty() && d.find_first_not_of("0123456789") == std::string_view::npos; };
+    const std::string_view whole = s.substr(s[0] == '-', dot - (s[0] == '-'));
+    if (!digits(whole) || (whole.size() > 1 && whole[0] == '0') || !digits(s.substr(dot + 1))) return false;
+    ++r.decimals;
+    t = copy;
+    return true;
+}
+
 template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
 bool read(Reader& r, Tokens& t, E& out) {
     std::string_view s;
@@ -391,6 +422,7 @@ bool check(Reader& r, Tokens& t, type_tag<T>) {
 }
 
 inline bool check(Reader& r, Tokens& t, type_tag<std::string>) { return check_string(r, t); }
+inline bool check(Reader& r, Tokens& t, type_tag<Number>) { return check_number(r, t); }
 
 template <class T>
 bool check(Reader& r, Tokens& t, type_tag<std::vector<T>>) {
@@ -436,10 +468,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<Json> json) {
             return read(r, t, value);
         }
         case 'n': return t.null();
-        default: {
-            Number value;
-            return read(r, t, value);
-        }
+        default: return check_number(r, t);
     }
 }
 

@@ -163,7 +163,9 @@ bool check_tokens(std::string_view text, type_tag<T> root, const Limits& limits,
             at = p.buffer.data();
         }
         auto& stage1 = *parser.implementation;
-        if (stage1.stage1(reinterpret_cast<const std::uint8_t*>(at), text.size(), simdjson::stage1_mode::regular)) return false;
+        if (stage1.stage1(reinterpret_cast<const std::uint8_t*>(at), text.size(), simdjson::stage1_mode::regular) ||
+            !escapes_valid({at, text.size()}))
+            return false;
         Tokens t({at, text.size()}, stage1.structural_indexes.get(), stage1.n_structural_indexes, depth);
         std::vector<Error> errors;
         Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
