@@ -106,6 +106,7 @@ struct Reader {
     std::vector<std::pair<std::string_view, bool>>* big_integers = nullptr;
     bool reordered = false;  ///< an object's keys were not in the order of its model's fields
     SpareJson* spare = nullptr;  ///< where the free-form values a reader replaces keep their memory
+    bool escaped = false;  ///< the last string read over tokens had escapes (detail/fast_tokens.hpp)
 };
 
 /// A string of a marker's form, where the document has markers. Only a free-form value reads one
@@ -274,8 +275,15 @@ template <std::size_t N>
 inline bool is_key(std::string_view key, const char (&literal)[N]) {
     constexpr std::size_t n = N - 1;
     if (key.size() != n) return false;
-    if constexpr (n < 8) {
+    if constexpr (n < 4) {
         return std::memcmp(key.data(), literal, n) == 0;
+    } else if constexpr (n < 8) {
+        const auto half = [](const char* p) {
+            std::uint32_t w;
+            std::memcpy(&w, p, sizeof w);
+            return w;
+        };
+        return half(key.data()) == half(literal) && half(key.data() + n - 4) == half(literal + n - 4);
     } else {
         for (std::size_t i = 0; i + 8 < n; i += 8)
             if (word_at(key.data() + i) != word_at(literal + i)) return false;

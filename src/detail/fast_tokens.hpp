@@ -19,8 +19,8 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#if defined(__SSE2__)
-#include <emmintrin.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
 #endif
 
 #include "fast.hpp"
@@ -83,12 +83,16 @@ public:
         return true;
     }
 
-    /// An object's key and the ':' after it. A key with an escape is left to the DOM path.
+    /// An object's key as written, and the ':' after it. A model's keys are compared as written: one
+    /// with an escape is no key of the model, and the DOM path judges the document.
     bool key(std::string_view& out) noexcept {
-        if (!raw_string(out) || next_backslash(out.data(), 0, out.size()) < out.size() || peek() != ':') return false;
+        if (!raw_string(out) || peek() != ':') return false;
         ++at_;
         return true;
     }
+    /// The same for a key of a free-form value, whose keys are compared with each other: one with an
+    /// escape is left to the DOM path.
+    bool plain_key(std::string_view& out) noexcept { return key(out) && next_backslash(out.data(), 0, out.size()) == out.size(); }
 
     /// The string at the cursor as written, between its quotes. Nothing but whitespace lies between a
     /// string's closing quote and the next token (stage 1 starts a token at anything else), so the
@@ -222,55 +226,92 @@ bool walk_escapes(std::string_view raw, Text emit, Code emit_code) {
     return true;
 }
 
-/// True when every escape of `raw` is well-formed (a lone surrogate is left to the exact reader):
-/// walk_escapes() without the values. Run once over a whole document (a backslash outside a string
-/// is refused by the grammar anyway), so that the strings no rule reads need no look at their bytes.
-/// Text and code carry an escape every few dozen bytes (each line end, each quote): the backslashes
-/// of each 16 bytes come from one compare, and a backslash an escape consumed is passed over.
-inline bool escapes_valid(std::string_view raw) noexcept {
-    const char* const p = raw.data();
-    const std::size_t size = raw.size();
-    // The bytes that may follow a backslash but 'u' (a table: a branch on each escape's byte, of
-    // eight kinds, costs more than the rest of the scan).
-    static constexpr struct Simple {
-        bool byte[256] = {};
-        constexpr Simple() {
-            for (const char c : {'"', '\\', '/', 'b', 'f', 'n', 'r', 't'}) byte[static_cast<unsigned char>(c)] = true;
-        }
-    } kSimple;
-    // A \u escape at `at`, and the surrogate pair it starts: where it ends, or 0 where it is not one.
-    const auto unicode_at = [&](std::size_t at) -> std::size_t {
-        const long high = size - at >= 6 ? hex4(p + at + 2) : -1;
+/// Checks a document's escapes one backslash at a time, in the order the scans of escapes_valid()
+/// find them: a backslash an escape consumed is passed over, a lone surrogate refused (left to the
+/// exact reader).
+class EscapeCheck {
+public:
+    explicit EscapeCheck(std::string_view raw) noexcept : p_(raw.data()), size_(raw.size()) {}
+
+    /// The backslash at `at`: true when it starts a well-formed escape, or belongs to one before it.
+    bool at(std::size_t at) noexcept {
+        // The bytes that may follow a backslash but 'u' (a table: a branch on each escape's byte, of
+        // eight kinds, costs more than the rest of the scan).
+        static constexpr struct Simple {
+            bool byte[256] = {};
+            constexpr Simple() {
+                for (const char c : {'"', '\\', '/', 'b', 'f', 'n', 'r', 't'}) byte[static_cast<unsigned char>(c)] = true;
+            }
+        } kSimple;
+        if (at < consumed_) return true;  // the second backslash of "\\\\", or one in a surrogate pair
+        if (at + 1 >= size_) return false;
+        const unsigned char c = static_cast<unsigned char>(p_[at + 1]);
+        if (kSimple.byte[c]) return consumed_ = at + 2, true;
+        return c == 'u' && (consumed_ = unicode_at(at)) != 0;
+    }
+
+private:
+    /// A \u escape at `at`, and the surrogate pair it starts: where it ends, or 0 where it is not one.
+    std::size_t unicode_at(std::size_t at) const noexcept {
+        const long high = size_ - at >= 6 ? hex4(p_ + at + 2) : -1;
         if (high < 0 || (high >= 0xDC00 && high <= 0xDFFF)) return 0;
         if (high < 0xD800 || high > 0xDBFF) return at + 6;
-        const long low = size - at >= 12 && p[at + 6] == '\\' && p[at + 7] == 'u' ? hex4(p + at + 8) : -1;
+        const long low = size_ - at >= 12 && p_[at + 6] == '\\' && p_[at + 7] == 'u' ? hex4(p_ + at + 8) : -1;
         return low >= 0xDC00 && low <= 0xDFFF ? at + 12 : 0;
-    };
-    std::size_t consumed = 0;  // the bytes before it belong to escapes checked already
-    const auto escape_at = [&](std::size_t at) {
-        if (at < consumed) return true;  // the second backslash of "\\\\", or one in a surrogate pair
-        if (at + 1 >= size) return false;
-        const unsigned char c = static_cast<unsigned char>(p[at + 1]);
-        if (kSimple.byte[c]) return consumed = at + 2, true;
-        return c == 'u' && (consumed = unicode_at(at)) != 0;
-    };
+    }
+
+    const char* p_;
+    std::size_t size_;
+    std::size_t consumed_ = 0;  // the bytes before it belong to escapes checked already
+};
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/// escapes_valid() 64 bytes to a loop, where the processor has AVX2.
+__attribute__((target("avx2"))) inline bool escapes_valid_avx2(std::string_view raw) noexcept {
+    EscapeCheck check(raw);
+    const char* const p = raw.data();
+    const __m256i backslash = _mm256_set1_epi8('\\');
+    for (std::size_t i = 0; i < raw.size(); i += 64) {  // (no lambda: it would not have the target)
+        const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+        const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
+        std::uint64_t mask = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(low, backslash))) |
+                             std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(high, backslash)))} << 32;
+        if (raw.size() - i < 64) mask &= (std::uint64_t{1} << (raw.size() - i)) - 1;
+        for (; mask; mask &= mask - 1)
+            if (!check.at(i + static_cast<std::size_t>(__builtin_ctzll(mask)))) return false;
+    }
+    return true;
+}
+#endif
+
+/// True when every escape of `raw` is well-formed (a lone surrogate is left to the exact reader).
+/// Run once over a whole document (a backslash outside a string is refused by the grammar anyway), so
+/// that the strings no rule reads need no look at their bytes. Text and code carry an escape every
+/// few dozen bytes (each line end, each quote): the backslashes of 32 or 64 bytes come from one
+/// compare each. `raw` is padded: the scan reads up to 63 bytes past it.
+inline bool escapes_valid(std::string_view raw) noexcept {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) return escapes_valid_avx2(raw);
+#endif
+    EscapeCheck check(raw);
+    const char* const p = raw.data();
 #if defined(__SSE2__)
     const __m128i backslash = _mm_set1_epi8('\\');
-    for (std::size_t i = 0; i < size; i += 32) {
+    for (std::size_t i = 0; i < raw.size(); i += 32) {
         const auto half = [&](std::size_t at) {
             return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at)), backslash)));
         };
         std::uint32_t mask = half(i) | half(i + 16) << 16;
-        if (size - i < 32) mask &= (std::uint32_t{1} << (size - i)) - 1;
+        if (raw.size() - i < 32) mask &= (std::uint32_t{1} << (raw.size() - i)) - 1;
         for (; mask; mask &= mask - 1)
-            if (!escape_at(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return false;
+            if (!check.at(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return false;
     }
-    return true;
 #else
-    for (std::size_t at; (at = next_backslash(p, consumed, size)) < size;)
-        if (!escape_at(at)) return false;
-    return true;
+    for (std::size_t at = next_backslash(p, 0, raw.size()); at < raw.size(); at = next_backslash(p, at + 1, raw.size()))
+        if (!check.at(at)) return false;
 #endif
+    return true;
 }
 
 /// The string at the cursor checked, its value not needed: its length within the limit (a string
@@ -286,7 +327,8 @@ inline bool check_string(Reader& r, Tokens& t) {
 inline bool read(Reader& r, Tokens& t, std::string_view& out) {
     std::string_view raw;
     if (!t.raw_string(raw) || raw.size() > r.limits.max_string_bytes) return false;
-    if (next_backslash(raw.data(), 0, raw.size()) == raw.size()) {
+    r.escaped = next_backslash(raw.data(), 0, raw.size()) < raw.size();
+    if (!r.escaped) {
         out = raw;
         return true;
     }
@@ -387,24 +429,26 @@ inline bool read(Reader& r, Tokens& t, Number& out) {
     return true;
 }
 
-/// A number checked, its value not needed: a decimal without an exponent and of fewer than 300
-/// characters is within a double's range without being converted (one that underflows to zero has
-/// more than 300 zeros).
+/// A number checked, its value not needed. An integer of at most 18 digits is within 64 bits, and a
+/// decimal without an exponent and of fewer than 300 characters within a double's range (one that
+/// underflows to zero has more than 300 zeros): neither is converted.
 inline bool check_number(Reader& r, Tokens& t) {
     if (!t.is_number()) return false;
-    Tokens copy = t;
-    const std::string_view s = copy.scalar();
-    const std::size_t dot = s.find_first_of(".eE");
-    if (dot == std::string_view::npos || s[dot] != '.' || s.size() >= 300 || s.find_first_of("eE", dot) != std::string_view::npos) {
-        Number value;
-        return read(r, t, value);
+    Tokens at = t;
+    const std::string_view s = t.scalar();
+    const std::size_t sign = s[0] == '-';
+    std::size_t i = sign;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    const std::size_t whole = i - sign;
+    if (whole == 0 || (whole > 1 && s[sign] == '0')) return false;
+    if (i == s.size() && whole <= 18) return true;
+    if (i < s.size() && s[i] == '.' && s.size() < 300) {
+        const std::size_t fraction = ++i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+        if (i == s.size() && i > fraction) return ++r.decimals, true;
     }
-    const auto digits = [](std::string_view d) { return !d.empty() && d.find_first_not_of("0123456789") == std::string_view::npos; };
-    const std::string_view whole = s.substr(s[0] == '-', dot - (s[0] == '-'));
-    if (!digits(whole) || (whole.size() > 1 && whole[0] == '0') || !digits(s.substr(dot + 1))) return false;
-    ++r.decimals;
-    t = copy;
-    return true;
+    Number value;  // long integers, exponents: read
+    return read(r, at, value);
 }
 
 template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>
@@ -445,7 +489,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<Json> json) {
             std::size_t count = 0;
             do {
                 std::string_view key;
-                if (!t.key(key) || key.size() > r.limits.max_string_bytes || count == kMaxScannedKeys) return false;
+                if (!t.plain_key(key) || key.size() > r.limits.max_string_bytes || count == kMaxScannedKeys) return false;
                 for (std::size_t k = 0; k < count; ++k)
                     if (keys[k] == key) return false;  // a duplicate key
                 keys[count++] = key;

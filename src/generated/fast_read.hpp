@@ -13354,12 +13354,12 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "org_id")) {
                 bit = std::uint64_t{1} << 2;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "provider")) {
                 bit = std::uint64_t{1} << 3;
                 if (!check(r, t, type_tag<Provider>{})) return false;
@@ -13367,7 +13367,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>) {
                 bit = std::uint64_t{1} << 4;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "run_attempt")) {
                 bit = std::uint64_t{1} << 5;
                 if (!t.null()) {
@@ -13380,7 +13380,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>) {
                 bit = std::uint64_t{1} << 6;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "commit_sha")) {
                 bit = std::uint64_t{1} << 7;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -13388,7 +13388,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>) {
                 bit = std::uint64_t{1} << 8;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "result")) {
                 bit = std::uint64_t{1} << 9;
                 if (!check(r, t, type_tag<Result>{})) return false;
@@ -13400,14 +13400,14 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>) {
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "workflow_path")) {
                 bit = std::uint64_t{1} << 12;
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "run_url")) {
                 bit = std::uint64_t{1} << 13;
@@ -13446,7 +13446,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>) {
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "pr_number")) {
                 bit = std::uint64_t{1} << 20;
@@ -13503,25 +13503,25 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV3>) {
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "repository_id")) {
                 bit = std::uint64_t{1} << 3;
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "outcome_id")) {
                 bit = std::uint64_t{1} << 4;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "org_id")) {
                 bit = std::uint64_t{1} << 5;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "provider")) {
                 bit = std::uint64_t{1} << 6;
                 if (!check(r, t, type_tag<Provider>{})) return false;
@@ -13529,7 +13529,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV3>) {
                 bit = std::uint64_t{1} << 7;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "run_attempt")) {
                 bit = std::uint64_t{1} << 8;
                 if (!t.null()) {
@@ -13542,7 +13542,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV3>) {
                 bit = std::uint64_t{1} << 9;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "commit_sha")) {
                 bit = std::uint64_t{1} << 10;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -13550,7 +13550,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV3>) {
                 bit = std::uint64_t{1} << 11;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "result")) {
                 bit = std::uint64_t{1} << 12;
                 if (!check(r, t, type_tag<Result>{})) return false;
@@ -13562,14 +13562,14 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV3>) {
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "workflow_path")) {
                 bit = std::uint64_t{1} << 15;
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "run_url")) {
                 bit = std::uint64_t{1} << 16;
@@ -13608,7 +13608,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV3>) {
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "pr_number")) {
                 bit = std::uint64_t{1} << 23;
@@ -13843,7 +13843,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SourceIdsV2>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -13953,12 +13953,12 @@ inline bool check(Reader& r, Tokens& t, type_tag<RepositoryIdentityV3>) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "repository_id")) {
                 bit = std::uint64_t{1} << 2;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else {
                 return false;
             }
@@ -14576,7 +14576,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV2>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -14589,7 +14589,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV2>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -14693,7 +14693,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV3>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -14706,7 +14706,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV3>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -14810,7 +14810,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV4>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -14823,7 +14823,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV4>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -15678,13 +15678,13 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIWorkflowResolutionV1>) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "workflow_id")) {
                 bit = std::uint64_t{1} << 2;
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "workflow_name")) {
                 bit = std::uint64_t{1} << 3;
@@ -15698,7 +15698,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIWorkflowResolutionV1>) {
                 bit = std::uint64_t{1} << 5;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "verdict")) {
                 bit = std::uint64_t{1} << 6;
                 if (!t.null()) {
@@ -15721,7 +15721,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIWorkflowResolutionV1>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -15730,7 +15730,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIWorkflowResolutionV1>) {
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "non_verdict_outcome_ids")) {
                 bit = std::uint64_t{1} << 11;
@@ -15741,7 +15741,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIWorkflowResolutionV1>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -15770,12 +15770,12 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV3>) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "repo")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "commit_sha")) {
                 bit = std::uint64_t{1} << 2;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -15804,7 +15804,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV3>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -15817,7 +15817,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV3>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -15830,7 +15830,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV3>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -15867,7 +15867,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV4>) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
@@ -15883,12 +15883,12 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV4>) {
                 bit = std::uint64_t{1} << 4;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "session_id")) {
                 bit = std::uint64_t{1} << 5;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "segment_index")) {
                 bit = std::uint64_t{1} << 6;
                 if (!check(r, t, type_tag<std::int64_t>{})) return false;
@@ -15919,7 +15919,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV4>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -16023,7 +16023,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<ToolCallPartV1>) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_responses_create_params_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_inference_message_v2 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_responses_create_params_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_inference_message_v2 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "name")) {
                 bit = std::uint64_t{1} << 2;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -16060,7 +16060,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<ToolCallResponsePartV1>) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_responses_create_params_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_inference_message_v2 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_responses_create_params_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_inference_message_v2 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "result")) {
                 bit = std::uint64_t{1} << 2;
                 if (!check(r, t, type_tag<Json>{})) return false;
@@ -16165,7 +16165,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<RLVRTurnRowV1>) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "new_messages")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::vector<RLVRInferenceMessageRowV1>>{})) return false;
@@ -16251,12 +16251,12 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV1>) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "repo")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "commit_sha")) {
                 bit = std::uint64_t{1} << 2;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -16285,7 +16285,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV1>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -16298,7 +16298,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV1>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -16311,7 +16311,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV1>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -16549,7 +16549,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV3>) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
@@ -16565,12 +16565,12 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV3>) {
                 bit = std::uint64_t{1} << 4;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "session_id")) {
                 bit = std::uint64_t{1} << 5;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "segment_index")) {
                 bit = std::uint64_t{1} << 6;
                 if (!check(r, t, type_tag<std::int64_t>{})) return false;
@@ -16601,7 +16601,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV3>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -17175,12 +17175,12 @@ inline bool check(Reader& r, Tokens& t, type_tag<RecoveryAttributionEvidenceV2>)
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "session_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "attribution_sources")) {
                 bit = std::uint64_t{1} << 2;
                 if (!check(r, t, type_tag<std::vector<AttributionSources>>{})) return false;
@@ -17193,7 +17193,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<RecoveryAttributionEvidenceV2>)
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -17547,7 +17547,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV3>) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
@@ -17566,12 +17566,12 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV3>) {
                 bit = std::uint64_t{1} << 5;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "session_id")) {
                 bit = std::uint64_t{1} << 6;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "segment_index")) {
                 bit = std::uint64_t{1} << 7;
                 if (!check(r, t, type_tag<std::int64_t>{})) return false;
@@ -17602,7 +17602,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV3>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -17639,7 +17639,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV4>) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
@@ -17658,12 +17658,12 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV4>) {
                 bit = std::uint64_t{1} << 5;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "session_id")) {
                 bit = std::uint64_t{1} << 6;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "segment_index")) {
                 bit = std::uint64_t{1} << 7;
                 if (!check(r, t, type_tag<std::int64_t>{})) return false;
@@ -17694,7 +17694,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV4>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -17809,7 +17809,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV2>) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
@@ -17825,7 +17825,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV2>) {
                 bit = std::uint64_t{1} << 4;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "base_commit")) {
                 bit = std::uint64_t{1} << 5;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -17862,7 +17862,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV2>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -17899,7 +17899,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV3>) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
@@ -17915,7 +17915,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV3>) {
                 bit = std::uint64_t{1} << 4;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "base_commit")) {
                 bit = std::uint64_t{1} << 5;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -17952,7 +17952,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV3>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -18099,7 +18099,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SFTMetadataV2>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -18184,7 +18184,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SFTMetadataV3>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -18461,7 +18461,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV2>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -18533,7 +18533,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV3>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -18669,12 +18669,12 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchTaskRowV2>) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "repo")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "base_commit")) {
                 bit = std::uint64_t{1} << 2;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -18712,12 +18712,12 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchTaskRowV3>) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "repo")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "base_commit")) {
                 bit = std::uint64_t{1} << 2;
                 if (!check(r, t, type_tag<std::string>{})) return false;

@@ -183,6 +183,24 @@ std::string view_type(const TypeRef& t) {
     }
 }
 
+// True for a pattern `^[^...]*$` that refuses only control characters (\u0000 to \u001F) and
+// surrogates: a string that stage 1 accepts and that has no escapes holds neither (stage 1 refuses raw
+// control characters, and UTF-8 has no surrogates), so over tokens only an escaped one is matched.
+bool holds_unescaped(const std::string& pattern) {
+    if (pattern.size() < 7 || pattern.compare(0, 3, "^[^") != 0 || pattern.compare(pattern.size() - 3, 3, "]*$") != 0) return false;
+    const std::string items = pattern.substr(3, pattern.size() - 6);
+    for (std::size_t i = 0; i < items.size();) {
+        const auto code = [&](std::size_t at) { return items.compare(at, 2, "\\u") == 0 && at + 6 <= items.size() ? std::stoul(items.substr(at + 2, 4), nullptr, 16) : 0x110000ul; };
+        const unsigned long first = code(i);
+        unsigned long last = first;
+        i += 6;
+        if (i < items.size() && items[i] == '-') last = code(i + 1), i += 7;
+        const bool control = last <= 0x1F, surrogate = first >= 0xD800 && last <= 0xDFFF;
+        if (first > last || (!control && !surrogate)) return false;
+    }
+    return !items.empty();
+}
+
 // The statements that check the element `e` as a `t` and run `rules` on it (`on_items` rules on each
 // of its items); `depth` keeps the names of nested arrays' locals apart. Over `tokens` (the Tokens
 // cursor `t`, detail/fast_tokens.hpp) an array counts its items as it goes, and a rule that the
@@ -199,7 +217,8 @@ std::string check_value(const TypeRef& t, const std::string& e, const std::vecto
         std::string out;
         for (const Rule& r : own) {
             if (tokens && (r.kind == Rule::Kind::object) != objects) continue;
-            const std::string check = r.kind == Rule::Kind::object ? "if (!" + v + ".is_object()) return false;" : rule_check(r, v);
+            std::string check = r.kind == Rule::Kind::object ? "if (!" + v + ".is_object()) return false;" : rule_check(r, v);
+            if (tokens && r.kind == Rule::Kind::pattern && holds_unescaped(r.text)) check = "if (r.escaped) " + check;
             out += r.schemas.empty() ? check + "\n" : "if (" + schema_condition(r) + ") " + check + "\n";
         }
         return out;
