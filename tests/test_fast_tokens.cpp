@@ -8,6 +8,7 @@
 #include <string>
 
 #include "detail/decode.hpp"
+#include "detail/fast_tokens.hpp"
 #include "support.hpp"
 
 using namespace sediment::rows;
@@ -139,4 +140,30 @@ TEST_CASE("fast path over tokens: no change of one byte makes it accept what the
         }
     }
     CHECK(accepted > cases / 20);
+}
+
+TEST_CASE("fast path over tokens: the escape scans agree with each other and with the unescaper") {
+    // Strings of the bytes escapes are made of, in runs long enough to cross the scans' blocks; each
+    // padded as a document is. The AVX2 scan (where the processor has it), the portable one and
+    // walk_escapes() (which rule strings go through) give the same verdict.
+    std::uint64_t state = 52;
+    const auto next = [&] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL, state >> 33; };
+    const std::string alphabet = "\\\\\\\\unnn\"/bx0D8dc9A";
+    const bool avx2 = __builtin_cpu_supports("avx2");
+    std::size_t valid = 0;
+    for (int round = 0; round < 20000; ++round) {
+        std::string s;
+        const std::size_t size = next() % 150;
+        for (std::size_t i = 0; i < size; ++i) s += alphabet[next() % alphabet.size()];
+        if (round % 3 == 0 && size > 12) s.replace(next() % (size - 12), 12, next() % 2 ? "\\ud83d\\ude00" : "\\udc00\\ud800");
+        std::string padded = s + std::string(64, '\\');  // padding that a scan must not read as the text's
+        const std::string_view text(padded.data(), s.size());
+        const bool expected = detail::fast::walk_escapes(text, [](std::string_view) {}, [](char32_t) {});
+        INFO(s);
+        CHECK(detail::fast::escapes_valid_portable(text) == expected);
+        if (avx2) CHECK(detail::fast::escapes_valid_avx2(text) == expected);
+        valid += expected;
+    }
+    CHECK(valid > 1000);  // both verdicts are met
+    CHECK(valid < 19000);
 }

@@ -265,35 +265,70 @@ private:
     std::size_t consumed_ = 0;  // the bytes before it belong to escapes checked already
 };
 
+/// The characters that backslashes escape, of 64 bytes whose backslashes are `backslash`; `carry`
+/// says whether the first byte is escaped, and becomes whether the next block's is. (Stage 1's own
+/// computation, as simdjson describes it: an odd run of backslashes escapes the byte after it.)
+inline std::uint64_t escaped_bytes(std::uint64_t backslash, std::uint64_t& carry) noexcept {
+    constexpr std::uint64_t kEven = 0x5555555555555555ULL;
+    backslash &= ~carry;
+    const std::uint64_t follows = backslash << 1 | carry;
+    const std::uint64_t odd_starts = backslash & ~kEven & ~follows;
+    std::uint64_t even_runs = 0;
+    carry = __builtin_add_overflow(odd_starts, backslash, &even_runs);
+    return (kEven ^ (even_runs << 1)) & follows;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/// escapes_valid() 64 bytes to a loop, where the processor has AVX2.
+/// escapes_valid() where the processor has AVX2, 64 bytes to a loop and no branch per escape: the
+/// escaped bytes come from the backslashes (escaped_bytes()), and each must be one of "\\/bfnrt
+/// (a lookup of each byte's two halves) or a 'u', whose four hex digits and surrogate pairs are
+/// checked one by one (text carries few). (No lambdas: they would not have the target.)
 __attribute__((target("avx2"))) inline bool escapes_valid_avx2(std::string_view raw) noexcept {
-    EscapeCheck check(raw);
     const char* const p = raw.data();
-    const __m256i backslash = _mm256_set1_epi8('\\');
-    for (std::size_t i = 0; i < raw.size(); i += 64) {  // (no lambda: it would not have the target)
-        const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
-        const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
-        std::uint64_t mask = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(low, backslash))) |
-                             std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(high, backslash)))} << 32;
-        if (raw.size() - i < 64) mask &= (std::uint64_t{1} << (raw.size() - i)) - 1;
-        for (; mask; mask &= mask - 1)
-            if (!check.at(i + static_cast<std::size_t>(__builtin_ctzll(mask)))) return false;
+    const std::size_t size = raw.size();
+    const __m256i backslash = _mm256_set1_epi8('\\'), letter_u = _mm256_set1_epi8('u'), nibble = _mm256_set1_epi8(0x0F);
+    // By high half: 2 -> 1 ('"', '/'), 5 -> 2 ('\\'), 6 -> 4 ('b', 'f', 'n'), 7 -> 8 ('r', 't'); by low
+    // half, the bits of the high halves it makes an escape with. A byte is one when the two share a bit.
+    const __m256i by_high = _mm256_setr_epi8(0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i by_low = _mm256_setr_epi8(0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1, 0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1);
+    std::uint64_t carry = 0;
+    std::size_t paired = SIZE_MAX;  // the 'u' of a low surrogate that the high one before it took
+    for (std::size_t i = 0; i < size; i += 64) {
+        const __m256i first = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+        const __m256i second = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
+        std::uint64_t backslashes = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(first, backslash))) |
+                                    std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(second, backslash)))} << 32;
+        if (size - i < 64) backslashes &= (std::uint64_t{1} << (size - i)) - 1;
+        if (!backslashes && !carry) continue;  // most blocks of text
+        std::uint64_t simple = 0, u = 0;  // the bytes of simple escapes, and the 'u's
+        for (int half = 0; half < 2; ++half) {
+            const __m256i v = half ? second : first;
+            const __m256i high = _mm256_shuffle_epi8(by_high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
+            const __m256i low = _mm256_shuffle_epi8(by_low, _mm256_and_si256(v, nibble));
+            const __m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(high, low), _mm256_setzero_si256());
+            simple |= std::uint64_t{~static_cast<std::uint32_t>(_mm256_movemask_epi8(none))} << (32 * half);
+            u |= std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, letter_u)))} << (32 * half);
+        }
+        const std::uint64_t escaped = escaped_bytes(backslashes, carry);
+        if (size - i < 64 && escaped >> (size - i)) return false;  // a backslash last
+        if (escaped & ~(simple | u)) return false;
+        for (std::uint64_t us = escaped & u; us; us &= us - 1) {
+            const std::size_t at = i + static_cast<std::size_t>(__builtin_ctzll(us)) - 1;  // its backslash
+            if (at + 1 == paired) continue;
+            const long code = size - at >= 6 ? hex4(p + at + 2) : -1;
+            if (code < 0 || (code >= 0xDC00 && code <= 0xDFFF)) return false;
+            if (code < 0xD800 || code > 0xDBFF) continue;
+            const long low = size - at >= 12 && p[at + 6] == '\\' && p[at + 7] == 'u' ? hex4(p + at + 8) : -1;
+            if (low < 0xDC00 || low > 0xDFFF) return false;
+            paired = at + 7;
+        }
     }
-    return true;
+    return carry == 0;
 }
 #endif
 
-/// True when every escape of `raw` is well-formed (a lone surrogate is left to the exact reader).
-/// Run once over a whole document (a backslash outside a string is refused by the grammar anyway), so
-/// that the strings no rule reads need no look at their bytes. Text and code carry an escape every
-/// few dozen bytes (each line end, each quote): the backslashes of 32 or 64 bytes come from one
-/// compare each. `raw` is padded: the scan reads up to 63 bytes past it.
-inline bool escapes_valid(std::string_view raw) noexcept {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    if (avx2) return escapes_valid_avx2(raw);
-#endif
+/// escapes_valid() on any processor: SSE2's compares where there are, each backslash then checked.
+inline bool escapes_valid_portable(std::string_view raw) noexcept {
     EscapeCheck check(raw);
     const char* const p = raw.data();
 #if defined(__SSE2__)
@@ -312,6 +347,19 @@ inline bool escapes_valid(std::string_view raw) noexcept {
         if (!check.at(at)) return false;
 #endif
     return true;
+}
+
+/// True when every escape of `raw` is well-formed (a lone surrogate is left to the exact reader).
+/// Run once over a whole document (a backslash outside a string is refused by the grammar anyway), so
+/// that the strings no rule reads need no look at their bytes. Text and code carry an escape every
+/// few dozen bytes (each line end, each quote): the backslashes of 32 or 64 bytes come from one
+/// compare each. `raw` is padded: the scan reads up to 63 bytes past it.
+inline bool escapes_valid(std::string_view raw) noexcept {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) return escapes_valid_avx2(raw);
+#endif
+    return escapes_valid_portable(raw);
 }
 
 /// The string at the cursor checked, its value not needed: its length within the limit (a string
