@@ -56,7 +56,7 @@ inline std::size_t next_backslash(const char* p, std::size_t from, std::size_t s
 class Tokens {
 public:
     Tokens(std::string_view text, const std::uint32_t* starts, std::size_t count, std::size_t max_depth)
-        : text_(text.data()), size_(text.size()), at_(starts), end_(starts + count), max_depth_(max_depth) {}
+        : text_(text.data()), at_(starts), end_(starts + count), max_depth_(max_depth) {}
 
     /// The first byte of the token at the cursor; '\0' past the last one.
     char peek() const noexcept { return at_ < end_ ? text_[*at_] : '\0'; }
@@ -156,15 +156,15 @@ public:
     }
 
 private:
-    /// Where the token at the cursor ends: before the next token, and the whitespace before it.
+    /// Where the token at the cursor ends: before the next token, and the whitespace before it. (Stage
+    /// 1 ends its indexes with the text's size: the last token has a next one too.)
     std::size_t token_end() const noexcept {
-        std::size_t end = at_ + 1 < end_ ? at_[1] : size_;
+        std::size_t end = at_[1];
         while (end > *at_ && is_json_space(text_[end - 1])) --end;
         return end;
     }
 
     const char* text_;
-    std::size_t size_;
     const std::uint32_t* at_;
     const std::uint32_t* end_;
     std::size_t depth_ = 0;
