@@ -278,6 +278,25 @@ inline std::uint64_t escaped_bytes(std::uint64_t backslash, std::uint64_t& carry
     return (kEven ^ (even_runs << 1)) & follows;
 }
 
+/// The \\u escapes of the block at `i` of `raw`, whose 'u's are the bits of `us` (the vector scans'
+/// few scalar steps): four hex digits each, and a surrogate only in a pair; `paired` holds the 'u'
+/// of a low surrogate that the high one before it took.
+inline bool unicode_escapes(std::string_view raw, std::size_t i, std::uint64_t us, std::size_t& paired) noexcept {
+    const char* const p = raw.data();
+    const std::size_t size = raw.size();
+    for (; us; us &= us - 1) {
+        const std::size_t at = i + static_cast<std::size_t>(__builtin_ctzll(us)) - 1;  // its backslash
+        if (at + 1 == paired) continue;
+        const long code = size - at >= 6 ? hex4(p + at + 2) : -1;
+        if (code < 0 || (code >= 0xDC00 && code <= 0xDFFF)) return false;
+        if (code < 0xD800 || code > 0xDBFF) continue;
+        const long low = size - at >= 12 && p[at + 6] == '\\' && p[at + 7] == 'u' ? hex4(p + at + 8) : -1;
+        if (low < 0xDC00 || low > 0xDFFF) return false;
+        paired = at + 7;
+    }
+    return true;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 /// escapes_valid() where the processor has AVX2, 64 bytes to a loop and no branch per escape: the
 /// escaped bytes come from the backslashes (escaped_bytes()), and each must be one of "\\/bfnrt
@@ -292,7 +311,7 @@ __attribute__((target("avx2"))) inline bool escapes_valid_avx2(std::string_view 
     const __m256i by_high = _mm256_setr_epi8(0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0);
     const __m256i by_low = _mm256_setr_epi8(0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1, 0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1);
     std::uint64_t carry = 0;
-    std::size_t paired = SIZE_MAX;  // the 'u' of a low surrogate that the high one before it took
+    std::size_t paired = SIZE_MAX;  // see unicode_escapes()
     for (std::size_t i = 0; i < size; i += 64) {
         const __m256i first = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
         const __m256i second = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
@@ -312,19 +331,11 @@ __attribute__((target("avx2"))) inline bool escapes_valid_avx2(std::string_view 
         const std::uint64_t escaped = escaped_bytes(backslashes, carry);
         if (size - i < 64 && escaped >> (size - i)) return false;  // a backslash last
         if (escaped & ~(simple | u)) return false;
-        for (std::uint64_t us = escaped & u; us; us &= us - 1) {
-            const std::size_t at = i + static_cast<std::size_t>(__builtin_ctzll(us)) - 1;  // its backslash
-            if (at + 1 == paired) continue;
-            const long code = size - at >= 6 ? hex4(p + at + 2) : -1;
-            if (code < 0 || (code >= 0xDC00 && code <= 0xDFFF)) return false;
-            if (code < 0xD800 || code > 0xDBFF) continue;
-            const long low = size - at >= 12 && p[at + 6] == '\\' && p[at + 7] == 'u' ? hex4(p + at + 8) : -1;
-            if (low < 0xDC00 || low > 0xDFFF) return false;
-            paired = at + 7;
-        }
+        if (!unicode_escapes(raw, i, escaped & u, paired)) return false;
     }
     return carry == 0;
 }
+
 #endif
 
 /// escapes_valid() on any processor: SSE2's compares where there are, each backslash then checked.
