@@ -64,7 +64,8 @@ TEST_CASE("fast path over tokens: valid documents of every form take it") {
     };
     for (const char* value : {"\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"", "\"\\u00e9\\u20AC\\ud83d\\ude00\"", "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"",
                               "-0", "0", "9223372036854775807", "-9223372036854775808", "18446744073709551615", "1.5",
-                              "-0.0", "1e5", "1E+5", "2.5e-3", "1.7976931348623157e308", "[]", "{}", "[[], {}, null, true, false]",
+                              "-0.0", "1e5", "1E+5", "2.5e-3", "1.7976931348623157e308", "1e-307", "2.2250738585072014e-308",
+                              "1.5e+300", "0.000123e-250", "0e-999", "0.000E+999", "-12345678901234567.5", "[]", "{}", "[[], {}, null, true, false]",
                               "{\"\": 1, \"a\": {\"a\": [1, \"x\"]}}"}) {
         INFO(value);
         CHECK(over_tokens(v4, args(value)));
@@ -84,7 +85,7 @@ TEST_CASE("fast path over tokens: what it leaves to the DOM path and the exact r
     // valid, but for the exact reader: integers beyond 64 bits, a lone surrogate's verdict, a key
     // with an escape, a decimal beyond a double's range or below its smallest
     for (const char* value : {"18446744073709551616", "-9223372036854775809", "\"\\udc00\"", "\"\\ud800x\"", "{\"\\u0061\": 1}",
-                              "1e400", "1e-400"}) {
+                              "1e400", "1e-400", "1e309", "-1.8e308", "0.001e-330"}) {
         INFO(value);
         CHECK_FALSE(over_tokens(v4, args(value)));
     }

@@ -466,11 +466,9 @@ inline bool decimal_literal(std::string_view s, double& out) {
     return true;
 }
 
-/// A number: an integer in 64 bits, or a decimal within a double's range (counted, as the DOM
-/// reader counts its doubles).
-inline bool read(Reader& r, Tokens& t, Number& out) {
-    if (!t.is_number()) return false;
-    const std::string_view s = t.scalar();
+/// The number literal `s`: an integer in 64 bits, or a decimal within a double's range (counted, as
+/// the DOM reader counts its doubles).
+inline bool number_value(Reader& r, std::string_view s, Number& out) {
     bool is_negative = false;
     std::int64_t negative = 0;
     std::uint64_t positive = 0;
@@ -488,26 +486,69 @@ inline bool read(Reader& r, Tokens& t, Number& out) {
     return true;
 }
 
-/// A number checked, its value not needed. An integer of at most 18 digits is within 64 bits, and a
-/// decimal without an exponent and of fewer than 300 characters within a double's range (one that
-/// underflows to zero has more than 300 zeros): neither is converted.
+inline bool read(Reader& r, Tokens& t, Number& out) { return t.is_number() && number_value(r, t.scalar(), out); }
+
+/// A number literal checked, its value not needed, from the literal alone: JSON's grammar, and a
+/// value within reach. An integer within 64 bits is compared digit by digit with the limit; a decimal
+/// whose first significant digit is within 10^±307 is within a double's range and does not underflow
+/// (an all-zero one is zero); one nearer the limits is converted (number_value()). Rows carry timestamps and scores of 17 to 20 characters by the
+/// thousand, which a conversion would cost. Integers beyond 64 bits are left to the DOM path.
+__attribute__((noinline)) inline bool number_literal_valid(Reader& r, std::string_view s) {
+    const char* p = s.data();
+    const char* const end = p + s.size();
+    const auto digits = [end](const char*& at) {
+        const char* const from = at;
+        while (at < end && static_cast<unsigned char>(*at - '0') < 10) ++at;
+        return static_cast<std::size_t>(at - from);
+    };
+    const bool negative = *p == '-';
+    p += negative;
+    const char* const whole_digits = p;
+    const std::size_t whole = digits(p);
+    if (whole == 0 || (whole > 1 && *whole_digits == '0')) return false;
+    if (p == end) {  // an integer
+        const std::string_view limit = negative ? "9223372036854775808" : "18446744073709551615";
+        return whole < limit.size() || (whole == limit.size() && std::string_view(whole_digits, whole) <= limit);
+    }
+    // The power of ten of the first significant digit, before the exponent: -1 and less in the fraction.
+    long lead = 0;
+    bool zero = true;
+    for (std::size_t k = 0; k < whole && zero; ++k)
+        if (whole_digits[k] != '0') zero = false, lead = static_cast<long>(whole - 1 - k);
+    if (p < end && *p == '.') {
+        const char* const fraction = ++p;
+        if (digits(p) == 0) return false;
+        for (const char* k = fraction; k < p && zero; ++k)
+            if (*k != '0') zero = false, lead = -static_cast<long>(k - fraction) - 1;
+    }
+    long exponent = 0;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        ++p;
+        const bool minus = p < end && *p == '-';
+        if (p < end && (*p == '+' || *p == '-')) ++p;
+        const char* const from = p;
+        if (digits(p) == 0) return false;
+        for (const char* k = from; k < p && exponent <= 100000; ++k) exponent = exponent * 10 + (*k - '0');
+        if (minus) exponent = -exponent;
+    }
+    if (p != end) return false;
+    if (!zero && (lead + exponent < -307 || lead + exponent > 307)) {  // near a double's limits: converted
+        Number value;
+        return number_value(r, s, value);
+    }
+    ++r.decimals;
+    return true;
+}
+
+/// check_number(): the small non-negative integers that most numbers are, where the checkers call
+/// it; the rest out of line (number_literal_valid()).
 inline bool check_number(Reader& r, Tokens& t) {
     if (!t.is_number()) return false;
-    Tokens at = t;
     const std::string_view s = t.scalar();
-    const std::size_t sign = s[0] == '-';
-    std::size_t i = sign;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
-    const std::size_t whole = i - sign;
-    if (whole == 0 || (whole > 1 && s[sign] == '0')) return false;
-    if (i == s.size() && whole <= 18) return true;
-    if (i < s.size() && s[i] == '.' && s.size() < 300) {
-        const std::size_t fraction = ++i;
-        while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
-        if (i == s.size() && i > fraction) return ++r.decimals, true;
-    }
-    Number value;  // long integers, exponents: read
-    return read(r, at, value);
+    if (s.size() > 18 || (s[0] == '0' && s.size() > 1)) return number_literal_valid(r, s);
+    for (const char c : s)
+        if (static_cast<unsigned char>(c - '0') >= 10) return number_literal_valid(r, s);
+    return true;
 }
 
 template <class E, std::enable_if_t<is_model_enum<E>::value, int> = 0>

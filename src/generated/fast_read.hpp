@@ -13354,12 +13354,12 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped && (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "org_id")) {
                 bit = std::uint64_t{1} << 2;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped && (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "provider")) {
                 bit = std::uint64_t{1} << 3;
                 if (!check(r, t, type_tag<Provider>{})) return false;
@@ -13367,7 +13367,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>) {
                 bit = std::uint64_t{1} << 4;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped && (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "run_attempt")) {
                 bit = std::uint64_t{1} << 5;
                 if (!t.null()) {
@@ -13380,7 +13380,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>) {
                 bit = std::uint64_t{1} << 6;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped && (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "commit_sha")) {
                 bit = std::uint64_t{1} << 7;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -13388,7 +13388,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>) {
                 bit = std::uint64_t{1} << 8;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped && (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "result")) {
                 bit = std::uint64_t{1} << 9;
                 if (!check(r, t, type_tag<Result>{})) return false;
@@ -13400,14 +13400,14 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>) {
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (r.escaped && (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "workflow_path")) {
                 bit = std::uint64_t{1} << 12;
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (r.escaped && (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "run_url")) {
                 bit = std::uint64_t{1} << 13;
@@ -13446,7 +13446,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIOutcomeV1>) {
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (r.escaped && (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "pr_number")) {
                 bit = std::uint64_t{1} << 20;
@@ -15678,13 +15678,13 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIWorkflowResolutionV1>) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped && (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "workflow_id")) {
                 bit = std::uint64_t{1} << 2;
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (r.escaped && (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "workflow_name")) {
                 bit = std::uint64_t{1} << 3;
@@ -15698,7 +15698,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIWorkflowResolutionV1>) {
                 bit = std::uint64_t{1} << 5;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped && (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "verdict")) {
                 bit = std::uint64_t{1} << 6;
                 if (!t.null()) {
@@ -15721,7 +15721,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIWorkflowResolutionV1>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped && (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3)) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -15730,7 +15730,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIWorkflowResolutionV1>) {
                 if (!t.null()) {
                     std::string_view view{};
                     if (!read(r, t, view)) return false;
-                    if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                    if (r.escaped && (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
                 }
             } else if (is_key(key, "non_verdict_outcome_ids")) {
                 bit = std::uint64_t{1} << 11;
@@ -15741,7 +15741,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIWorkflowResolutionV1>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped && (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3)) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -16023,7 +16023,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<ToolCallPartV1>) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_responses_create_params_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_inference_message_v2 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped && (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_responses_create_params_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_inference_message_v2 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "name")) {
                 bit = std::uint64_t{1} << 2;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -16060,7 +16060,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<ToolCallResponsePartV1>) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_responses_create_params_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_inference_message_v2 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped && (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_responses_create_params_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_inference_message_v2 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "result")) {
                 bit = std::uint64_t{1} << 2;
                 if (!check(r, t, type_tag<Json>{})) return false;
@@ -16165,7 +16165,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<RLVRTurnRowV1>) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped && (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "new_messages")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::vector<RLVRInferenceMessageRowV1>>{})) return false;
@@ -16251,12 +16251,12 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV1>) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped && (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "repo")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
                 if (!read(r, t, view)) return false;
-                if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                if (r.escaped && (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2)) d.check_pattern(view, "^[^\\u0000\\uD800-\\uDFFF]*$");
             } else if (is_key(key, "commit_sha")) {
                 bit = std::uint64_t{1} << 2;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -16285,7 +16285,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV1>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped && (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2)) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -16298,7 +16298,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV1>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped && (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2)) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }
@@ -16311,7 +16311,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<CIResolutionV1>) {
                         ++count;
                         std::string_view view1{};
                         if (!read(r, t, view1)) return false;
-                        if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) if (r.escaped) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                        if (r.escaped && (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2)) d.check_pattern(view1, "^[^\\u0000\\uD800-\\uDFFF]*$");
                     } while (t.comma());
                     if (!t.close(']')) return false;
                 }

@@ -217,9 +217,11 @@ std::string check_value(const TypeRef& t, const std::string& e, const std::vecto
         std::string out;
         for (const Rule& r : own) {
             if (tokens && (r.kind == Rule::Kind::object) != objects) continue;
-            std::string check = r.kind == Rule::Kind::object ? "if (!" + v + ".is_object()) return false;" : rule_check(r, v);
-            if (tokens && r.kind == Rule::Kind::pattern && holds_unescaped(r.text)) check = "if (r.escaped) " + check;
-            out += r.schemas.empty() ? check + "\n" : "if (" + schema_condition(r) + ") " + check + "\n";
+            const std::string check = r.kind == Rule::Kind::object ? "if (!" + v + ".is_object()) return false;" : rule_check(r, v);
+            std::string condition = r.schemas.empty() ? "" : schema_condition(r);
+            if (tokens && r.kind == Rule::Kind::pattern && holds_unescaped(r.text))  // the cheap test first
+                condition = condition.empty() ? "r.escaped" : "r.escaped && (" + condition + ")";
+            out += condition.empty() ? check + "\n" : "if (" + condition + ") " + check + "\n";
         }
         return out;
     };
