@@ -51,6 +51,14 @@ inline std::size_t next_backslash(const char* p, std::size_t from, std::size_t s
 #endif
 }
 
+/// True for a number literal with a fraction or an exponent (a loop: find_first_of() looks each byte
+/// up in the set with a call).
+inline bool is_decimal(std::string_view number) noexcept {
+    for (const char c : number)
+        if (c == '.' || c == 'e' || c == 'E') return true;
+    return false;
+}
+
 /// A cursor over the tokens of one document that stage 1 indexed: the text (with simdjson's padding
 /// after it), the first byte of each token, and the nesting depth so far.
 class Tokens {
@@ -142,7 +150,7 @@ public:
         if (!is_number()) return false;
         Tokens copy = *this;
         const std::string_view s = copy.scalar();
-        return s.find_first_of(".eE") == std::string_view::npos;
+        return !is_decimal(s);
     }
     bool is_uint64() const noexcept { return is_int64(); }
 
@@ -472,7 +480,7 @@ inline bool number_value(Reader& r, std::string_view s, Number& out) {
     bool is_negative = false;
     std::int64_t negative = 0;
     std::uint64_t positive = 0;
-    if (s.find_first_of(".eE") == std::string_view::npos) {
+    if (!is_decimal(s)) {
         if (!integer_literal(s, is_negative, negative, positive)) return false;
         out = is_negative ? Number(negative)
               : positive > static_cast<std::uint64_t>(INT64_MAX) ? Number(positive)

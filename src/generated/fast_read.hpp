@@ -13799,7 +13799,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTMetadataV1>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 14;
                 std::string_view text;
-                if (!read(r, t, text) || text != DiffSFTMetadataV1::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/diff-sft-sample/v1.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 15;
                 std::int64_t number = 0;
@@ -13919,7 +13919,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTMetadataV2>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 15;
                 std::string_view text;
-                if (!read(r, t, text) || text != DiffSFTMetadataV2::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/diff-sft-sample/v2.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 16;
                 std::int64_t number = 0;
@@ -13948,7 +13948,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<RepositoryIdentityV3>) {
             if (is_key(key, "provider")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != RepositoryIdentityV3::provider) return false;
+                if (!read(r, t, text) || !is_key(text, "github")) return false;
             } else if (is_key(key, "host")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
@@ -14036,7 +14036,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DiffSFTMetadataV3>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 16;
                 std::string_view text;
-                if (!read(r, t, text) || text != DiffSFTMetadataV3::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/diff-sft-sample/v3.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 17;
                 std::int64_t number = 0;
@@ -14123,7 +14123,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<TrainerToolCallV1>) {
             } else if (is_key(key, "type")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != TrainerToolCallV1::type) return false;
+                if (!read(r, t, text) || !is_key(text, "function")) return false;
             } else if (is_key(key, "function")) {
                 bit = std::uint64_t{1} << 2;
                 if (!check(r, t, type_tag<TrainerFunctionCallV1>{})) return false;
@@ -14151,7 +14151,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<TrainerAssistantContentMessageV
             if (is_key(key, "role")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != TrainerAssistantContentMessageV1::role) return false;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
             } else if (is_key(key, "content")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -14185,7 +14185,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<TrainerAssistantThinkingMessage
             if (is_key(key, "role")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != TrainerAssistantThinkingMessageV1::role) return false;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
             } else if (is_key(key, "thinking")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -14219,7 +14219,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<TrainerAssistantToolCallMessage
             if (is_key(key, "role")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != TrainerAssistantToolCallMessageV1::role) return false;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
             } else if (is_key(key, "tool_calls")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::vector<TrainerToolCallV1>>{})) return false;
@@ -14269,7 +14269,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<TrainerToolMessageV1>) {
             if (is_key(key, "role")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != TrainerToolMessageV1::role) return false;
+                if (!read(r, t, text) || !is_key(text, "tool")) return false;
             } else if (is_key(key, "name")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -14489,7 +14489,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV1>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 13;
                 std::string_view text;
-                if (!read(r, t, text) || text != DPOMetadataV1::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/dpo-pair/v1.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 14;
                 std::int64_t number = 0;
@@ -14596,7 +14596,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV2>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 17;
                 std::string_view text;
-                if (!read(r, t, text) || text != DPOMetadataV2::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/dpo-pair/v2.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 18;
                 std::int64_t number = 0;
@@ -14713,7 +14713,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV3>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 19;
                 std::string_view text;
-                if (!read(r, t, text) || text != DPOMetadataV3::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/dpo-pair/v3.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 20;
                 std::int64_t number = 0;
@@ -14830,7 +14830,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DPOMetadataV4>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 19;
                 std::string_view text;
-                if (!read(r, t, text) || text != DPOMetadataV4::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/dpo-pair/v4.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 20;
                 std::int64_t number = 0;
@@ -15008,7 +15008,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DPOProfileEvidence>) {
             } else if (is_key(key, "canonical_schema")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != DPOProfileEvidence::canonical_schema) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/dpo-pair/v4.json")) return false;
             } else if (is_key(key, "source_row_sha256")) {
                 bit = std::uint64_t{1} << 2;
                 std::string_view view{};
@@ -15025,7 +15025,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<DPOProfileEvidence>) {
             } else if (is_key(key, "tool_definitions")) {
                 bit = std::uint64_t{1} << 5;
                 std::string_view text;
-                if (!read(r, t, text) || text != DPOProfileEvidence::tool_definitions) return false;
+                if (!read(r, t, text) || !is_key(text, "absent")) return false;
             } else {
                 return false;
             }
@@ -15104,7 +15104,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<FireworksDPOOutputMessage>) {
             if (is_key(key, "role")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != FireworksDPOOutputMessage::role) return false;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
             } else if (is_key(key, "content")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -15191,7 +15191,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<FireworksToolCall>) {
             } else if (is_key(key, "type")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != FireworksToolCall::type) return false;
+                if (!read(r, t, text) || !is_key(text, "function")) return false;
             } else if (is_key(key, "function")) {
                 bit = std::uint64_t{1} << 2;
                 if (!check(r, t, type_tag<FireworksFunctionCall>{})) return false;
@@ -15219,7 +15219,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<FireworksAssistantContentMessag
             if (is_key(key, "role")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != FireworksAssistantContentMessage::role) return false;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
             } else if (is_key(key, "content")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -15258,7 +15258,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<FireworksAssistantReasoningMess
             if (is_key(key, "role")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != FireworksAssistantReasoningMessage::role) return false;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
             } else if (is_key(key, "content")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -15297,7 +15297,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<FireworksAssistantToolCallMessa
             if (is_key(key, "role")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != FireworksAssistantToolCallMessage::role) return false;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
             } else if (is_key(key, "content")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -15336,7 +15336,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<FireworksToolMessage>) {
             if (is_key(key, "role")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != FireworksToolMessage::role) return false;
+                if (!read(r, t, text) || !is_key(text, "tool")) return false;
             } else if (is_key(key, "name")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -15417,7 +15417,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<HfTrlAssistantContentMessage>) 
             if (is_key(key, "role")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != HfTrlAssistantContentMessage::role) return false;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
             } else if (is_key(key, "content")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -15451,7 +15451,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<HfTrlAssistantReasoningMessage>
             if (is_key(key, "role")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != HfTrlAssistantReasoningMessage::role) return false;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
             } else if (is_key(key, "content")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -15485,7 +15485,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<HfTrlAssistantToolCallMessage>)
             if (is_key(key, "role")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != HfTrlAssistantToolCallMessage::role) return false;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
             } else if (is_key(key, "content")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -15535,7 +15535,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<HfTrlToolMessage>) {
             if (is_key(key, "role")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != HfTrlToolMessage::role) return false;
+                if (!read(r, t, text) || !is_key(text, "tool")) return false;
             } else if (is_key(key, "name")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -15871,7 +15871,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV4>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymMetadataV4::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -15931,7 +15931,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV4>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 15;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymMetadataV4::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 16;
                 std::int64_t number = 0;
@@ -15962,7 +15962,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<TextPartV1>) {
             if (is_key(key, "type")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != TextPartV1::type) return false;
+                if (!read(r, t, text) || !is_key(text, "text")) return false;
             } else if (is_key(key, "content")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -15990,7 +15990,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<ReasoningPartV1>) {
             if (is_key(key, "type")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != ReasoningPartV1::type) return false;
+                if (!read(r, t, text) || !is_key(text, "reasoning")) return false;
             } else if (is_key(key, "content")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -16018,7 +16018,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<ToolCallPartV1>) {
             if (is_key(key, "type")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != ToolCallPartV1::type) return false;
+                if (!read(r, t, text) || !is_key(text, "tool_call")) return false;
             } else if (is_key(key, "id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
@@ -16055,7 +16055,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<ToolCallResponsePartV1>) {
             if (is_key(key, "type")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != ToolCallResponsePartV1::type) return false;
+                if (!read(r, t, text) || !is_key(text, "tool_call_response")) return false;
             } else if (is_key(key, "id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view view{};
@@ -16079,10 +16079,10 @@ inline bool check(Reader& r, Tokens& t, type_tag<ToolCallResponsePartV1>) {
 inline bool check(Reader& r, Tokens& t, type_tag<Part>) {
     std::string_view tag;
     if (!peek_tag(r, t, "type", tag)) return false;
-    if (tag == TextPartV1::type) return check(r, t, type_tag<TextPartV1>{});
-    if (tag == ReasoningPartV1::type) return check(r, t, type_tag<ReasoningPartV1>{});
-    if (tag == ToolCallPartV1::type) return check(r, t, type_tag<ToolCallPartV1>{});
-    if (tag == ToolCallResponsePartV1::type) return check(r, t, type_tag<ToolCallResponsePartV1>{});
+    if (is_key(tag, "text")) return check(r, t, type_tag<TextPartV1>{});
+    if (is_key(tag, "reasoning")) return check(r, t, type_tag<ReasoningPartV1>{});
+    if (is_key(tag, "tool_call")) return check(r, t, type_tag<ToolCallPartV1>{});
+    if (is_key(tag, "tool_call_response")) return check(r, t, type_tag<ToolCallResponsePartV1>{});
     return false;
 }
 
@@ -16345,7 +16345,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV1>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymMetadataV1::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -16383,7 +16383,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV1>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 13;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymMetadataV1::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v1.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 14;
                 std::int64_t number = 0;
@@ -16448,7 +16448,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV2>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymMetadataV2::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -16486,7 +16486,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV2>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 13;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymMetadataV2::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 14;
                 std::int64_t number = 0;
@@ -16553,7 +16553,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV3>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymMetadataV3::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -16608,7 +16608,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymMetadataV3>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 14;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymMetadataV3::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v3.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 15;
                 std::int64_t number = 0;
@@ -16703,7 +16703,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileOutputText>) {
             if (is_key(key, "type")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymProfileOutputText::type) return false;
+                if (!read(r, t, text) || !is_key(text, "output_text")) return false;
             } else if (is_key(key, "text")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -16742,7 +16742,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileSummaryText>) {
             if (is_key(key, "type")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymProfileSummaryText::type) return false;
+                if (!read(r, t, text) || !is_key(text, "summary_text")) return false;
             } else if (is_key(key, "text")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -16770,7 +16770,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileReasoning>) {
             if (is_key(key, "type")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymProfileReasoning::type) return false;
+                if (!read(r, t, text) || !is_key(text, "reasoning")) return false;
             } else if (is_key(key, "id")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -16801,7 +16801,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileFunctionCall>) {
             if (is_key(key, "type")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymProfileFunctionCall::type) return false;
+                if (!read(r, t, text) || !is_key(text, "function_call")) return false;
             } else if (is_key(key, "id")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -16838,7 +16838,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileFunctionCallOutpu
             if (is_key(key, "type")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymProfileFunctionCallOutput::type) return false;
+                if (!read(r, t, text) || !is_key(text, "function_call_output")) return false;
             } else if (is_key(key, "call_id")) {
                 bit = std::uint64_t{1} << 1;
                 if (!check(r, t, type_tag<std::string>{})) return false;
@@ -16860,10 +16860,10 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileFunctionCallOutpu
 inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileItem>) {
     std::string_view tag;
     if (!peek_tag(r, t, "type", tag)) return false;
-    if (tag == NemoGymProfileMessage::type) return check(r, t, type_tag<NemoGymProfileMessage>{});
-    if (tag == NemoGymProfileReasoning::type) return check(r, t, type_tag<NemoGymProfileReasoning>{});
-    if (tag == NemoGymProfileFunctionCall::type) return check(r, t, type_tag<NemoGymProfileFunctionCall>{});
-    if (tag == NemoGymProfileFunctionCallOutput::type) return check(r, t, type_tag<NemoGymProfileFunctionCallOutput>{});
+    if (is_key(tag, "message")) return check(r, t, type_tag<NemoGymProfileMessage>{});
+    if (is_key(tag, "reasoning")) return check(r, t, type_tag<NemoGymProfileReasoning>{});
+    if (is_key(tag, "function_call")) return check(r, t, type_tag<NemoGymProfileFunctionCall>{});
+    if (is_key(tag, "function_call_output")) return check(r, t, type_tag<NemoGymProfileFunctionCallOutput>{});
     return false;
 }
 
@@ -16930,7 +16930,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileResponse>) {
             } else if (is_key(key, "object")) {
                 bit = std::uint64_t{1} << 3;
                 std::string_view text;
-                if (!read(r, t, text) || text != NemoGymProfileResponse::object) return false;
+                if (!read(r, t, text) || !is_key(text, "response")) return false;
             } else if (is_key(key, "output")) {
                 bit = std::uint64_t{1} << 4;
                 if (!check(r, t, type_tag<std::vector<NemoGymProfileItem>>{})) return false;
@@ -17066,7 +17066,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<ProfileDiagnostics>) {
             } else if (is_key(key, "semantic_task_overlap")) {
                 bit = std::uint64_t{1} << 3;
                 std::string_view text;
-                if (!read(r, t, text) || text != ProfileDiagnostics::semantic_task_overlap) return false;
+                if (!read(r, t, text) || !is_key(text, "not_assessed")) return false;
             } else {
                 return false;
             }
@@ -17096,7 +17096,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<RecoveryRowV1>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != RecoveryRowV1::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "recovery_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -17145,7 +17145,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<RecoveryRowV1>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 16;
                 std::string_view text;
-                if (!read(r, t, text) || text != RecoveryRowV1::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/recovery-row/v1.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 17;
                 std::int64_t number = 0;
@@ -17224,7 +17224,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<RecoveryRowV2>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != RecoveryRowV2::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "recovery_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -17279,7 +17279,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<RecoveryRowV2>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 18;
                 std::string_view text;
-                if (!read(r, t, text) || text != RecoveryRowV2::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/recovery-row/v2.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 19;
                 std::int64_t number = 0;
@@ -17311,7 +17311,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<RecoveryRowV3>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != RecoveryRowV3::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "recovery_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -17371,7 +17371,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<RecoveryRowV3>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 19;
                 std::string_view text;
-                if (!read(r, t, text) || text != RecoveryRowV3::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/recovery-row/v3.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 20;
                 std::int64_t number = 0;
@@ -17403,7 +17403,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV1>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentRolloutRowV1::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -17444,7 +17444,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV1>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 14;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentRolloutRowV1::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-rollout/v1.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 15;
                 std::int64_t number = 0;
@@ -17476,7 +17476,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV2>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentRolloutRowV2::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -17517,7 +17517,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV2>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 14;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentRolloutRowV2::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-rollout/v2.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 15;
                 std::int64_t number = 0;
@@ -17551,7 +17551,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV3>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentRolloutRowV3::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -17609,7 +17609,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV3>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 15;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentRolloutRowV3::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-rollout/v3.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 16;
                 std::int64_t number = 0;
@@ -17643,7 +17643,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV4>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentRolloutRowV4::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -17706,7 +17706,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentRolloutRowV4>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 16;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentRolloutRowV4::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-rollout/v4.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 17;
                 std::int64_t number = 0;
@@ -17738,7 +17738,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV1>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentTaskRowV1::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -17779,7 +17779,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV1>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 14;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentTaskRowV1::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-task/v1.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 15;
                 std::int64_t number = 0;
@@ -17813,7 +17813,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV2>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentTaskRowV2::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -17869,7 +17869,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV2>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 15;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentTaskRowV2::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-task/v2.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 16;
                 std::int64_t number = 0;
@@ -17903,7 +17903,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV3>) {
             } else if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentTaskRowV3::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 2;
                 std::int64_t number = 0;
@@ -17964,7 +17964,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SedimentTaskRowV3>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 16;
                 std::string_view text;
-                if (!read(r, t, text) || text != SedimentTaskRowV3::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-task/v3.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 17;
                 std::int64_t number = 0;
@@ -18026,7 +18026,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SFTMetadataV1>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 10;
                 std::string_view text;
-                if (!read(r, t, text) || text != SFTMetadataV1::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sft-sample/v1.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 11;
                 std::int64_t number = 0;
@@ -18106,7 +18106,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SFTMetadataV2>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 12;
                 std::string_view text;
-                if (!read(r, t, text) || text != SFTMetadataV2::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sft-sample/v2.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 13;
                 std::int64_t number = 0;
@@ -18191,7 +18191,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SFTMetadataV3>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 13;
                 std::string_view text;
-                if (!read(r, t, text) || text != SFTMetadataV3::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sft-sample/v3.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 14;
                 std::int64_t number = 0;
@@ -18225,7 +18225,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SFTProfileEvidence>) {
             } else if (is_key(key, "canonical_schema")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != SFTProfileEvidence::canonical_schema) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sft-sample/v3.json")) return false;
             } else if (is_key(key, "source_row_sha256")) {
                 bit = std::uint64_t{1} << 2;
                 std::string_view view{};
@@ -18242,7 +18242,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SFTProfileEvidence>) {
             } else if (is_key(key, "tool_definitions")) {
                 bit = std::uint64_t{1} << 5;
                 std::string_view text;
-                if (!read(r, t, text) || text != SFTProfileEvidence::tool_definitions) return false;
+                if (!read(r, t, text) || !is_key(text, "absent")) return false;
             } else {
                 return false;
             }
@@ -18366,7 +18366,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV1>) {
             if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != SWEBenchMetadataV1::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 1;
                 std::int64_t number = 0;
@@ -18374,7 +18374,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV1>) {
             } else if (is_key(key, "reward_source")) {
                 bit = std::uint64_t{1} << 2;
                 std::string_view text;
-                if (!read(r, t, text) || text != SWEBenchMetadataV1::reward_source) return false;
+                if (!read(r, t, text) || !is_key(text, "resolved_ci_pass")) return false;
             } else if (is_key(key, "verification")) {
                 bit = std::uint64_t{1} << 3;
                 if (!check(r, t, type_tag<VerificationV1>{})) return false;
@@ -18396,7 +18396,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV1>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 9;
                 std::string_view text;
-                if (!read(r, t, text) || text != SWEBenchMetadataV1::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/swe-bench-task/v1.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 10;
                 std::int64_t number = 0;
@@ -18425,7 +18425,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV2>) {
             if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != SWEBenchMetadataV2::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 1;
                 std::int64_t number = 0;
@@ -18433,7 +18433,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV2>) {
             } else if (is_key(key, "reward_source")) {
                 bit = std::uint64_t{1} << 2;
                 std::string_view text;
-                if (!read(r, t, text) || text != SWEBenchMetadataV2::reward_source) return false;
+                if (!read(r, t, text) || !is_key(text, "resolved_ci_pass")) return false;
             } else if (is_key(key, "verification")) {
                 bit = std::uint64_t{1} << 3;
                 if (!check(r, t, type_tag<VerificationV1>{})) return false;
@@ -18468,7 +18468,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV2>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 10;
                 std::string_view text;
-                if (!read(r, t, text) || text != SWEBenchMetadataV2::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/swe-bench-task/v2.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 11;
                 std::int64_t number = 0;
@@ -18497,7 +18497,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV3>) {
             if (is_key(key, "recipe_id")) {
                 bit = std::uint64_t{1} << 0;
                 std::string_view text;
-                if (!read(r, t, text) || text != SWEBenchMetadataV3::recipe_id) return false;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
             } else if (is_key(key, "recipe_version")) {
                 bit = std::uint64_t{1} << 1;
                 std::int64_t number = 0;
@@ -18505,7 +18505,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV3>) {
             } else if (is_key(key, "reward_source")) {
                 bit = std::uint64_t{1} << 2;
                 std::string_view text;
-                if (!read(r, t, text) || text != SWEBenchMetadataV3::reward_source) return false;
+                if (!read(r, t, text) || !is_key(text, "resolved_ci_pass")) return false;
             } else if (is_key(key, "verification")) {
                 bit = std::uint64_t{1} << 3;
                 if (!check(r, t, type_tag<VerificationV1>{})) return false;
@@ -18545,7 +18545,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchMetadataV3>) {
             } else if (is_key(key, "schema_id")) {
                 bit = std::uint64_t{1} << 11;
                 std::string_view text;
-                if (!read(r, t, text) || text != SWEBenchMetadataV3::schema_id) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/swe-bench-task/v3.json")) return false;
             } else if (is_key(key, "schema_version")) {
                 bit = std::uint64_t{1} << 12;
                 std::int64_t number = 0;
@@ -18579,7 +18579,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchProfileEvidence>) {
             } else if (is_key(key, "canonical_schema")) {
                 bit = std::uint64_t{1} << 1;
                 std::string_view text;
-                if (!read(r, t, text) || text != SWEBenchProfileEvidence::canonical_schema) return false;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/swe-bench-task/v3.json")) return false;
             } else if (is_key(key, "metadata")) {
                 bit = std::uint64_t{1} << 2;
                 if (!check(r, t, type_tag<SWEBenchMetadataV3>{})) return false;
@@ -18596,7 +18596,7 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchProfileEvidence>) {
             } else if (is_key(key, "task_configuration_source")) {
                 bit = std::uint64_t{1} << 5;
                 std::string_view text;
-                if (!read(r, t, text) || text != SWEBenchProfileEvidence::task_configuration_source) return false;
+                if (!read(r, t, text) || !is_key(text, "operator")) return false;
             } else if (is_key(key, "configuration_digest")) {
                 bit = std::uint64_t{1} << 6;
                 std::string_view view{};

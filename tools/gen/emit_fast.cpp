@@ -253,10 +253,10 @@ $Own$)",
 }
 
 std::string check_member(const Model& m, const Field& f, bool tokens) {
-    if (f.constant && tokens) {
-        return fill(f.constant->is_string ? "std::string_view text;\nif (!read(r, t, text) || text != $Model$::$Name$) return false;\n"
+    if (f.constant && tokens) {  // (a string compared as a key is: words, no call)
+        return fill(f.constant->is_string ? "std::string_view text;\nif (!read(r, t, text) || !is_key(text, $Literal$)) return false;\n"
                                           : "std::int64_t number = 0;\nif (!read(r, t, number) || number != $Model$::$Name$) return false;\n",
-                    {{"Model", m.name}, {"Name", identifier(f.json_name)}});
+                    {{"Model", m.name}, {"Name", identifier(f.json_name)}, {"Literal", string_literal(f.constant->text)}});
     }
     if (f.constant) return fast_member(m, f);  // reads into no model
     const std::string text = check_value(f.type, tokens ? "t" : "value", f.rules, 0, tokens);
@@ -355,7 +355,7 @@ $Both$)",
 
 // The check-only reader of a union over tokens: its branch chosen as over the DOM, by a look at the
 // object's keys that leaves the cursor where it is.
-std::string emit_token_variant_checker(const Variant& v) {
+std::string emit_token_variant_checker(const Module& module, const Variant& v) {
     const std::string signature = "inline bool " + fast_signature(v.name, FastMode::check_tokens);
     std::string branches;
     if (v.by_keys) {
@@ -386,8 +386,12 @@ $Branches$    }
         }
         return fill("$Signature$ {\n$Branches$    return false;\n}\n\n", {{"Signature", signature}, {"Branches", branches}});
     }
-    for (const std::string& model : v.models)
-        branches += fill("    if (tag == $Model$::$Tag$) return check(r, t, type_tag<$Model$>{});\n", {{"Model", model}, {"Tag", identifier(v.tag)}});
+    for (const std::string& model : v.models) {  // each branch's tag, compared as a key is
+        const Model* m = module.find_model(model);
+        const auto tag = std::find_if(m->fields.begin(), m->fields.end(), [&](const Field& f) { return f.json_name == v.tag; });
+        branches += fill("    if (is_key(tag, $Tag$)) return check(r, t, type_tag<$Model$>{});\n",
+                         {{"Model", model}, {"Tag", string_literal(tag->constant->text)}});
+    }
     return fill(R"($Signature$ {
     std::string_view tag;
     if (!peek_tag(r, t, $TagLiteral$, tag)) return false;
@@ -398,8 +402,8 @@ $Branches$    return false;
                 {{"Signature", signature}, {"TagLiteral", string_literal(v.tag)}, {"Branches", branches}});
 }
 
-std::string emit_fast_variant_reader(const Variant& v, FastMode mode, bool viewed) {
-    if (mode == FastMode::check_tokens) return emit_token_variant_checker(v);
+std::string emit_fast_variant_reader(const Module& module, const Variant& v, FastMode mode, bool viewed) {
+    if (mode == FastMode::check_tokens) return emit_token_variant_checker(module, v);
     const bool both = viewed && mode == FastMode::read;  // the branch's alternative by its index
     const std::string signature = both ? fill("/// Reads into $Name$ or view::$Name$.\ntemplate <class Out>\ninline bool read(Reader& r, element e, Out& out, type_tag<$Name$>)", {{"Name", v.name}})
                                        : "inline bool " + fast_signature(v.name, mode);
@@ -498,7 +502,7 @@ bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limi
     for (const FastMode mode : {FastMode::read, FastMode::check, FastMode::check_tokens})  // read: into models and view models
         in_emission_order(
             module, [&](const Model& m) { body += emit_fast_model_reader(m, mode, views.count(m.name)); },
-            [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(v, mode, views.count(v.name)); });
+            [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(module, v, mode, views.count(v.name)); });
     return fill(R"($Banner$// The fast path's readers (see read.hpp for the exact ones), and its check-only readers, which
 // accept the same documents and build nothing. Only src/fast.cpp includes this header: simdjson stays
 // out of the library's interface.
