@@ -168,3 +168,23 @@ TEST_CASE("fast path over tokens: the escape scans agree with each other and wit
     CHECK(valid > 1000);  // both verdicts are met
     CHECK(valid < 19000);
 }
+
+TEST_CASE("fast path over tokens: the version a row names, found over its tokens") {
+    // validate --schema nemo-gym-rollout (or any): the version is looked up where the row names it, from
+    // the row's last member when that is "metadata" (a step back over its tokens), else from the start
+    for (const SchemaId version : {SchemaId::nemo_gym_rollout_v1, SchemaId::nemo_gym_rollout_v2, SchemaId::nemo_gym_rollout_v3,
+                                   SchemaId::nemo_gym_rollout_v4}) {
+        INFO(schema_info(version).name);
+        Json row = test::base(version);
+        const std::string text = encode(row, Style::sediment);
+        CHECK(detail::fast_check_named("nemo-gym-rollout", text, Limits{}) == version);
+        CHECK(detail::fast_check_named("any", text, Limits{}) == version);
+        Json reordered;  // metadata first
+        reordered["metadata"] = row["metadata"];
+        for (auto& [key, value] : row.items())
+            if (key != "metadata") reordered[key] = value;
+        CHECK(detail::fast_check_named("nemo-gym-rollout", encode(reordered, Style::sediment), Limits{}) == version);
+        CHECK_FALSE(detail::fast_check_named("nemo-gym-rollout", text + " {}", Limits{}));
+        CHECK_FALSE(detail::fast_check_named("sft-sample", text, Limits{}));
+    }
+}

@@ -140,6 +140,28 @@ public:
         return true;
     }
 
+    /// The key of the last member of the object whose '{' is at the cursor, and a cursor at its value,
+    /// found from the object's end: where a row names its version, its last member ("metadata") holds
+    /// it, and walking there from the start would step over every token of the row. False for a
+    /// document that is not one object or whose last member is not where it should be.
+    bool last_member(std::string_view& key, Tokens& value) const noexcept {
+        if (peek() != '{' || end_ - at_ < 4 || text_[end_[-1]] != '}') return false;
+        const std::uint32_t* v = end_ - 2;  // the value's last token; step back to its first
+        for (std::size_t depth = 0;; --v) {
+            const char c = text_[*v];
+            if (c == '}' || c == ']') ++depth;
+            else if ((c == '{' || c == '[') && depth > 0) --depth;
+            if (depth == 0 || v == at_ + 1) break;
+        }
+        if (v - at_ < 3 || text_[v[-1]] != ':') return false;
+        Tokens k = *this;
+        k.at_ = v - 2;
+        value = *this;
+        value.at_ = v;
+        value.depth_ = depth_ + 1;
+        return k.raw_string(key) && k.at_ == v - 1;
+    }
+
     // What the value at the cursor is, by its first byte (a union's branch).
     bool is_string() const noexcept { return peek() == '"'; }
     bool is_object() const noexcept { return peek() == '{'; }
@@ -643,6 +665,30 @@ inline bool peek_keys(Reader& r, const Tokens& at, std::string_view* keys, std::
         if (!t.skip()) return false;
     } while (t.comma());
     return t.close('}');
+}
+
+/// The string at the JSON Pointer `pointer` (object keys only, none escaped: where a document names
+/// its version) of the document at `at`, as written; false where there is none, or it has an escape.
+inline bool peek_pointer(const Tokens& at, std::string_view pointer, std::string_view& out) {
+    Tokens t = at;
+    std::string_view last;
+    Tokens value = at;
+    if (pointer.size() > 1 && at.last_member(last, value) && pointer.compare(1, last.size(), last) == 0 &&
+        (pointer.size() == last.size() + 1 || pointer[last.size() + 1] == '/'))
+        t = value, pointer.remove_prefix(last.size() + 1);  // the first key is the last member's: from there
+    while (!pointer.empty()) {
+        const std::size_t end = pointer.find('/', 1);
+        const std::string_view segment = pointer.substr(1, end == std::string_view::npos ? std::string_view::npos : end - 1);
+        pointer = end == std::string_view::npos ? std::string_view() : pointer.substr(end);
+        if (!t.open('{') || t.close('}')) return false;
+        for (;;) {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            if (key == segment) break;
+            if (!t.skip() || !t.comma()) return false;
+        }
+    }
+    return t.raw_string(out) && next_backslash(out.data(), 0, out.size()) == out.size();
 }
 
 /// The string value of the first key `tag` of the object at the cursor, without moving the cursor

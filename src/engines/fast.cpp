@@ -140,37 +140,55 @@ bool parse_dom(std::string_view text, const Limits& limits, Document& out, bool 
     return parse_dom(thread_parser(), text, limits, out, padded, mark);
 }
 
-// Checks `text` as a document of `schema` with root T over the tokens stage 1 finds, building no DOM
-// (detail/fast_tokens.hpp): true only for a valid document; false for anything the DOM path is to
-// judge, and for the roots and schemas the token checkers leave to it (check_rules() read view
-// models; exact decimals are read again from the DOM's structural indexes).
+// Stage 1 of `text` (in place when `padded`) into the thread's parser, and its escapes checked
+// (detail/fast_tokens.hpp): the tokens to walk, or nothing for a text the DOM path is to judge. They
+// stay valid until the thread's next parse.
+std::optional<Tokens> tokens_of(std::string_view text, const Limits& limits, bool padded) {
+    if (text.size() > limits.max_document_bytes || limits.max_depth == 0) return std::nullopt;
+    Parser& p = thread_parser();
+    simdjson::dom::parser& parser = p.parser;
+    const std::size_t depth = std::min(limits.max_depth, kMaxParserDepth);
+    if ((parser.capacity() < text.size() || parser.max_depth() != depth + 1) &&
+        parser.allocate(std::max(parser.capacity(), text.size()), depth + 1))
+        return std::nullopt;
+    const char* at = text.data();
+    if (!padded) {
+        if (p.buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) p.buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
+        std::copy(text.begin(), text.end(), p.buffer.begin());
+        at = p.buffer.data();
+    }
+    auto& stage1 = *parser.implementation;
+    if (stage1.stage1(reinterpret_cast<const std::uint8_t*>(at), text.size(), simdjson::stage1_mode::regular) ||
+        !escapes_valid({at, text.size()}))
+        return std::nullopt;
+    return Tokens({at, text.size()}, stage1.structural_indexes.get(), stage1.n_structural_indexes, depth);
+}
+
+// Checks the tokens `t` as a document of `schema` with root T, building no DOM: true only for a valid
+// document; false for anything the DOM path is to judge, and for the roots and schemas the token
+// checkers leave to it (check_rules() read view models; exact decimals are read again from the DOM's
+// structural indexes).
+template <class T>
+bool check_tokens(Tokens t, type_tag<T> root, const Limits& limits, SchemaId schema) {
+    if constexpr (!checked_over_tokens<T>::value) {
+        return false;
+    } else {
+        if (schema_info(schema).exact_decimals) return false;
+        std::vector<Error> errors;
+        Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
+        Reader r{d, limits};
+        return check(r, t, root) && t.done() && errors.empty();
+    }
+}
+
+// The same from the text.
 template <class T>
 bool check_tokens(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema, bool padded) {
     if constexpr (!checked_over_tokens<T>::value) {
         return false;
     } else {
-        if (schema_info(schema).exact_decimals || text.size() > limits.max_document_bytes || limits.max_depth == 0) return false;
-        Parser& p = thread_parser();
-        simdjson::dom::parser& parser = p.parser;
-        const std::size_t depth = std::min(limits.max_depth, kMaxParserDepth);
-        if ((parser.capacity() < text.size() || parser.max_depth() != depth + 1) &&
-            parser.allocate(std::max(parser.capacity(), text.size()), depth + 1))
-            return false;
-        const char* at = text.data();
-        if (!padded) {
-            if (p.buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) p.buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
-            std::copy(text.begin(), text.end(), p.buffer.begin());
-            at = p.buffer.data();
-        }
-        auto& stage1 = *parser.implementation;
-        if (stage1.stage1(reinterpret_cast<const std::uint8_t*>(at), text.size(), simdjson::stage1_mode::regular) ||
-            !escapes_valid({at, text.size()}))
-            return false;
-        Tokens t({at, text.size()}, stage1.structural_indexes.get(), stage1.n_structural_indexes, depth);
-        std::vector<Error> errors;
-        Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
-        Reader r{d, limits};
-        return check(r, t, root) && t.done() && errors.empty();
+        const std::optional<Tokens> t = tokens_of(text, limits, padded);
+        return t && check_tokens(*t, root, limits, schema);
     }
 }
 
@@ -375,20 +393,23 @@ bool fast_parse(std::string_view text, Json& out) {
 
 namespace {
 
+// The first version of each family that names its version in its documents.
+const std::vector<const SchemaInfo*>& families_naming_versions() {
+    static const std::vector<const SchemaInfo*> families = [] {
+        std::vector<const SchemaInfo*> out;
+        for (const SchemaInfo& s : kSchemas)
+            if (!s.version_pointer.empty() && (out.empty() || out.back()->base != s.base)) out.push_back(&s);
+        return out;
+    }();
+    return families;
+}
+
 // The version of the parsed document under `name` (a schema's name, a family's, or "any") when the
 // fast path accepts it; `in_order` as in accepts().
 std::optional<SchemaId> checked_version(fast::Document& doc, std::string_view name, const Limits& limits, bool* in_order = nullptr) {
     const SchemaInfo* version = find_schema(name);
-    if (!version) {
-        static const std::vector<const SchemaInfo*> families = [] {  // the first version of each family that names its version
-            std::vector<const SchemaInfo*> out;
-            for (const SchemaInfo& s : kSchemas)
-                if (!s.version_pointer.empty() && (out.empty() || out.back()->base != s.base)) out.push_back(&s);
-            return out;
-        }();
-        for (const SchemaInfo* family : families)
-            if (!version && (name == "any" || family->base == name)) version = fast::version_named(doc.root, *family);
-    }
+    for (const SchemaInfo* family : version ? std::vector<const SchemaInfo*>{} : families_naming_versions())
+        if (!version && (name == "any" || family->base == name)) version = fast::version_named(doc.root, *family);
     if (!version || !visit_schema(version->id, [&](auto root) { return fast::check_read(doc, root, limits, version->id, in_order); }))
         return std::nullopt;
     return version->id;
@@ -400,9 +421,31 @@ bool fast_check_tokens(SchemaId schema, std::string_view text, const Limits& lim
     return visit_schema(schema, [&](auto root) { return fast::check_tokens(text, root, limits, schema, padded); });
 }
 
+namespace {
+
+// The version of the document of `t` under `name` (a family's name, or "any"), found over its tokens:
+// the first version of each family that names its version, looked up where it names it.
+const SchemaInfo* version_over_tokens(const fast::Tokens& t, std::string_view name) {
+    for (const SchemaInfo* family : families_naming_versions()) {
+        if (name != "any" && family->base != name) continue;
+        std::string_view uri;
+        if (!fast::peek_pointer(t, family->version_pointer, uri)) continue;
+        for (const SchemaInfo& version : kSchemas)
+            if (version.uri == uri && version.base == family->base) return &version;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
 std::optional<SchemaId> fast_check_named(std::string_view base, std::string_view text, const Limits& limits, bool padded) {
-    const SchemaInfo* named = find_schema(base);
-    if (named && fast_check_tokens(named->id, text, limits, padded)) return named->id;
+    // over tokens first: a schema's name, or the version a family's document names
+    if (const std::optional<fast::Tokens> t = fast::tokens_of(text, limits, padded)) {
+        const SchemaInfo* version = find_schema(base);
+        if (!version) version = version_over_tokens(*t, base);
+        if (version && visit_schema(version->id, [&](auto root) { return fast::check_tokens(*t, root, limits, version->id); }))
+            return version->id;
+    }
     fast::Document doc;
     if (!fast::parse_dom(text, limits, doc, padded, true)) return std::nullopt;
     return checked_version(doc, base, limits);
