@@ -19,11 +19,9 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 #include "fast.hpp"
+#include "fast_escapes.hpp"
 #include "text.hpp"
 
 namespace sediment::rows::detail::fast {
@@ -32,24 +30,6 @@ namespace sediment::rows::detail::fast {
 /// rules read a view model).
 template <class T>
 struct checked_over_tokens : std::false_type {};
-
-/// The offset of the first '\\' in `p[from, size)`, or `size`. The text is padded (simdjson's padding
-/// follows it), so 16 bytes are read at a time past the end: one compare for most of a string's bytes,
-/// without the call memchr() costs at each of a source file's escapes.
-inline std::size_t next_backslash(const char* p, std::size_t from, std::size_t size) noexcept {
-#if defined(__SSE2__)
-    const __m128i backslash = _mm_set1_epi8('\\');
-    for (std::size_t i = from; i < size; i += 16) {
-        unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), backslash)));
-        if (size - i < 16) mask &= (1u << (size - i)) - 1;
-        if (mask) return i + static_cast<std::size_t>(__builtin_ctz(mask));
-    }
-    return size;
-#else
-    const void* at = from < size ? std::memchr(p + from, '\\', size - from) : nullptr;
-    return at ? static_cast<std::size_t>(static_cast<const char*>(at) - p) : size;
-#endif
-}
 
 /// True for a number literal with a fraction or an exponent (a loop: find_first_of() looks each byte
 /// up in the set with a call).
@@ -201,208 +181,6 @@ private:
     std::size_t max_depth_;
 };
 
-/// The code point of the four hex digits at `p`; -1 where they are not four hex digits.
-inline long hex4(const char* p) noexcept {
-    long out = 0;
-    for (int i = 0; i < 4; ++i) {
-        const char c = p[i];
-        const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (digit < 0) return -1;
-        out = out * 16 + digit;
-    }
-    return out;
-}
-
-/// Walks the escapes of a string's raw text: `emit(text)` for each run without one, `emit_code(cp)`
-/// for each escape. False for a malformed escape, and for a lone surrogate (left to the exact reader).
-template <class Text, class Code>
-bool walk_escapes(std::string_view raw, Text emit, Code emit_code) {
-    const char* p = raw.data();
-    const char* const end = p + raw.size();
-    for (std::size_t at; (at = next_backslash(raw.data(), static_cast<std::size_t>(p - raw.data()), raw.size())) < raw.size();) {
-        const char* slash = raw.data() + at;
-        emit(std::string_view(p, static_cast<std::size_t>(slash - p)));
-        if (end - slash < 2) return false;
-        char32_t cp = 0;
-        switch (slash[1]) {
-            case '"': cp = '"'; break;
-            case '\\': cp = '\\'; break;
-            case '/': cp = '/'; break;
-            case 'b': cp = '\b'; break;
-            case 'f': cp = '\f'; break;
-            case 'n': cp = '\n'; break;
-            case 'r': cp = '\r'; break;
-            case 't': cp = '\t'; break;
-            case 'u': {
-                const long high = end - slash >= 6 ? hex4(slash + 2) : -1;
-                if (high < 0 || (high >= 0xDC00 && high <= 0xDFFF)) return false;
-                if (high < 0xD800 || high > 0xDBFF) {
-                    emit_code(static_cast<char32_t>(high));
-                    p = slash + 6;
-                    continue;
-                }
-                const long low = end - slash >= 12 && slash[6] == '\\' && slash[7] == 'u' ? hex4(slash + 8) : -1;
-                if (low < 0xDC00 || low > 0xDFFF) return false;
-                emit_code(static_cast<char32_t>(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)));
-                p = slash + 12;
-                continue;
-            }
-            default: return false;
-        }
-        emit_code(cp);
-        p = slash + 2;
-    }
-    emit(std::string_view(p, static_cast<std::size_t>(end - p)));
-    return true;
-}
-
-/// Checks a document's escapes one backslash at a time, in the order the scans of escapes_valid()
-/// find them: a backslash an escape consumed is passed over, a lone surrogate refused (left to the
-/// exact reader).
-class EscapeCheck {
-public:
-    explicit EscapeCheck(std::string_view raw) noexcept : p_(raw.data()), size_(raw.size()) {}
-
-    /// The backslash at `at`: true when it starts a well-formed escape, or belongs to one before it.
-    bool at(std::size_t at) noexcept {
-        // The bytes that may follow a backslash but 'u' (a table: a branch on each escape's byte, of
-        // eight kinds, costs more than the rest of the scan).
-        static constexpr struct Simple {
-            bool byte[256] = {};
-            constexpr Simple() {
-                for (const char c : {'"', '\\', '/', 'b', 'f', 'n', 'r', 't'}) byte[static_cast<unsigned char>(c)] = true;
-            }
-        } kSimple;
-        if (at < consumed_) return true;  // the second backslash of "\\\\", or one in a surrogate pair
-        if (at + 1 >= size_) return false;
-        const unsigned char c = static_cast<unsigned char>(p_[at + 1]);
-        if (kSimple.byte[c]) return consumed_ = at + 2, true;
-        return c == 'u' && (consumed_ = unicode_at(at)) != 0;
-    }
-
-private:
-    /// A \u escape at `at`, and the surrogate pair it starts: where it ends, or 0 where it is not one.
-    std::size_t unicode_at(std::size_t at) const noexcept {
-        const long high = size_ - at >= 6 ? hex4(p_ + at + 2) : -1;
-        if (high < 0 || (high >= 0xDC00 && high <= 0xDFFF)) return 0;
-        if (high < 0xD800 || high > 0xDBFF) return at + 6;
-        const long low = size_ - at >= 12 && p_[at + 6] == '\\' && p_[at + 7] == 'u' ? hex4(p_ + at + 8) : -1;
-        return low >= 0xDC00 && low <= 0xDFFF ? at + 12 : 0;
-    }
-
-    const char* p_;
-    std::size_t size_;
-    std::size_t consumed_ = 0;  // the bytes before it belong to escapes checked already
-};
-
-/// The characters that backslashes escape, of 64 bytes whose backslashes are `backslash`; `carry`
-/// says whether the first byte is escaped, and becomes whether the next block's is. (Stage 1's own
-/// computation, as simdjson describes it: an odd run of backslashes escapes the byte after it.)
-inline std::uint64_t escaped_bytes(std::uint64_t backslash, std::uint64_t& carry) noexcept {
-    constexpr std::uint64_t kEven = 0x5555555555555555ULL;
-    backslash &= ~carry;
-    const std::uint64_t follows = backslash << 1 | carry;
-    const std::uint64_t odd_starts = backslash & ~kEven & ~follows;
-    std::uint64_t even_runs = 0;
-    carry = __builtin_add_overflow(odd_starts, backslash, &even_runs);
-    return (kEven ^ (even_runs << 1)) & follows;
-}
-
-/// The \\u escapes of the block at `i` of `raw`, whose 'u's are the bits of `us` (the vector scans'
-/// few scalar steps): four hex digits each, and a surrogate only in a pair; `paired` holds the 'u'
-/// of a low surrogate that the high one before it took.
-inline bool unicode_escapes(std::string_view raw, std::size_t i, std::uint64_t us, std::size_t& paired) noexcept {
-    const char* const p = raw.data();
-    const std::size_t size = raw.size();
-    for (; us; us &= us - 1) {
-        const std::size_t at = i + static_cast<std::size_t>(__builtin_ctzll(us)) - 1;  // its backslash
-        if (at + 1 == paired) continue;
-        const long code = size - at >= 6 ? hex4(p + at + 2) : -1;
-        if (code < 0 || (code >= 0xDC00 && code <= 0xDFFF)) return false;
-        if (code < 0xD800 || code > 0xDBFF) continue;
-        const long low = size - at >= 12 && p[at + 6] == '\\' && p[at + 7] == 'u' ? hex4(p + at + 8) : -1;
-        if (low < 0xDC00 || low > 0xDFFF) return false;
-        paired = at + 7;
-    }
-    return true;
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/// escapes_valid() where the processor has AVX2, 64 bytes to a loop and no branch per escape: the
-/// escaped bytes come from the backslashes (escaped_bytes()), and each must be one of "\\/bfnrt
-/// (a lookup of each byte's two halves) or a 'u', whose four hex digits and surrogate pairs are
-/// checked one by one (text carries few). (No lambdas: they would not have the target.)
-__attribute__((target("avx2"))) inline bool escapes_valid_avx2(std::string_view raw) noexcept {
-    const char* const p = raw.data();
-    const std::size_t size = raw.size();
-    const __m256i backslash = _mm256_set1_epi8('\\'), letter_u = _mm256_set1_epi8('u'), nibble = _mm256_set1_epi8(0x0F);
-    // By high half: 2 -> 1 ('"', '/'), 5 -> 2 ('\\'), 6 -> 4 ('b', 'f', 'n'), 7 -> 8 ('r', 't'); by low
-    // half, the bits of the high halves it makes an escape with. A byte is one when the two share a bit.
-    const __m256i by_high = _mm256_setr_epi8(0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0);
-    const __m256i by_low = _mm256_setr_epi8(0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1, 0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1);
-    std::uint64_t carry = 0;
-    std::size_t paired = SIZE_MAX;  // see unicode_escapes()
-    for (std::size_t i = 0; i < size; i += 64) {
-        const __m256i first = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
-        const __m256i second = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32));
-        std::uint64_t backslashes = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(first, backslash))) |
-                                    std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(second, backslash)))} << 32;
-        if (size - i < 64) backslashes &= (std::uint64_t{1} << (size - i)) - 1;
-        if (!backslashes && !carry) continue;  // most blocks of text
-        std::uint64_t simple = 0, u = 0;  // the bytes of simple escapes, and the 'u's
-        for (int half = 0; half < 2; ++half) {
-            const __m256i v = half ? second : first;
-            const __m256i high = _mm256_shuffle_epi8(by_high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
-            const __m256i low = _mm256_shuffle_epi8(by_low, _mm256_and_si256(v, nibble));
-            const __m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(high, low), _mm256_setzero_si256());
-            simple |= std::uint64_t{~static_cast<std::uint32_t>(_mm256_movemask_epi8(none))} << (32 * half);
-            u |= std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, letter_u)))} << (32 * half);
-        }
-        const std::uint64_t escaped = escaped_bytes(backslashes, carry);
-        if (size - i < 64 && escaped >> (size - i)) return false;  // a backslash last
-        if (escaped & ~(simple | u)) return false;
-        if (!unicode_escapes(raw, i, escaped & u, paired)) return false;
-    }
-    return carry == 0;
-}
-
-#endif
-
-/// escapes_valid() on any processor: SSE2's compares where there are, each backslash then checked.
-inline bool escapes_valid_portable(std::string_view raw) noexcept {
-    EscapeCheck check(raw);
-    const char* const p = raw.data();
-#if defined(__SSE2__)
-    const __m128i backslash = _mm_set1_epi8('\\');
-    for (std::size_t i = 0; i < raw.size(); i += 32) {
-        const auto half = [&](std::size_t at) {
-            return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at)), backslash)));
-        };
-        std::uint32_t mask = half(i) | half(i + 16) << 16;
-        if (raw.size() - i < 32) mask &= (std::uint32_t{1} << (raw.size() - i)) - 1;
-        for (; mask; mask &= mask - 1)
-            if (!check.at(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return false;
-    }
-#else
-    for (std::size_t at = next_backslash(p, 0, raw.size()); at < raw.size(); at = next_backslash(p, at + 1, raw.size()))
-        if (!check.at(at)) return false;
-#endif
-    return true;
-}
-
-/// True when every escape of `raw` is well-formed (a lone surrogate is left to the exact reader).
-/// Run once over a whole document (a backslash outside a string is refused by the grammar anyway), so
-/// that the strings no rule reads need no look at their bytes. Text and code carry an escape every
-/// few dozen bytes (each line end, each quote): the backslashes of 32 or 64 bytes come from one
-/// compare each. `raw` is padded: the scan reads up to 63 bytes past it.
-inline bool escapes_valid(std::string_view raw) noexcept {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    if (avx2) return escapes_valid_avx2(raw);
-#endif
-    return escapes_valid_portable(raw);
-}
-
 /// The string at the cursor checked, its value not needed: its length within the limit (a string
 /// written longer than the limit goes to the DOM path, which unescapes it). Its escapes were checked
 /// with the whole document's (escapes_valid()).
@@ -521,8 +299,9 @@ inline bool read(Reader& r, Tokens& t, Number& out) { return t.is_number() && nu
 /// A number literal checked, its value not needed, from the literal alone: JSON's grammar, and a
 /// value within reach. An integer within 64 bits is compared digit by digit with the limit; a decimal
 /// whose first significant digit is within 10^±307 is within a double's range and does not underflow
-/// (an all-zero one is zero); one nearer the limits is converted (number_value()). Rows carry timestamps and scores of 17 to 20 characters by the
-/// thousand, which a conversion would cost. Integers beyond 64 bits are left to the DOM path.
+/// (an all-zero one is zero); one nearer the limits is converted (number_value()). Rows carry
+/// timestamps and scores of 17 to 20 characters by the thousand, which a conversion would cost.
+/// Integers beyond 64 bits are left to the DOM path.
 __attribute__((noinline)) inline bool number_literal_valid(Reader& r, std::string_view s) {
     const char* p = s.data();
     const char* const end = p + s.size();
