@@ -446,6 +446,18 @@ inline bool peek_keys(Reader& r, const Tokens& at, std::string_view* keys, std::
     return t.close('}');
 }
 
+/// Moves `t` from the '{' of an object to the value of its first member `key` (as written); false
+/// where it has none.
+inline bool to_member(Tokens& t, std::string_view key) {
+    if (!t.open('{') || t.close('}')) return false;
+    for (;;) {
+        std::string_view k;
+        if (!t.key(k)) return false;
+        if (k == key) return true;
+        if (!t.skip() || !t.comma()) return false;
+    }
+}
+
 /// The string at the JSON Pointer `pointer` (object keys only, none escaped: where a document names
 /// its version) of the document at `at`, as written; false where there is none, or it has an escape.
 inline bool peek_pointer(const Tokens& at, std::string_view pointer, std::string_view& out) {
@@ -459,13 +471,7 @@ inline bool peek_pointer(const Tokens& at, std::string_view pointer, std::string
         const std::size_t end = pointer.find('/', 1);
         const std::string_view segment = pointer.substr(1, end == std::string_view::npos ? std::string_view::npos : end - 1);
         pointer = end == std::string_view::npos ? std::string_view() : pointer.substr(end);
-        if (!t.open('{') || t.close('}')) return false;
-        for (;;) {
-            std::string_view key;
-            if (!t.key(key)) return false;
-            if (key == segment) break;
-            if (!t.skip() || !t.comma()) return false;
-        }
+        if (!to_member(t, segment)) return false;
     }
     return t.raw_string(out) && next_backslash(out.data(), 0, out.size()) == out.size();
 }
@@ -474,14 +480,7 @@ inline bool peek_pointer(const Tokens& at, std::string_view pointer, std::string
 /// (a union's branch by its tag).
 inline bool peek_tag(Reader& r, const Tokens& at, std::string_view tag, std::string_view& out) {
     Tokens t = at;
-    if (!t.open('{') || t.close('}')) return false;
-    do {
-        std::string_view key;
-        if (!t.key(key)) return false;
-        if (key == tag) return read(r, t, out);
-        if (!t.skip()) return false;
-    } while (t.comma());
-    return false;
+    return to_member(t, tag) && read(r, t, out);
 }
 
 }  // namespace sediment::rows::detail::fast

@@ -99,27 +99,40 @@ bool mark_big_integers(std::string_view text, char* copy, const simdjson::intern
     return !out.empty();
 }
 
+// The levels of nesting the parser admits for `limits`: what the exact reader allows, up to
+// kMaxParserDepth (past it the exact reader judges).
+std::size_t parser_depth(const Limits& limits) { return std::min(limits.max_depth, kMaxParserDepth); }
+
+// Readies `p` for `text` under `limits` (false for a text the exact reader must judge): its depth
+// (simdjson's depth N admits N - 1 levels) and a capacity of the text's size at least.
+bool prepare(Parser& p, std::string_view text, const Limits& limits) {
+    if (text.size() > limits.max_document_bytes || limits.max_depth == 0) return false;
+    simdjson::dom::parser& parser = p.parser;
+    const std::size_t depth = parser_depth(limits) + 1;
+    return (parser.capacity() >= text.size() && parser.max_depth() == depth) ||
+           !parser.allocate(std::max(parser.capacity(), text.size()), depth);
+}
+
+// `text` copied into the padded buffer of `p`.
+const char* padded_copy(Parser& p, std::string_view text) {
+    if (p.buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) p.buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
+    std::copy(text.begin(), text.end(), p.buffer.begin());
+    return p.buffer.data();
+}
+
 // Parses `text` into the DOM of `p`; false for anything the exact reader must judge. A `padded` text
 // (kTextPadding readable bytes follow it) is parsed where it is. With `mark`, a text with integers
 // beyond 64 bits is parsed with markers in their place (mark_big_integers()): only the readers of
 // decode and check know them, not the view models, which hand the DOM to their callers.
 bool parse_dom(Parser& p, std::string_view text, const Limits& limits, Document& out, bool padded = false, bool mark = false) {
-    if (text.size() > limits.max_document_bytes || limits.max_depth == 0) return false;
+    if (!prepare(p, text, limits)) return false;
     simdjson::dom::parser& parser = p.parser;
     std::vector<char>& buffer = p.buffer;
     out = Document{text, {}, &parser, {}};
-    // The parser refuses what nests deeper than the exact reader allows (simdjson's depth N admits
-    // N - 1 levels). Past kMaxParserDepth levels the exact reader judges.
-    const std::size_t depth = std::min(limits.max_depth, kMaxParserDepth) + 1;
-    if (parser.max_depth() != depth && parser.allocate(std::max(parser.capacity(), text.size()), depth)) return false;
-    const auto copy = [&] {
-        if (buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
-        std::copy(text.begin(), text.end(), buffer.begin());
-    };
-    if (!padded) copy();
+    if (!padded) padded_copy(p, text);
     const simdjson::error_code error = parser.parse(padded ? text.data() : buffer.data(), text.size(), false).get(out.root);
     if (error != simdjson::NUMBER_ERROR || !mark) return !error;
-    if (padded) copy();
+    if (padded) padded_copy(p, text);
     if (!mark_big_integers(text, buffer.data(), *parser.implementation, out.big_integers)) return false;
     // Stage 1 indexed the same structure: a marker starts where its literal did. A padded text was
     // indexed where it is, and the copy is indexed anew.
@@ -144,24 +157,14 @@ bool parse_dom(std::string_view text, const Limits& limits, Document& out, bool 
 // (detail/fast_tokens.hpp): the tokens to walk, or nothing for a text the DOM path is to judge. They
 // stay valid until the thread's next parse.
 std::optional<Tokens> tokens_of(std::string_view text, const Limits& limits, bool padded) {
-    if (text.size() > limits.max_document_bytes || limits.max_depth == 0) return std::nullopt;
     Parser& p = thread_parser();
-    simdjson::dom::parser& parser = p.parser;
-    const std::size_t depth = std::min(limits.max_depth, kMaxParserDepth);
-    if ((parser.capacity() < text.size() || parser.max_depth() != depth + 1) &&
-        parser.allocate(std::max(parser.capacity(), text.size()), depth + 1))
-        return std::nullopt;
-    const char* at = text.data();
-    if (!padded) {
-        if (p.buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) p.buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
-        std::copy(text.begin(), text.end(), p.buffer.begin());
-        at = p.buffer.data();
-    }
-    auto& stage1 = *parser.implementation;
+    if (!prepare(p, text, limits)) return std::nullopt;
+    const char* at = padded ? text.data() : padded_copy(p, text);
+    auto& stage1 = *p.parser.implementation;
     if (stage1.stage1(reinterpret_cast<const std::uint8_t*>(at), text.size(), simdjson::stage1_mode::regular) ||
         !escapes_valid({at, text.size()}))
         return std::nullopt;
-    return Tokens({at, text.size()}, stage1.structural_indexes.get(), stage1.n_structural_indexes, depth);
+    return Tokens({at, text.size()}, stage1.structural_indexes.get(), stage1.n_structural_indexes, parser_depth(limits));
 }
 
 // Checks the tokens `t` as a document of `schema` with root T, building no DOM: true only for a valid
@@ -262,14 +265,18 @@ bool check_read(Document& doc, type_tag<T> type, const Limits& limits, SchemaId 
     return accepts(doc, limits, schema, [&](Reader& r) { return check(r, doc.root, type); }, in_order);
 }
 
+// The version of kind `held` (the base name of the versions) whose URI is `uri`; nothing for another.
+const SchemaInfo* version_with_uri(const SchemaInfo& held, std::string_view uri) {
+    for (const SchemaInfo& version : kSchemas)
+        if (version.uri == uri && version.base == held.base) return &version;
+    return nullptr;
+}
+
 // The version of a document of kind `held` (the base name of the versions), which `root` names; for
 // a document that names none or an unknown one, nothing: the exact reader gives the verdict.
 const SchemaInfo* version_named(element root, const SchemaInfo& held) {
     std::string_view uri;
-    if (root.at_pointer(held.version_pointer).get(uri)) return nullptr;
-    for (const SchemaInfo& version : kSchemas)
-        if (version.uri == uri && version.base == held.base) return &version;
-    return nullptr;
+    return root.at_pointer(held.version_pointer).get(uri) ? nullptr : version_with_uri(held, uri);
 }
 
 }  // namespace
@@ -408,8 +415,9 @@ const std::vector<const SchemaInfo*>& families_naming_versions() {
 // fast path accepts it; `in_order` as in accepts().
 std::optional<SchemaId> checked_version(fast::Document& doc, std::string_view name, const Limits& limits, bool* in_order = nullptr) {
     const SchemaInfo* version = find_schema(name);
-    for (const SchemaInfo* family : version ? std::vector<const SchemaInfo*>{} : families_naming_versions())
-        if (!version && (name == "any" || family->base == name)) version = fast::version_named(doc.root, *family);
+    if (!version)
+        for (const SchemaInfo* family : families_naming_versions())
+            if (!version && (name == "any" || family->base == name)) version = fast::version_named(doc.root, *family);
     if (!version || !visit_schema(version->id, [&](auto root) { return fast::check_read(doc, root, limits, version->id, in_order); }))
         return std::nullopt;
     return version->id;
@@ -430,8 +438,7 @@ const SchemaInfo* version_over_tokens(const fast::Tokens& t, std::string_view na
         if (name != "any" && family->base != name) continue;
         std::string_view uri;
         if (!fast::peek_pointer(t, family->version_pointer, uri)) continue;
-        for (const SchemaInfo& version : kSchemas)
-            if (version.uri == uri && version.base == family->base) return &version;
+        if (const SchemaInfo* version = fast::version_with_uri(*family, uri)) return version;
     }
     return nullptr;
 }
