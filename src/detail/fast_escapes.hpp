@@ -1,6 +1,6 @@
 // JSON string escapes checked without unescaping, for the check-only path over tokens
 // (detail/fast_tokens.hpp): the escapes of a whole document in one scan (AVX2 where the processor has
-// it, SSE2 otherwise), and the unescaper that the strings rules read go through. A lone surrogate is
+// it, SSE2 otherwise), and the unescaper that the strings read over tokens go through. A lone surrogate is
 // refused here and left to the exact reader, as the DOM path leaves it.
 //
 // Included only by src/engines/fast.cpp (through detail/fast_tokens.hpp) and the tests; not installed.
@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+
+#include "text.hpp"
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -34,59 +36,82 @@ inline std::size_t next_backslash(const char* p, std::size_t from, std::size_t s
 #endif
 }
 
+/// The value of each byte as a hex digit; -1 for a byte that is none.
+struct HexDigits {
+    signed char value[256] = {};
+    constexpr HexDigits() {
+        for (int c = 0; c < 256; ++c)
+            value[c] = static_cast<signed char>(c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1);
+    }
+};
+inline constexpr HexDigits kHexDigits{};
+
 /// The code point of the four hex digits at `p`; -1 where they are not four hex digits.
 inline long hex4(const char* p) noexcept {
-    long out = 0;
-    for (int i = 0; i < 4; ++i) {
-        const char c = p[i];
-        const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (digit < 0) return -1;
-        out = out * 16 + digit;
-    }
-    return out;
+    const auto digit = [p](int i) { return static_cast<long>(kHexDigits.value[static_cast<unsigned char>(p[i])]); };
+    const long a = digit(0), b = digit(1), c = digit(2), d = digit(3);
+    return (a | b | c | d) < 0 ? -1 : a << 12 | b << 8 | c << 4 | d;
 }
 
-/// Walks the escapes of a string's raw text: `emit(text)` for each run without one, `emit_code(cp)`
-/// for each escape. False for a malformed escape, and for a lone surrogate (left to the exact reader).
-template <class Text, class Code>
-bool walk_escapes(std::string_view raw, Text emit, Code emit_code) {
+/// The byte each escape of one character stands for ('n' -> line feed); 0 for a byte that starts none.
+struct SimpleEscapes {
+    char value[256] = {};
+    constexpr SimpleEscapes() {
+        const char pairs[][2] = {{'"', '"'}, {'\\', '\\'}, {'/', '/'}, {'b', '\b'}, {'f', '\f'}, {'n', '\n'}, {'r', '\r'}, {'t', '\t'}};
+        for (const auto& pair : pairs) value[static_cast<unsigned char>(pair[0])] = pair[1];
+    }
+};
+inline constexpr SimpleEscapes kSimpleEscapes{};
+
+/// Unescapes `raw`, a string's text between its quotes, into `out`: where the text written ends, or
+/// nullptr for a malformed escape or a lone surrogate (left to the exact reader). The text is copied
+/// 16 bytes at a time, whose backslashes the same load finds: `raw` is padded (16 bytes are read past
+/// it) and `out` has room for raw.size() + 16 bytes. The text unescaped is never longer than raw.
+inline char* unescape_into(std::string_view raw, char* out) noexcept {
     const char* p = raw.data();
     const char* const end = p + raw.size();
-    for (std::size_t at; (at = next_backslash(raw.data(), static_cast<std::size_t>(p - raw.data()), raw.size())) < raw.size();) {
-        const char* slash = raw.data() + at;
-        emit(std::string_view(p, static_cast<std::size_t>(slash - p)));
-        if (end - slash < 2) return false;
-        char32_t cp = 0;
-        switch (slash[1]) {
-            case '"': cp = '"'; break;
-            case '\\': cp = '\\'; break;
-            case '/': cp = '/'; break;
-            case 'b': cp = '\b'; break;
-            case 'f': cp = '\f'; break;
-            case 'n': cp = '\n'; break;
-            case 'r': cp = '\r'; break;
-            case 't': cp = '\t'; break;
-            case 'u': {
-                const long high = end - slash >= 6 ? hex4(slash + 2) : -1;
-                if (high < 0 || (high >= 0xDC00 && high <= 0xDFFF)) return false;
-                if (high < 0xD800 || high > 0xDBFF) {
-                    emit_code(static_cast<char32_t>(high));
-                    p = slash + 6;
-                    continue;
-                }
-                const long low = end - slash >= 12 && slash[6] == '\\' && slash[7] == 'u' ? hex4(slash + 8) : -1;
-                if (low < 0xDC00 || low > 0xDFFF) return false;
-                emit_code(static_cast<char32_t>(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)));
-                p = slash + 12;
-                continue;
+    for (;;) {
+#if defined(__SSE2__)
+        for (const __m128i backslash = _mm_set1_epi8('\\');;) {
+            const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out), bytes);
+            unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, backslash)));
+            const std::size_t left = static_cast<std::size_t>(end - p);
+            if (left < 16) mask &= (1u << left) - 1;
+            if (mask) {
+                const unsigned run = static_cast<unsigned>(__builtin_ctz(mask));
+                p += run, out += run;
+                break;
             }
-            default: return false;
+            if (left <= 16) return out + left;
+            p += 16, out += 16;
         }
-        emit_code(cp);
-        p = slash + 2;
+#else
+        const std::size_t run = next_backslash(p, 0, static_cast<std::size_t>(end - p));
+        std::memcpy(out, p, run);
+        p += run, out += run;
+        if (p == end) return out;
+#endif
+        if (end - p < 2) return nullptr;  // the backslash at p starts an escape
+        if (p[1] != 'u') {
+            const char byte = kSimpleEscapes.value[static_cast<unsigned char>(p[1])];
+            if (!byte) return nullptr;
+            *out++ = byte;
+            p += 2;
+            continue;
+        }
+        const long high = end - p >= 6 ? hex4(p + 2) : -1;
+        if (high < 0 || (high >= 0xDC00 && high <= 0xDFFF)) return nullptr;
+        if (high < 0xD800 || high > 0xDBFF) {
+            out += put_utf8(out, static_cast<char32_t>(high));
+            p += 6;
+            continue;
+        }
+        const long low = end - p >= 12 && p[6] == '\\' && p[7] == 'u' ? hex4(p + 8) : -1;
+        if (low < 0xDC00 || low > 0xDFFF) return nullptr;
+        out += put_utf8(out, static_cast<char32_t>(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)));
+        p += 12;
     }
-    emit(std::string_view(p, static_cast<std::size_t>(end - p)));
-    return true;
 }
 
 /// Checks a document's escapes one backslash at a time, in the order the scans of escapes_valid()

@@ -200,11 +200,10 @@ inline bool read(Reader& r, Tokens& t, std::string_view& out) {
         return true;
     }
     thread_local std::string unescaped;
-    unescaped.clear();
-    if (!walk_escapes(raw, [](std::string_view s) { unescaped.append(s.data(), s.size()); },
-                      [](char32_t cp) { append_utf8(unescaped, cp); }))
-        return false;
-    out = unescaped;
+    if (unescaped.size() < raw.size() + 16) unescaped.resize(raw.size() + 16);
+    const char* const end = unescape_into(raw, unescaped.data());
+    if (!end) return false;
+    out = std::string_view(unescaped.data(), static_cast<std::size_t>(end - unescaped.data()));
     return true;
 }
 

@@ -101,23 +101,35 @@ inline char32_t next_code_point(std::string_view s, std::size_t& i) {
     return cp;
 }
 
-/// Appends code point `cp` (a scalar value: no surrogate, at most U+10FFFF) to `out` as UTF-8.
-inline void append_utf8(std::string& out, char32_t cp) {
+/// Writes code point `cp` (a scalar value: no surrogate, at most U+10FFFF) at `p` as UTF-8: the
+/// number of bytes written, 1 to 4.
+inline std::size_t put_utf8(char* p, char32_t cp) noexcept {
     if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
+        p[0] = static_cast<char>(cp);
+        return 1;
     }
+    if (cp < 0x800) {
+        p[0] = static_cast<char>(0xC0 | (cp >> 6));
+        p[1] = static_cast<char>(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        p[0] = static_cast<char>(0xE0 | (cp >> 12));
+        p[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        p[2] = static_cast<char>(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    p[0] = static_cast<char>(0xF0 | (cp >> 18));
+    p[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    p[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    p[3] = static_cast<char>(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/// Appends code point `cp` (as put_utf8()) to `out`.
+inline void append_utf8(std::string& out, char32_t cp) {
+    char bytes[4];
+    out.append(bytes, put_utf8(bytes, cp));
 }
 
 /// JSON's whitespace between tokens: space, tab, line feed, carriage return.

@@ -154,15 +154,16 @@ bool parse_dom(std::string_view text, const Limits& limits, Document& out, bool 
 }
 
 // Stage 1 of `text` (in place when `padded`) into the thread's parser, and its escapes checked
-// (detail/fast_tokens.hpp): the tokens to walk, or nothing for a text the DOM path is to judge. They
-// stay valid until the thread's next parse.
-std::optional<Tokens> tokens_of(std::string_view text, const Limits& limits, bool padded) {
+// (detail/fast_tokens.hpp) unless `unescaped` (the readers into models check each as they unescape
+// it): the tokens to walk, or nothing for a text the DOM path is to judge. They stay valid until the
+// thread's next parse.
+std::optional<Tokens> tokens_of(std::string_view text, const Limits& limits, bool padded, bool unescaped = false) {
     Parser& p = thread_parser();
     if (!prepare(p, text, limits)) return std::nullopt;
     const char* at = padded ? text.data() : padded_copy(p, text);
     auto& stage1 = *p.parser.implementation;
     if (stage1.stage1(reinterpret_cast<const std::uint8_t*>(at), text.size(), simdjson::stage1_mode::regular) ||
-        !escapes_valid({at, text.size()}))
+        (!unescaped && !escapes_valid({at, text.size()})))
         return std::nullopt;
     return Tokens({at, text.size()}, stage1.structural_indexes.get(), stage1.n_structural_indexes, parser_depth(limits));
 }
@@ -192,6 +193,26 @@ bool check_tokens(std::string_view text, type_tag<T> root, const Limits& limits,
     } else {
         const std::optional<Tokens> t = tokens_of(text, limits, padded);
         return t && check_tokens(*t, root, limits, schema);
+    }
+}
+
+// The SpareJson of this thread (defined below).
+SpareJson& thread_spare();
+
+// Reads `text` (in place when `padded`) into `out` as a document of `schema` over its tokens, building
+// no DOM: false for anything the DOM path is to judge (as check_tokens()).
+template <class T>
+bool read_tokens(std::string_view text, T& out, const Limits& limits, SchemaId schema, bool padded) {
+    if constexpr (!checked_over_tokens<T>::value) {
+        return false;
+    } else {
+        if (schema_info(schema).exact_decimals) return false;
+        std::optional<Tokens> t = tokens_of(text, limits, padded, true);
+        if (!t) return false;
+        std::vector<Error> errors;
+        Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
+        Reader r{d, limits, 0, nullptr, false, &thread_spare()};
+        return read(r, *t, out) && t->done() && errors.empty();
     }
 }
 
@@ -290,6 +311,7 @@ bool check_document(std::string_view text, type_tag<T> root, const Limits& limit
 
 template <class T>
 bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema, bool padded) {
+    if (read_tokens(text, out, limits, schema, padded)) return true;
     Document doc;
     return parse_dom(text, limits, doc, padded, true) && read_document(doc, out, limits, schema);
 }

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "detail/fast.hpp"
-#include "detail/fast_tokens.hpp"
+#include "detail/fast_token_read.hpp"
 #include "read.hpp"
 #include "views.hpp"
 
@@ -552,6 +552,146 @@ inline bool check(Reader& r, Tokens& t, type_tag<HfTrlAssistantMessage>);
 inline bool check(Reader& r, Tokens& t, type_tag<Part>);
 inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileItem>);
 inline bool check(Reader& r, Tokens& t, type_tag<NemoGymProfileContent>);
+inline bool read(Reader& r, Tokens& t, AtifAgent& out);
+inline bool read(Reader& r, Tokens& t, AtifImageSource& out);
+inline bool read(Reader& r, Tokens& t, AtifAudioSource& out);
+inline bool read(Reader& r, Tokens& t, HarborAtifContentPart& out);
+inline bool read(Reader& r, Tokens& t, AtifToolCall& out);
+inline bool read(Reader& r, Tokens& t, HarborAtifSubagentTrajectoryRef& out);
+inline bool read(Reader& r, Tokens& t, HarborAtifObservationResult& out);
+inline bool read(Reader& r, Tokens& t, HarborAtifObservation& out);
+inline bool read(Reader& r, Tokens& t, AtifStepMetrics& out);
+inline bool read(Reader& r, Tokens& t, HarborAtifStep& out);
+inline bool read(Reader& r, Tokens& t, AtifFinalMetrics& out);
+inline bool read(Reader& r, Tokens& t, HarborAtifTrajectory& out);
+inline bool read(Reader& r, Tokens& t, AtifContentPart& out);
+inline bool read(Reader& r, Tokens& t, NemoGymAtifObservationResult& out);
+inline bool read(Reader& r, Tokens& t, NemoGymAtifObservation& out);
+inline bool read(Reader& r, Tokens& t, NemoGymAtifStep& out);
+inline bool read(Reader& r, Tokens& t, NemoGymAtifTrajectory& out);
+inline bool read(Reader& r, Tokens& t, CIOutcomeV1& out);
+inline bool read(Reader& r, Tokens& t, CIOutcomeV3& out);
+inline bool read(Reader& r, Tokens& t, NemoResponseSettings& out);
+inline bool read(Reader& r, Tokens& t, ConsumerConfig& out);
+inline bool read(Reader& r, Tokens& t, ProvenanceV1& out);
+inline bool read(Reader& r, Tokens& t, SourceIdsV1& out);
+inline bool read(Reader& r, Tokens& t, DiffSFTMetadataV1& out);
+inline bool read(Reader& r, Tokens& t, SourceIdsV2& out);
+inline bool read(Reader& r, Tokens& t, DiffSFTMetadataV2& out);
+inline bool read(Reader& r, Tokens& t, RepositoryIdentityV3& out);
+inline bool read(Reader& r, Tokens& t, DiffSFTMetadataV3& out);
+inline bool read(Reader& r, Tokens& t, TrainerTextMessageV1& out);
+inline bool read(Reader& r, Tokens& t, TrainerFunctionCallV1& out);
+inline bool read(Reader& r, Tokens& t, TrainerToolCallV1& out);
+inline bool read(Reader& r, Tokens& t, TrainerAssistantContentMessageV1& out);
+inline bool read(Reader& r, Tokens& t, TrainerAssistantThinkingMessageV1& out);
+inline bool read(Reader& r, Tokens& t, TrainerAssistantToolCallMessageV1& out);
+inline bool read(Reader& r, Tokens& t, TrainerToolMessageV1& out);
+inline bool read(Reader& r, Tokens& t, DiffSFTSampleV1& out);
+inline bool read(Reader& r, Tokens& t, DiffSFTSampleV2& out);
+inline bool read(Reader& r, Tokens& t, DiffSFTSampleV3& out);
+inline bool read(Reader& r, Tokens& t, DPOProvenanceV1& out);
+inline bool read(Reader& r, Tokens& t, DPOMetadataV1& out);
+inline bool read(Reader& r, Tokens& t, DPOMetadataV2& out);
+inline bool read(Reader& r, Tokens& t, DPOMetadataV3& out);
+inline bool read(Reader& r, Tokens& t, DPOMetadataV4& out);
+inline bool read(Reader& r, Tokens& t, DPOPairV1& out);
+inline bool read(Reader& r, Tokens& t, DPOPairV2& out);
+inline bool read(Reader& r, Tokens& t, DPOPairV3& out);
+inline bool read(Reader& r, Tokens& t, DPOPairV4& out);
+inline bool read(Reader& r, Tokens& t, DPOProfileEvidence& out);
+inline bool read(Reader& r, Tokens& t, FireworksDPOMessage& out);
+inline bool read(Reader& r, Tokens& t, FireworksDPOInput& out);
+inline bool read(Reader& r, Tokens& t, FireworksDPOOutputMessage& out);
+inline bool read(Reader& r, Tokens& t, FireworksDPORow& out);
+inline bool read(Reader& r, Tokens& t, FireworksTextMessage& out);
+inline bool read(Reader& r, Tokens& t, FireworksFunctionCall& out);
+inline bool read(Reader& r, Tokens& t, FireworksToolCall& out);
+inline bool read(Reader& r, Tokens& t, FireworksAssistantContentMessage& out);
+inline bool read(Reader& r, Tokens& t, FireworksAssistantReasoningMessage& out);
+inline bool read(Reader& r, Tokens& t, FireworksAssistantToolCallMessage& out);
+inline bool read(Reader& r, Tokens& t, FireworksToolMessage& out);
+inline bool read(Reader& r, Tokens& t, FireworksSFTRow& out);
+inline bool read(Reader& r, Tokens& t, HfTrlTextMessage& out);
+inline bool read(Reader& r, Tokens& t, HfTrlAssistantContentMessage& out);
+inline bool read(Reader& r, Tokens& t, HfTrlAssistantReasoningMessage& out);
+inline bool read(Reader& r, Tokens& t, HfTrlAssistantToolCallMessage& out);
+inline bool read(Reader& r, Tokens& t, HfTrlToolMessage& out);
+inline bool read(Reader& r, Tokens& t, HfTrlDPORow& out);
+inline bool read(Reader& r, Tokens& t, HfTrlSFTRow& out);
+inline bool read(Reader& r, Tokens& t, VerificationV1& out);
+inline bool read(Reader& r, Tokens& t, CIWorkflowResolutionV1& out);
+inline bool read(Reader& r, Tokens& t, CIResolutionV3& out);
+inline bool read(Reader& r, Tokens& t, NemoGymMetadataV4& out);
+inline bool read(Reader& r, Tokens& t, NemoGymProfileEvidence& out);
+inline bool read(Reader& r, Tokens& t, TextPartV1& out);
+inline bool read(Reader& r, Tokens& t, ReasoningPartV1& out);
+inline bool read(Reader& r, Tokens& t, ToolCallPartV1& out);
+inline bool read(Reader& r, Tokens& t, ToolCallResponsePartV1& out);
+inline bool read(Reader& r, Tokens& t, RLVRInferenceMessageRowV1& out);
+inline bool read(Reader& r, Tokens& t, RLVRDecisionRowV1& out);
+inline bool read(Reader& r, Tokens& t, RLVRTurnRowV1& out);
+inline bool read(Reader& r, Tokens& t, NemoGymResponseV1& out);
+inline bool read(Reader& r, Tokens& t, NemoGymResponsesCreateParamsV1& out);
+inline bool read(Reader& r, Tokens& t, CIResolutionV1& out);
+inline bool read(Reader& r, Tokens& t, NemoGymMetadataV1& out);
+inline bool read(Reader& r, Tokens& t, NemoGymRolloutRowV1& out);
+inline bool read(Reader& r, Tokens& t, NemoGymMetadataV2& out);
+inline bool read(Reader& r, Tokens& t, NemoGymRolloutRowV2& out);
+inline bool read(Reader& r, Tokens& t, NemoGymMetadataV3& out);
+inline bool read(Reader& r, Tokens& t, NemoGymRolloutRowV3& out);
+inline bool read(Reader& r, Tokens& t, NemoGymRolloutRowV4& out);
+inline bool read(Reader& r, Tokens& t, NemoGymProfileOutputText& out);
+inline bool read(Reader& r, Tokens& t, NemoGymProfileMessage& out);
+inline bool read(Reader& r, Tokens& t, NemoGymProfileSummaryText& out);
+inline bool read(Reader& r, Tokens& t, NemoGymProfileReasoning& out);
+inline bool read(Reader& r, Tokens& t, NemoGymProfileFunctionCall& out);
+inline bool read(Reader& r, Tokens& t, NemoGymProfileFunctionCallOutput& out);
+inline bool read(Reader& r, Tokens& t, NemoGymProfileRequest& out);
+inline bool read(Reader& r, Tokens& t, NemoGymProfileResponse& out);
+inline bool read(Reader& r, Tokens& t, NemoGymProfileRow& out);
+inline bool read(Reader& r, Tokens& t, ProfileEntry& out);
+inline bool read(Reader& r, Tokens& t, ProfileDiagnostics& out);
+inline bool read(Reader& r, Tokens& t, ProfileManifest& out);
+inline bool read(Reader& r, Tokens& t, RecoveryRowV1& out);
+inline bool read(Reader& r, Tokens& t, RecoveryAttributionEvidenceV2& out);
+inline bool read(Reader& r, Tokens& t, RecoveryRowV2& out);
+inline bool read(Reader& r, Tokens& t, RecoveryRowV3& out);
+inline bool read(Reader& r, Tokens& t, SedimentRolloutRowV1& out);
+inline bool read(Reader& r, Tokens& t, SedimentRolloutRowV2& out);
+inline bool read(Reader& r, Tokens& t, SedimentRolloutRowV3& out);
+inline bool read(Reader& r, Tokens& t, SedimentRolloutRowV4& out);
+inline bool read(Reader& r, Tokens& t, SedimentTaskRowV1& out);
+inline bool read(Reader& r, Tokens& t, SedimentTaskRowV2& out);
+inline bool read(Reader& r, Tokens& t, SedimentTaskRowV3& out);
+inline bool read(Reader& r, Tokens& t, SFTMetadataV1& out);
+inline bool read(Reader& r, Tokens& t, SFTMetadataV2& out);
+inline bool read(Reader& r, Tokens& t, SFTMetadataV3& out);
+inline bool read(Reader& r, Tokens& t, SFTProfileEvidence& out);
+inline bool read(Reader& r, Tokens& t, SFTSampleV1& out);
+inline bool read(Reader& r, Tokens& t, SFTSampleV2& out);
+inline bool read(Reader& r, Tokens& t, SFTSampleV3& out);
+inline bool read(Reader& r, Tokens& t, SWEBenchMetadataV1& out);
+inline bool read(Reader& r, Tokens& t, SWEBenchMetadataV2& out);
+inline bool read(Reader& r, Tokens& t, SWEBenchMetadataV3& out);
+inline bool read(Reader& r, Tokens& t, SWEBenchProfileEvidence& out);
+inline bool read(Reader& r, Tokens& t, SWEBenchTaskRowV1& out);
+inline bool read(Reader& r, Tokens& t, SWEBenchTaskRowV2& out);
+inline bool read(Reader& r, Tokens& t, SWEBenchTaskRowV3& out);
+inline bool read(Reader& r, Tokens& t, SWEBenchProfileRow& out);
+inline bool read(Reader& r, Tokens& t, SWETaskSettings& out);
+inline bool read(Reader& r, Tokens& t, HarborAtifContent& out);
+inline bool read(Reader& r, Tokens& t, ReasoningEffort& out);
+inline bool read(Reader& r, Tokens& t, AtifSource& out);
+inline bool read(Reader& r, Tokens& t, AtifContent& out);
+inline bool read(Reader& r, Tokens& t, TrainerMessage& out);
+inline bool read(Reader& r, Tokens& t, TrainerAssistantMessage& out);
+inline bool read(Reader& r, Tokens& t, FireworksMessage& out);
+inline bool read(Reader& r, Tokens& t, HfTrlMessage& out);
+inline bool read(Reader& r, Tokens& t, HfTrlAssistantMessage& out);
+inline bool read(Reader& r, Tokens& t, Part& out);
+inline bool read(Reader& r, Tokens& t, NemoGymProfileItem& out);
+inline bool read(Reader& r, Tokens& t, NemoGymProfileContent& out);
 
 /// Reads into ReasoningEffort or view::ReasoningEffort.
 template <class Out>
@@ -18745,6 +18885,5523 @@ inline bool check(Reader& r, Tokens& t, type_tag<SWEBenchTaskRowV3>) {
 inline bool check(Reader&, Tokens&, type_tag<SWEBenchProfileRow>) { return false; }
 
 inline bool check(Reader&, Tokens&, type_tag<SWETaskSettings>) { return false; }
+
+inline bool read(Reader& r, Tokens& t, ReasoningEffort& out) {
+    if (t.is_string()) return read(r, t, alternative_at<0>(out));
+    if (t.is_number()) return read(r, t, alternative_at<1>(out));
+    return false;
+}
+
+inline bool read(Reader& r, Tokens& t, AtifAgent& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.name)) return false;
+            } else if (is_key(key, "version")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.version)) return false;
+            } else if (is_key(key, "model_name")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.model_name)) return false;
+            } else if (is_key(key, "tool_definitions")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.tool_definitions)) return false;
+                if (out.tool_definitions && !(*out.tool_definitions).is_null()) {
+                    d.check_items(**out.tool_definitions, [&](const auto& item) { d.expect_object(item); });
+                }
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.extra)) return false;
+                if (out.extra && !(*out.extra).is_null()) {
+                    d.expect_object(**out.extra);
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.model_name.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.tool_definitions.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.extra.reset();
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, AtifImageSource& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "media_type")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.media_type)) return false;
+            } else if (is_key(key, "path")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.path)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, AtifAudioSource& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "media_type")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.media_type)) return false;
+            } else if (is_key(key, "path")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.path)) return false;
+            } else if (is_key(key, "duration_sec")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.duration_sec)) return false;
+                if (out.duration_sec && !(*out.duration_sec).is_null()) {
+                    d.check_minimum(**out.duration_sec, 0);
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.duration_sec.reset();
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, AtifSource& out) {
+    std::string_view keys[16];  // a branch's keys are fewer
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    if (!peek_keys(r, t, keys, 16, count, "media_type", value, selected)) return false;
+    const BranchChoice choice = choose_branch(kAtifSourceBranches, std::size(kAtifSourceBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return read(r, t, alternative_at<0>(out));
+        case 1: return read(r, t, alternative_at<1>(out));
+    }
+    return false;
+}
+
+inline bool read(Reader&, Tokens&, HarborAtifContentPart&) { return false; }
+
+inline bool read(Reader& r, Tokens& t, HarborAtifContent& out) {
+    if (t.is_string()) return read(r, t, alternative_at<0>(out));
+    if (t.is_array()) return read(r, t, alternative_at<1>(out));
+    return false;
+}
+
+inline bool read(Reader& r, Tokens& t, AtifToolCall& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "tool_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.tool_call_id)) return false;
+            } else if (is_key(key, "function_name")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.function_name)) return false;
+            } else if (is_key(key, "arguments")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.arguments)) return false;
+                d.expect_object(out.arguments);
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.extra)) return false;
+                if (out.extra && !(*out.extra).is_null()) {
+                    d.expect_object(**out.extra);
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, HarborAtifSubagentTrajectoryRef& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "trajectory_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.trajectory_id)) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.session_id)) return false;
+            } else if (is_key(key, "trajectory_path")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.trajectory_path)) return false;
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.extra)) return false;
+                if (out.extra && !(*out.extra).is_null()) {
+                    d.expect_object(**out.extra);
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 0))) out.trajectory_id.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.session_id.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.trajectory_path.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, HarborAtifObservationResult& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "source_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.source_call_id)) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else if (is_key(key, "subagent_trajectory_ref")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.subagent_trajectory_ref)) return false;
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.extra)) return false;
+                if (out.extra && !(*out.extra).is_null()) {
+                    d.expect_object(**out.extra);
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 0))) out.source_call_id.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.content.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.subagent_trajectory_ref.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, HarborAtifObservation& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "results")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.results)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1) == 0x1 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, AtifStepMetrics& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt_tokens")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.prompt_tokens)) return false;
+                if (out.prompt_tokens && !(*out.prompt_tokens).is_null()) {
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.prompt_tokens, 0);
+                }
+            } else if (is_key(key, "completion_tokens")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.completion_tokens)) return false;
+                if (out.completion_tokens && !(*out.completion_tokens).is_null()) {
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.completion_tokens, 0);
+                }
+            } else if (is_key(key, "cached_tokens")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.cached_tokens)) return false;
+                if (out.cached_tokens && !(*out.cached_tokens).is_null()) {
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.cached_tokens, 0);
+                }
+            } else if (is_key(key, "cost_usd")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.cost_usd)) return false;
+                if (out.cost_usd && !(*out.cost_usd).is_null()) {
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.cost_usd, 0);
+                }
+            } else if (is_key(key, "prompt_token_ids")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.prompt_token_ids)) return false;
+                if (out.prompt_token_ids && !(*out.prompt_token_ids).is_null()) {
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_items(**out.prompt_token_ids, [&](const auto& item) { d.check_minimum(item, 0); });
+                }
+            } else if (is_key(key, "completion_token_ids")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.completion_token_ids)) return false;
+                if (out.completion_token_ids && !(*out.completion_token_ids).is_null()) {
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_items(**out.completion_token_ids, [&](const auto& item) { d.check_minimum(item, 0); });
+                }
+            } else if (is_key(key, "logprobs")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.logprobs)) return false;
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.extra)) return false;
+                if (out.extra && !(*out.extra).is_null()) {
+                    d.expect_object(**out.extra);
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 0))) out.prompt_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.completion_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.cached_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.cost_usd.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.prompt_token_ids.reset();
+    if (!(seen & (std::uint64_t{1} << 5))) out.completion_token_ids.reset();
+    if (!(seen & (std::uint64_t{1} << 6))) out.logprobs.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.extra.reset();
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool read(Reader&, Tokens&, HarborAtifStep&) { return false; }
+
+inline bool read(Reader& r, Tokens& t, AtifFinalMetrics& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "total_prompt_tokens")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.total_prompt_tokens)) return false;
+                if (out.total_prompt_tokens && !(*out.total_prompt_tokens).is_null()) {
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.total_prompt_tokens, 0);
+                }
+            } else if (is_key(key, "total_completion_tokens")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.total_completion_tokens)) return false;
+                if (out.total_completion_tokens && !(*out.total_completion_tokens).is_null()) {
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.total_completion_tokens, 0);
+                }
+            } else if (is_key(key, "total_cached_tokens")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.total_cached_tokens)) return false;
+                if (out.total_cached_tokens && !(*out.total_cached_tokens).is_null()) {
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.total_cached_tokens, 0);
+                }
+            } else if (is_key(key, "total_cost_usd")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.total_cost_usd)) return false;
+                if (out.total_cost_usd && !(*out.total_cost_usd).is_null()) {
+                    if (d.schema() == SchemaId::atif_v1_7) d.check_minimum(**out.total_cost_usd, 0);
+                }
+            } else if (is_key(key, "total_steps")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.total_steps)) return false;
+                if (out.total_steps && !(*out.total_steps).is_null()) {
+                    d.check_minimum(**out.total_steps, 0);
+                }
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.extra)) return false;
+                if (out.extra && !(*out.extra).is_null()) {
+                    d.expect_object(**out.extra);
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 0))) out.total_prompt_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.total_completion_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.total_cached_tokens.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.total_cost_usd.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.total_steps.reset();
+    if (!(seen & (std::uint64_t{1} << 5))) out.extra.reset();
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool read(Reader&, Tokens&, HarborAtifTrajectory&) { return false; }
+
+inline bool read(Reader&, Tokens&, AtifContentPart&) { return false; }
+
+inline bool read(Reader& r, Tokens& t, AtifContent& out) {
+    if (t.is_string()) return read(r, t, alternative_at<0>(out));
+    if (t.is_array()) return read(r, t, alternative_at<1>(out));
+    return false;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymAtifObservationResult& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "source_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.source_call_id)) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else if (is_key(key, "subagent_trajectory_ref")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.subagent_trajectory_ref)) return false;
+                if (out.subagent_trajectory_ref && !(*out.subagent_trajectory_ref).is_null()) {
+                    d.check_items(**out.subagent_trajectory_ref, [&](const auto& item) { d.expect_object(item); });
+                }
+            } else if (is_key(key, "extra")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.extra)) return false;
+                if (out.extra && !(*out.extra).is_null()) {
+                    d.expect_object(**out.extra);
+                }
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 0))) out.source_call_id.reset();
+    if (!(seen & (std::uint64_t{1} << 1))) out.content.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.subagent_trajectory_ref.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.extra.reset();
+    return (seen & 0x0) == 0x0 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymAtifObservation& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "results")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.results)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1) == 0x1 && d.error_count() == 0;
+}
+
+inline bool read(Reader&, Tokens&, NemoGymAtifStep&) { return false; }
+
+inline bool read(Reader&, Tokens&, NemoGymAtifTrajectory&) { return false; }
+
+inline bool read(Reader& r, Tokens& t, CIOutcomeV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 0;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != CIOutcomeV1::schema_version) return false;
+            } else if (is_key(key, "outcome_id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.outcome_id)) return false;
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(out.outcome_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.org_id)) return false;
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(out.org_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "provider")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.provider)) return false;
+            } else if (is_key(key, "run_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.run_id)) return false;
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(out.run_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "run_attempt")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.run_attempt)) return false;
+                if (!out.run_attempt.is_null()) {
+                    d.check_minimum(*out.run_attempt, 1);
+                    d.check_maximum(*out.run_attempt, 9223372036854775807);
+                }
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.repo)) return false;
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(out.repo, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.commit_sha)) return false;
+            } else if (is_key(key, "branch")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.branch)) return false;
+                if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(out.branch, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "result")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.result)) return false;
+            } else if (is_key(key, "workflow_name")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.workflow_name)) return false;
+            } else if (is_key(key, "workflow_id")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.workflow_id)) return false;
+                if (!out.workflow_id.is_null()) {
+                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(*out.workflow_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "workflow_path")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.workflow_path)) return false;
+                if (!out.workflow_path.is_null()) {
+                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(*out.workflow_path, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "run_url")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.run_url)) return false;
+            } else if (is_key(key, "provider_result")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.provider_result)) return false;
+            } else if (is_key(key, "error_type")) {
+                bit = std::uint64_t{1} << 15;
+                if (!read(r, t, out.error_type)) return false;
+            } else if (is_key(key, "reason")) {
+                bit = std::uint64_t{1} << 16;
+                if (!read(r, t, out.reason)) return false;
+                if (!out.reason.is_null()) {
+                    d.check_max_length(*out.reason, 4096);
+                }
+            } else if (is_key(key, "source_event_type")) {
+                bit = std::uint64_t{1} << 17;
+                if (!read(r, t, out.source_event_type)) return false;
+            } else if (is_key(key, "source_spec_version")) {
+                bit = std::uint64_t{1} << 18;
+                if (!read(r, t, out.source_spec_version)) return false;
+            } else if (is_key(key, "source_event_id")) {
+                bit = std::uint64_t{1} << 19;
+                if (!read(r, t, out.source_event_id)) return false;
+                if (!out.source_event_id.is_null()) {
+                    if (d.schema() == SchemaId::ci_outcome_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(*out.source_event_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "pr_number")) {
+                bit = std::uint64_t{1} << 20;
+                if (!read(r, t, out.pr_number)) return false;
+                if (!out.pr_number.is_null()) {
+                    d.check_minimum(*out.pr_number, 1);
+                    d.check_maximum(*out.pr_number, 9223372036854775807);
+                }
+            } else if (is_key(key, "captured_at")) {
+                bit = std::uint64_t{1} << 21;
+                if (!read(r, t, out.captured_at)) return false;
+                d.check_date_time(out.captured_at);
+            } else if (is_key(key, "raw")) {
+                bit = std::uint64_t{1} << 22;
+                if (!read(r, t, out.raw)) return false;
+                d.expect_object(out.raw);
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7fffff) == 0x7fffff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, CIOutcomeV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.schema_version)) return false;
+                d.check_one_of(out.schema_version, {1, 2});
+            } else if (is_key(key, "repository_provider")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.repository_provider)) return false;
+                if (!out.repository_provider.is_null()) {
+                    d.check_const(*out.repository_provider, "github");
+                }
+            } else if (is_key(key, "repository_host")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.repository_host)) return false;
+                if (!out.repository_host.is_null()) {
+                    d.check_pattern(*out.repository_host, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "repository_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.repository_id)) return false;
+                if (!out.repository_id.is_null()) {
+                    d.check_pattern(*out.repository_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "outcome_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.outcome_id)) return false;
+                d.check_pattern(out.outcome_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.org_id)) return false;
+                d.check_pattern(out.org_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "provider")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.provider)) return false;
+            } else if (is_key(key, "run_id")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.run_id)) return false;
+                d.check_pattern(out.run_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "run_attempt")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.run_attempt)) return false;
+                if (!out.run_attempt.is_null()) {
+                    d.check_minimum(*out.run_attempt, 1);
+                    d.check_maximum(*out.run_attempt, 9223372036854775807);
+                }
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.repo)) return false;
+                d.check_pattern(out.repo, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.commit_sha)) return false;
+            } else if (is_key(key, "branch")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.branch)) return false;
+                d.check_pattern(out.branch, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "result")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.result)) return false;
+            } else if (is_key(key, "workflow_name")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.workflow_name)) return false;
+            } else if (is_key(key, "workflow_id")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.workflow_id)) return false;
+                if (!out.workflow_id.is_null()) {
+                    d.check_pattern(*out.workflow_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "workflow_path")) {
+                bit = std::uint64_t{1} << 15;
+                if (!read(r, t, out.workflow_path)) return false;
+                if (!out.workflow_path.is_null()) {
+                    d.check_pattern(*out.workflow_path, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "run_url")) {
+                bit = std::uint64_t{1} << 16;
+                if (!read(r, t, out.run_url)) return false;
+            } else if (is_key(key, "provider_result")) {
+                bit = std::uint64_t{1} << 17;
+                if (!read(r, t, out.provider_result)) return false;
+            } else if (is_key(key, "error_type")) {
+                bit = std::uint64_t{1} << 18;
+                if (!read(r, t, out.error_type)) return false;
+            } else if (is_key(key, "reason")) {
+                bit = std::uint64_t{1} << 19;
+                if (!read(r, t, out.reason)) return false;
+                if (!out.reason.is_null()) {
+                    d.check_max_length(*out.reason, 4096);
+                }
+            } else if (is_key(key, "source_event_type")) {
+                bit = std::uint64_t{1} << 20;
+                if (!read(r, t, out.source_event_type)) return false;
+            } else if (is_key(key, "source_spec_version")) {
+                bit = std::uint64_t{1} << 21;
+                if (!read(r, t, out.source_spec_version)) return false;
+            } else if (is_key(key, "source_event_id")) {
+                bit = std::uint64_t{1} << 22;
+                if (!read(r, t, out.source_event_id)) return false;
+                if (!out.source_event_id.is_null()) {
+                    d.check_pattern(*out.source_event_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "pr_number")) {
+                bit = std::uint64_t{1} << 23;
+                if (!read(r, t, out.pr_number)) return false;
+                if (!out.pr_number.is_null()) {
+                    d.check_minimum(*out.pr_number, 1);
+                    d.check_maximum(*out.pr_number, 9223372036854775807);
+                }
+            } else if (is_key(key, "captured_at")) {
+                bit = std::uint64_t{1} << 24;
+                if (!read(r, t, out.captured_at)) return false;
+                d.check_date_time(out.captured_at);
+            } else if (is_key(key, "raw")) {
+                bit = std::uint64_t{1} << 25;
+                if (!read(r, t, out.raw)) return false;
+                d.expect_object(out.raw);
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3ffffff) == 0x3ffffff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoResponseSettings& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "parallel_tool_calls")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.parallel_tool_calls)) return false;
+            } else if (is_key(key, "tool_choice")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.tool_choice)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tools)) return false;
+                d.check_items(out.tools, [&](const auto& item) { d.expect_object(item); });
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader&, Tokens&, ConsumerConfig&) { return false; }
+
+inline bool read(Reader& r, Tokens& t, ProvenanceV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "policy_version")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.policy_version)) return false;
+            } else if (is_key(key, "quarantine_revision")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.quarantine_revision)) return false;
+            } else if (is_key(key, "policy_digest")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.policy_digest)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SourceIdsV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "inference_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.inference_call_id)) return false;
+            } else if (is_key(key, "decision_ids")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.decision_ids)) return false;
+            } else if (is_key(key, "ci_outcome_ids")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.ci_outcome_ids)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DiffSFTMetadataV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.session_id)) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.repo)) return false;
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.commit_sha)) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.source_model)) return false;
+            } else if (is_key(key, "completion_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.completion_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.recipe_id)) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 7;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DiffSFTMetadataV1::recipe_version) return false;
+            } else if (is_key(key, "eligibility_source")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.eligibility_source)) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.label_confidence)) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.ci_reliability)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "source_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.source_ids)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 14;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/diff-sft-sample/v1.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 15;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DiffSFTMetadataV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xffff) == 0xffff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SourceIdsV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "inference_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.inference_call_id)) return false;
+            } else if (is_key(key, "decision_ids")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.decision_ids)) return false;
+            } else if (is_key(key, "ci_outcome_ids")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.ci_outcome_ids)) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.session_commit_observation_ids)) return false;
+                d.check_items(out.session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DiffSFTMetadataV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.session_id)) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.repo)) return false;
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.commit_sha)) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.source_model)) return false;
+            } else if (is_key(key, "completion_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.completion_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.recipe_id)) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 7;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DiffSFTMetadataV2::recipe_version) return false;
+            } else if (is_key(key, "eligibility_source")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.eligibility_source)) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.label_confidence)) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.ci_reliability)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "source_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.source_ids)) return false;
+            } else if (is_key(key, "attribution_sources")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.attribution_sources)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 15;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/diff-sft-sample/v2.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 16;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DiffSFTMetadataV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1ffff) == 0x1ffff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, RepositoryIdentityV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "provider")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "github")) return false;
+            } else if (is_key(key, "host")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.host)) return false;
+                d.check_pattern(out.host, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "repository_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.repository_id)) return false;
+                d.check_pattern(out.repository_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DiffSFTMetadataV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.session_id)) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.repo)) return false;
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.commit_sha)) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.source_model)) return false;
+            } else if (is_key(key, "completion_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.completion_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.recipe_id)) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 7;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DiffSFTMetadataV3::recipe_version) return false;
+            } else if (is_key(key, "eligibility_source")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.eligibility_source)) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.label_confidence)) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.ci_reliability)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "source_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.source_ids)) return false;
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.repository_identity)) return false;
+            } else if (is_key(key, "attribution_sources")) {
+                bit = std::uint64_t{1} << 15;
+                if (!read(r, t, out.attribution_sources)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 16;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/diff-sft-sample/v3.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 17;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DiffSFTMetadataV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3ffff) == 0x3ffff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, TrainerTextMessageV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.role)) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, TrainerFunctionCallV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.name)) return false;
+            } else if (is_key(key, "arguments")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.arguments)) return false;
+                d.expect_object(out.arguments);
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, TrainerToolCallV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.id)) return false;
+            } else if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "function")) return false;
+            } else if (is_key(key, "function")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.function)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, TrainerAssistantContentMessageV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else if (is_key(key, "thinking")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.thinking)) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.tool_calls)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.thinking.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.tool_calls.reset();
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, TrainerAssistantThinkingMessageV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
+            } else if (is_key(key, "thinking")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.thinking)) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.content)) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.tool_calls)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.content.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.tool_calls.reset();
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, TrainerAssistantToolCallMessageV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.tool_calls)) return false;
+            } else if (is_key(key, "thinking")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.thinking)) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.thinking.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.content.reset();
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, TrainerAssistantMessage& out) {
+    std::string_view keys[16];  // a branch's keys are fewer
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    if (!peek_keys(r, t, keys, 16, count, "role", value, selected)) return false;
+    const BranchChoice choice = choose_branch(kTrainerAssistantMessageBranches, std::size(kTrainerAssistantMessageBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return read(r, t, alternative_at<0>(out));
+        case 1: return read(r, t, alternative_at<1>(out));
+        case 2: return read(r, t, alternative_at<2>(out));
+    }
+    return false;
+}
+
+inline bool read(Reader& r, Tokens& t, TrainerToolMessageV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "tool")) return false;
+            } else if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.name)) return false;
+            } else if (is_key(key, "tool_call_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tool_call_id)) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, TrainerMessage& out) {
+    std::string_view keys[16];  // a branch's keys are fewer
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    if (!peek_keys(r, t, keys, 16, count, "role", value, selected)) return false;
+    const BranchChoice choice = choose_branch(kTrainerMessageBranches, std::size(kTrainerMessageBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return read(r, t, alternative_at<0>(out));
+        case 1: return read(r, t, alternative_at<1>(out));
+        case 2: return read(r, t, alternative_at<2>(out));
+        case 3: return read(r, t, alternative_at<3>(out));
+        case 4: return read(r, t, alternative_at<4>(out));
+    }
+    return false;
+}
+
+inline bool read(Reader& r, Tokens& t, DiffSFTSampleV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.prompt)) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.completion)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tools)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DiffSFTSampleV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.prompt)) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.completion)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tools)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DiffSFTSampleV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.prompt)) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.completion)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tools)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DPOProvenanceV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "chosen")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.chosen)) return false;
+            } else if (is_key(key, "rejected")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.rejected)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DPOMetadataV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.source_model)) return false;
+            } else if (is_key(key, "chosen_completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.chosen_completion_id)) return false;
+            } else if (is_key(key, "rejected_completion_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.rejected_completion_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.recipe_id)) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 5;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV1::recipe_version) return false;
+            } else if (is_key(key, "chosen_label_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.chosen_label_source)) return false;
+            } else if (is_key(key, "rejected_label_source")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.rejected_label_source)) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.label_confidence)) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.ci_reliability)) return false;
+            } else if (is_key(key, "confidence_margin")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.confidence_margin)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 13;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/dpo-pair/v1.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 14;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7fff) == 0x7fff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DPOMetadataV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.source_model)) return false;
+            } else if (is_key(key, "chosen_completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.chosen_completion_id)) return false;
+            } else if (is_key(key, "rejected_completion_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.rejected_completion_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.recipe_id)) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 5;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV2::recipe_version) return false;
+            } else if (is_key(key, "chosen_label_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.chosen_label_source)) return false;
+            } else if (is_key(key, "rejected_label_source")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.rejected_label_source)) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.label_confidence)) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.ci_reliability)) return false;
+            } else if (is_key(key, "confidence_margin")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.confidence_margin)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "chosen_attribution_source")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.chosen_attribution_source)) return false;
+            } else if (is_key(key, "rejected_attribution_source")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.rejected_attribution_source)) return false;
+            } else if (is_key(key, "chosen_session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 15;
+                if (!read(r, t, out.chosen_session_commit_observation_ids)) return false;
+                d.check_items(out.chosen_session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "rejected_session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 16;
+                if (!read(r, t, out.rejected_session_commit_observation_ids)) return false;
+                d.check_items(out.rejected_session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 17;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/dpo-pair/v2.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 18;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7ffff) == 0x7ffff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DPOMetadataV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.source_model)) return false;
+            } else if (is_key(key, "chosen_completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.chosen_completion_id)) return false;
+            } else if (is_key(key, "rejected_completion_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.rejected_completion_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.recipe_id)) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 5;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV3::recipe_version) return false;
+            } else if (is_key(key, "chosen_label_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.chosen_label_source)) return false;
+            } else if (is_key(key, "rejected_label_source")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.rejected_label_source)) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.label_confidence)) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.ci_reliability)) return false;
+            } else if (is_key(key, "confidence_margin")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.confidence_margin)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "chosen_repository_identity")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.chosen_repository_identity)) return false;
+            } else if (is_key(key, "rejected_repository_identity")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.rejected_repository_identity)) return false;
+            } else if (is_key(key, "chosen_attribution_source")) {
+                bit = std::uint64_t{1} << 15;
+                if (!read(r, t, out.chosen_attribution_source)) return false;
+            } else if (is_key(key, "rejected_attribution_source")) {
+                bit = std::uint64_t{1} << 16;
+                if (!read(r, t, out.rejected_attribution_source)) return false;
+            } else if (is_key(key, "chosen_session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 17;
+                if (!read(r, t, out.chosen_session_commit_observation_ids)) return false;
+                d.check_items(out.chosen_session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "rejected_session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 18;
+                if (!read(r, t, out.rejected_session_commit_observation_ids)) return false;
+                d.check_items(out.rejected_session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 19;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/dpo-pair/v3.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 20;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1fffff) == 0x1fffff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DPOMetadataV4& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.source_model)) return false;
+            } else if (is_key(key, "chosen_completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.chosen_completion_id)) return false;
+            } else if (is_key(key, "rejected_completion_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.rejected_completion_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.recipe_id)) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 5;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV4::recipe_version) return false;
+            } else if (is_key(key, "chosen_label_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.chosen_label_source)) return false;
+            } else if (is_key(key, "rejected_label_source")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.rejected_label_source)) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.label_confidence)) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.ci_reliability)) return false;
+            } else if (is_key(key, "confidence_margin")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.confidence_margin)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "chosen_repository_identity")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.chosen_repository_identity)) return false;
+            } else if (is_key(key, "rejected_repository_identity")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.rejected_repository_identity)) return false;
+            } else if (is_key(key, "chosen_attribution_source")) {
+                bit = std::uint64_t{1} << 15;
+                if (!read(r, t, out.chosen_attribution_source)) return false;
+            } else if (is_key(key, "rejected_attribution_source")) {
+                bit = std::uint64_t{1} << 16;
+                if (!read(r, t, out.rejected_attribution_source)) return false;
+            } else if (is_key(key, "chosen_session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 17;
+                if (!read(r, t, out.chosen_session_commit_observation_ids)) return false;
+                d.check_items(out.chosen_session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "rejected_session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 18;
+                if (!read(r, t, out.rejected_session_commit_observation_ids)) return false;
+                d.check_items(out.rejected_session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 19;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/dpo-pair/v4.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 20;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != DPOMetadataV4::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1fffff) == 0x1fffff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DPOPairV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.prompt)) return false;
+            } else if (is_key(key, "chosen")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.chosen)) return false;
+            } else if (is_key(key, "rejected")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.rejected)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.tools)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DPOPairV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.prompt)) return false;
+            } else if (is_key(key, "chosen")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.chosen)) return false;
+            } else if (is_key(key, "rejected")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.rejected)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.tools)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DPOPairV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.prompt)) return false;
+            } else if (is_key(key, "chosen")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.chosen)) return false;
+            } else if (is_key(key, "rejected")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.rejected)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.tools)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DPOPairV4& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.prompt)) return false;
+            } else if (is_key(key, "chosen")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.chosen)) return false;
+            } else if (is_key(key, "rejected")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.rejected)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.tools)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, DPOProfileEvidence& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "row_sha256")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.row_sha256)) return false;
+                d.check_pattern(out.row_sha256, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "canonical_schema")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/dpo-pair/v4.json")) return false;
+            } else if (is_key(key, "source_row_sha256")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.source_row_sha256)) return false;
+                d.check_pattern(out.source_row_sha256, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "prompt_sha256")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.prompt_sha256)) return false;
+                d.check_pattern(out.prompt_sha256, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.metadata)) return false;
+            } else if (is_key(key, "tool_definitions")) {
+                bit = std::uint64_t{1} << 5;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "absent")) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3f) == 0x3f && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, FireworksDPOMessage& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.role)) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, FireworksDPOInput& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "messages")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.messages)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.tools)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, FireworksDPOOutputMessage& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader&, Tokens&, FireworksDPORow&) { return false; }
+
+inline bool read(Reader& r, Tokens& t, FireworksTextMessage& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.role)) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, FireworksFunctionCall& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.name)) return false;
+            } else if (is_key(key, "arguments")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.arguments)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, FireworksToolCall& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.id)) return false;
+            } else if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "function")) return false;
+            } else if (is_key(key, "function")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.function)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, FireworksAssistantContentMessage& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tool_calls)) return false;
+            } else if (is_key(key, "reasoning_content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reasoning_content)) return false;
+            } else if (is_key(key, "weight")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.weight)) return false;
+                d.check_one_of(out.weight, {0, 1});
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.tool_calls.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.reasoning_content.reset();
+    return (seen & 0x13) == 0x13 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, FireworksAssistantReasoningMessage& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tool_calls)) return false;
+            } else if (is_key(key, "reasoning_content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reasoning_content)) return false;
+            } else if (is_key(key, "weight")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.weight)) return false;
+                d.check_one_of(out.weight, {0, 1});
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 1))) out.content.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.tool_calls.reset();
+    return (seen & 0x19) == 0x19 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, FireworksAssistantToolCallMessage& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tool_calls)) return false;
+            } else if (is_key(key, "reasoning_content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reasoning_content)) return false;
+            } else if (is_key(key, "weight")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.weight)) return false;
+                d.check_one_of(out.weight, {0, 1});
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 1))) out.content.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.reasoning_content.reset();
+    return (seen & 0x15) == 0x15 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, FireworksToolMessage& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "tool")) return false;
+            } else if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.name)) return false;
+            } else if (is_key(key, "tool_call_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tool_call_id)) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, FireworksMessage& out) {
+    std::string_view keys[16];  // a branch's keys are fewer
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    if (!peek_keys(r, t, keys, 16, count, "role", value, selected)) return false;
+    const BranchChoice choice = choose_branch(kFireworksMessageBranches, std::size(kFireworksMessageBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return read(r, t, alternative_at<0>(out));
+        case 1: return read(r, t, alternative_at<1>(out));
+        case 2: return read(r, t, alternative_at<2>(out));
+        case 3: return read(r, t, alternative_at<3>(out));
+        case 4: return read(r, t, alternative_at<4>(out));
+    }
+    return false;
+}
+
+inline bool read(Reader&, Tokens&, FireworksSFTRow&) { return false; }
+
+inline bool read(Reader& r, Tokens& t, HfTrlTextMessage& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.role)) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, HfTrlAssistantContentMessage& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tool_calls)) return false;
+            } else if (is_key(key, "reasoning_content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reasoning_content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.tool_calls.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.reasoning_content.reset();
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, HfTrlAssistantReasoningMessage& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tool_calls)) return false;
+            } else if (is_key(key, "reasoning_content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reasoning_content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 1))) out.content.reset();
+    if (!(seen & (std::uint64_t{1} << 2))) out.tool_calls.reset();
+    return (seen & 0x9) == 0x9 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, HfTrlAssistantToolCallMessage& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "assistant")) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tool_calls)) return false;
+            } else if (is_key(key, "reasoning_content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reasoning_content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 1))) out.content.reset();
+    if (!(seen & (std::uint64_t{1} << 3))) out.reasoning_content.reset();
+    return (seen & 0x5) == 0x5 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, HfTrlAssistantMessage& out) {
+    std::string_view keys[16];  // a branch's keys are fewer
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    if (!peek_keys(r, t, keys, 16, count, "role", value, selected)) return false;
+    const BranchChoice choice = choose_branch(kHfTrlAssistantMessageBranches, std::size(kHfTrlAssistantMessageBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return read(r, t, alternative_at<0>(out));
+        case 1: return read(r, t, alternative_at<1>(out));
+        case 2: return read(r, t, alternative_at<2>(out));
+    }
+    return false;
+}
+
+inline bool read(Reader& r, Tokens& t, HfTrlToolMessage& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "tool")) return false;
+            } else if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.name)) return false;
+            } else if (is_key(key, "tool_call_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tool_call_id)) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, HfTrlMessage& out) {
+    std::string_view keys[16];  // a branch's keys are fewer
+    std::size_t count = 0;
+    std::string_view value;
+    const std::string_view* selected = nullptr;
+    if (!peek_keys(r, t, keys, 16, count, "role", value, selected)) return false;
+    const BranchChoice choice = choose_branch(kHfTrlMessageBranches, std::size(kHfTrlMessageBranches), keys, count, selected);
+    if (!choice.accepted) return false;
+    switch (choice.index) {
+        case 0: return read(r, t, alternative_at<0>(out));
+        case 1: return read(r, t, alternative_at<1>(out));
+        case 2: return read(r, t, alternative_at<2>(out));
+        case 3: return read(r, t, alternative_at<3>(out));
+        case 4: return read(r, t, alternative_at<4>(out));
+    }
+    return false;
+}
+
+inline bool read(Reader& r, Tokens& t, HfTrlDPORow& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.prompt)) return false;
+            } else if (is_key(key, "chosen")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.chosen)) return false;
+            } else if (is_key(key, "rejected")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.rejected)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.tools)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, HfTrlSFTRow& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.prompt)) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.completion)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tools)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, VerificationV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "verification_command")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.verification_command)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1) == 0x1 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, CIWorkflowResolutionV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "provider")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.provider)) return false;
+            } else if (is_key(key, "run_id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.run_id)) return false;
+                if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(out.run_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "workflow_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.workflow_id)) return false;
+                if (!out.workflow_id.is_null()) {
+                    if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(*out.workflow_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "workflow_name")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.workflow_name)) return false;
+            } else if (is_key(key, "workflow_path")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.workflow_path)) return false;
+            } else if (is_key(key, "branch")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.branch)) return false;
+                if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(out.branch, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "verdict")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.verdict)) return false;
+            } else if (is_key(key, "reliability")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.reliability)) return false;
+            } else if (is_key(key, "suspected_flake")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.suspected_flake)) return false;
+            } else if (is_key(key, "source_outcome_ids")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.source_outcome_ids)) return false;
+                if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_items(out.source_outcome_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "verdict_outcome_id")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.verdict_outcome_id)) return false;
+                if (!out.verdict_outcome_id.is_null()) {
+                    if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_pattern(*out.verdict_outcome_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+                }
+            } else if (is_key(key, "non_verdict_outcome_ids")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.non_verdict_outcome_ids)) return false;
+                if (d.schema() == SchemaId::nemo_gym_profile_evidence || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::sediment_rlvr_task_v3 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_metadata_v3 || d.schema() == SchemaId::swe_bench_profile_evidence || d.schema() == SchemaId::swe_bench_task_v2 || d.schema() == SchemaId::swe_bench_task_v3) d.check_items(out.non_verdict_outcome_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xfff) == 0xfff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, CIResolutionV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+                d.check_pattern(out.org_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.repo)) return false;
+                d.check_pattern(out.repo, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.commit_sha)) return false;
+            } else if (is_key(key, "verdict")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.verdict)) return false;
+            } else if (is_key(key, "reliability")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.reliability)) return false;
+            } else if (is_key(key, "suspected_flake")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.suspected_flake)) return false;
+            } else if (is_key(key, "workflow_resolutions")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.workflow_resolutions)) return false;
+            } else if (is_key(key, "source_outcome_ids")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.source_outcome_ids)) return false;
+                d.check_items(out.source_outcome_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "verdict_outcome_ids")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.verdict_outcome_ids)) return false;
+                d.check_items(out.verdict_outcome_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "non_verdict_outcome_ids")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.non_verdict_outcome_ids)) return false;
+                d.check_items(out.non_verdict_outcome_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.repository_identity)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xfff) == 0xfff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymMetadataV4& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+                d.check_pattern(out.instance_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV4::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reward_source)) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.org_id)) return false;
+                d.check_pattern(out.org_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.session_id)) return false;
+                d.check_pattern(out.session_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.segment_index)) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.verification)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.session_commit_observation_ids)) return false;
+                d.check_items(out.session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.repository_identity)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 15;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v4.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 16;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV4::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.verification.reset();
+    if (!(seen & (std::uint64_t{1} << 9))) out.ci_resolution.reset();
+    return (seen & 0x1fd77) == 0x1fd77 && d.error_count() == 0;
+}
+
+inline bool read(Reader&, Tokens&, NemoGymProfileEvidence&) { return false; }
+
+inline bool read(Reader& r, Tokens& t, TextPartV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "text")) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, ReasoningPartV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "reasoning")) return false;
+            } else if (is_key(key, "content")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.content)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, ToolCallPartV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "tool_call")) return false;
+            } else if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.id)) return false;
+                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_responses_create_params_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_inference_message_v2 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) d.check_pattern(out.id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.name)) return false;
+            } else if (is_key(key, "arguments")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.arguments)) return false;
+                d.expect_object(out.arguments);
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, ToolCallResponsePartV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "tool_call_response")) return false;
+            } else if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.id)) return false;
+                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_responses_create_params_v2 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_inference_message_v2 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) d.check_pattern(out.id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "result")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.result)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, Part& out) {
+    std::string_view tag;
+    if (!peek_tag(r, t, "type", tag)) return false;
+    if (is_key(tag, "text")) return read(r, t, alternative_at<0>(out));
+    if (is_key(tag, "reasoning")) return read(r, t, alternative_at<1>(out));
+    if (is_key(tag, "tool_call")) return read(r, t, alternative_at<2>(out));
+    if (is_key(tag, "tool_call_response")) return read(r, t, alternative_at<3>(out));
+    return false;
+}
+
+inline bool read(Reader& r, Tokens& t, RLVRInferenceMessageRowV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "role")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.role)) return false;
+            } else if (is_key(key, "parts")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.parts)) return false;
+            } else if (is_key(key, "finish_reason")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.finish_reason)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.finish_reason.reset();
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, RLVRDecisionRowV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "accepted")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.accepted)) return false;
+            } else if (is_key(key, "explicit")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.explicit_)) return false;
+            } else if (is_key(key, "agent_harness")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.agent_harness)) return false;
+            } else if (is_key(key, "interaction_mode")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.interaction_mode)) return false;
+            } else if (is_key(key, "file_path")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.file_path)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, RLVRTurnRowV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "inference_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.inference_call_id)) return false;
+                if (d.schema() == SchemaId::nemo_gym_response_v3 || d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::nemo_gym_rollout_v4 || d.schema() == SchemaId::rlvr_turn_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v4) d.check_pattern(out.inference_call_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "new_messages")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.new_messages)) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.completion)) return false;
+            } else if (is_key(key, "tool_calls")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.tool_calls)) return false;
+            } else if (is_key(key, "decisions")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.decisions)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymResponseV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "turns")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.turns)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1) == 0x1 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymResponsesCreateParamsV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "input")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.input)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1) == 0x1 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, CIResolutionV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+                if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(out.org_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.repo)) return false;
+                if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_pattern(out.repo, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "commit_sha")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.commit_sha)) return false;
+            } else if (is_key(key, "verdict")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.verdict)) return false;
+            } else if (is_key(key, "reliability")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.reliability)) return false;
+            } else if (is_key(key, "suspected_flake")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.suspected_flake)) return false;
+            } else if (is_key(key, "workflow_resolutions")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.workflow_resolutions)) return false;
+            } else if (is_key(key, "source_outcome_ids")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.source_outcome_ids)) return false;
+                if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_items(out.source_outcome_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "verdict_outcome_ids")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.verdict_outcome_ids)) return false;
+                if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_items(out.verdict_outcome_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "non_verdict_outcome_ids")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.non_verdict_outcome_ids)) return false;
+                if (d.schema() == SchemaId::nemo_gym_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_rollout_v3 || d.schema() == SchemaId::sediment_rlvr_task_v2 || d.schema() == SchemaId::swe_bench_metadata_v2 || d.schema() == SchemaId::swe_bench_task_v2) d.check_items(out.non_verdict_outcome_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.provenance)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7ff) == 0x7ff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymMetadataV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV1::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reward_source)) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.session_id)) return false;
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.segment_index)) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.verification)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 13;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v1.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 14;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.verification.reset();
+    if (!(seen & (std::uint64_t{1} << 9))) out.ci_resolution.reset();
+    return (seen & 0x7d77) == 0x7d77 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymRolloutRowV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "responses_create_params")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.responses_create_params)) return false;
+            } else if (is_key(key, "response")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.response)) return false;
+            } else if (is_key(key, "reward")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.reward)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.reward.reset();
+    return (seen & 0xb) == 0xb && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymMetadataV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV2::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reward_source)) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.session_id)) return false;
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.segment_index)) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.verification)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 13;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v2.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 14;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.verification.reset();
+    if (!(seen & (std::uint64_t{1} << 9))) out.ci_resolution.reset();
+    return (seen & 0x7d77) == 0x7d77 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymRolloutRowV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "responses_create_params")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.responses_create_params)) return false;
+            } else if (is_key(key, "response")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.response)) return false;
+            } else if (is_key(key, "reward")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.reward)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.reward.reset();
+    return (seen & 0xb) == 0xb && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymMetadataV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+                d.check_pattern(out.instance_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV3::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reward_source)) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.org_id)) return false;
+                d.check_pattern(out.org_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.session_id)) return false;
+                d.check_pattern(out.session_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.segment_index)) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.verification)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.session_commit_observation_ids)) return false;
+                d.check_items(out.session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 14;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/nemo-gym-rollout/v3.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 15;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != NemoGymMetadataV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
+    if (!(seen & (std::uint64_t{1} << 7))) out.verification.reset();
+    if (!(seen & (std::uint64_t{1} << 9))) out.ci_resolution.reset();
+    return (seen & 0xfd77) == 0xfd77 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymRolloutRowV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "responses_create_params")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.responses_create_params)) return false;
+            } else if (is_key(key, "response")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.response)) return false;
+            } else if (is_key(key, "reward")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.reward)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.reward.reset();
+    return (seen & 0xb) == 0xb && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymRolloutRowV4& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "responses_create_params")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.responses_create_params)) return false;
+            } else if (is_key(key, "response")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.response)) return false;
+            } else if (is_key(key, "reward")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.reward)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 2))) out.reward.reset();
+    return (seen & 0xb) == 0xb && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymProfileOutputText& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "output_text")) return false;
+            } else if (is_key(key, "text")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.text)) return false;
+            } else if (is_key(key, "annotations")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.annotations)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymProfileContent& out) {
+    if (t.is_string()) return read(r, t, alternative_at<0>(out));
+    if (t.is_array()) return read(r, t, alternative_at<1>(out));
+    return false;
+}
+
+inline bool read(Reader&, Tokens&, NemoGymProfileMessage&) { return false; }
+
+inline bool read(Reader& r, Tokens& t, NemoGymProfileSummaryText& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "summary_text")) return false;
+            } else if (is_key(key, "text")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.text)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3) == 0x3 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymProfileReasoning& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "reasoning")) return false;
+            } else if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.id)) return false;
+            } else if (is_key(key, "summary")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.summary)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymProfileFunctionCall& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "function_call")) return false;
+            } else if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.id)) return false;
+            } else if (is_key(key, "call_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.call_id)) return false;
+            } else if (is_key(key, "name")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.name)) return false;
+            } else if (is_key(key, "arguments")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.arguments)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1f) == 0x1f && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymProfileFunctionCallOutput& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "type")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "function_call_output")) return false;
+            } else if (is_key(key, "call_id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.call_id)) return false;
+            } else if (is_key(key, "output")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.output)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymProfileItem& out) {
+    std::string_view tag;
+    if (!peek_tag(r, t, "type", tag)) return false;
+    if (is_key(tag, "message")) return read(r, t, alternative_at<0>(out));
+    if (is_key(tag, "reasoning")) return read(r, t, alternative_at<1>(out));
+    if (is_key(tag, "function_call")) return read(r, t, alternative_at<2>(out));
+    if (is_key(tag, "function_call_output")) return read(r, t, alternative_at<3>(out));
+    return false;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymProfileRequest& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "input")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.input)) return false;
+            } else if (is_key(key, "parallel_tool_calls")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.parallel_tool_calls)) return false;
+            } else if (is_key(key, "tool_choice")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tool_choice)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.tools)) return false;
+                d.check_items(out.tools, [&](const auto& item) { d.expect_object(item); });
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymProfileResponse& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.id)) return false;
+            } else if (is_key(key, "created_at")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.created_at)) return false;
+            } else if (is_key(key, "model")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.model)) return false;
+            } else if (is_key(key, "object")) {
+                bit = std::uint64_t{1} << 3;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "response")) return false;
+            } else if (is_key(key, "output")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.output)) return false;
+            } else if (is_key(key, "parallel_tool_calls")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.parallel_tool_calls)) return false;
+            } else if (is_key(key, "tool_choice")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.tool_choice)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.tools)) return false;
+                d.check_items(out.tools, [&](const auto& item) { d.expect_object(item); });
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xff) == 0xff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, NemoGymProfileRow& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "responses_create_params")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.responses_create_params)) return false;
+            } else if (is_key(key, "response")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.response)) return false;
+            } else if (is_key(key, "reward")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.reward)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7) == 0x7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, ProfileEntry& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.id)) return false;
+            } else if (is_key(key, "consumer")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.consumer)) return false;
+            } else if (is_key(key, "objective")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.objective)) return false;
+            } else if (is_key(key, "profile_version")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.profile_version)) return false;
+                d.check_minimum(out.profile_version, 1);
+            } else if (is_key(key, "canonical_schema")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.canonical_schema)) return false;
+            } else if (is_key(key, "dependencies")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.dependencies)) return false;
+            } else if (is_key(key, "validation")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.validation)) return false;
+            } else if (is_key(key, "support")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.support)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xff) == 0xff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, ProfileDiagnostics& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "rows_by_split")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.rows_by_split)) return false;
+                d.expect_object(out.rows_by_split);
+            } else if (is_key(key, "reward_counts")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.reward_counts)) return false;
+                d.expect_object(out.reward_counts);
+            } else if (is_key(key, "exact_prompt_overlap")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.exact_prompt_overlap)) return false;
+                d.check_minimum(out.exact_prompt_overlap, 0);
+            } else if (is_key(key, "semantic_task_overlap")) {
+                bit = std::uint64_t{1} << 3;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "not_assessed")) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader&, Tokens&, ProfileManifest&) { return false; }
+
+inline bool read(Reader& r, Tokens& t, RecoveryRowV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "recovery_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != RecoveryRowV1::recipe_version) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.repo)) return false;
+            } else if (is_key(key, "branch")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.branch)) return false;
+            } else if (is_key(key, "workflow_name")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.workflow_name)) return false;
+            } else if (is_key(key, "workflow_path")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.workflow_path)) return false;
+            } else if (is_key(key, "failed_commit_sha")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.failed_commit_sha)) return false;
+            } else if (is_key(key, "fixed_commit_sha")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.fixed_commit_sha)) return false;
+            } else if (is_key(key, "failed_outcome_id")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.failed_outcome_id)) return false;
+            } else if (is_key(key, "fixed_outcome_id")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.fixed_outcome_id)) return false;
+            } else if (is_key(key, "recovery_diff")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.recovery_diff)) return false;
+            } else if (is_key(key, "failed_inference_call_ids")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.failed_inference_call_ids)) return false;
+            } else if (is_key(key, "fixed_inference_call_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.fixed_inference_call_ids)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 15;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 16;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/recovery-row/v1.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 17;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != RecoveryRowV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3ffff) == 0x3ffff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, RecoveryAttributionEvidenceV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "inference_call_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.inference_call_id)) return false;
+                d.check_pattern(out.inference_call_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.session_id)) return false;
+                d.check_pattern(out.session_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "attribution_sources")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.attribution_sources)) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.session_commit_observation_ids)) return false;
+                d.check_items(out.session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, RecoveryRowV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "recovery_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != RecoveryRowV2::recipe_version) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.repo)) return false;
+            } else if (is_key(key, "branch")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.branch)) return false;
+            } else if (is_key(key, "workflow_name")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.workflow_name)) return false;
+            } else if (is_key(key, "workflow_path")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.workflow_path)) return false;
+            } else if (is_key(key, "failed_commit_sha")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.failed_commit_sha)) return false;
+            } else if (is_key(key, "fixed_commit_sha")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.fixed_commit_sha)) return false;
+            } else if (is_key(key, "failed_outcome_id")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.failed_outcome_id)) return false;
+            } else if (is_key(key, "fixed_outcome_id")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.fixed_outcome_id)) return false;
+            } else if (is_key(key, "recovery_diff")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.recovery_diff)) return false;
+            } else if (is_key(key, "failed_inference_call_ids")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.failed_inference_call_ids)) return false;
+            } else if (is_key(key, "fixed_inference_call_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.fixed_inference_call_ids)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 15;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "failed_attribution_evidence")) {
+                bit = std::uint64_t{1} << 16;
+                if (!read(r, t, out.failed_attribution_evidence)) return false;
+            } else if (is_key(key, "fixed_attribution_evidence")) {
+                bit = std::uint64_t{1} << 17;
+                if (!read(r, t, out.fixed_attribution_evidence)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 18;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/recovery-row/v2.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 19;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != RecoveryRowV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xfffff) == 0xfffff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, RecoveryRowV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "recovery_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != RecoveryRowV3::recipe_version) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.repo)) return false;
+            } else if (is_key(key, "branch")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.branch)) return false;
+            } else if (is_key(key, "workflow_name")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.workflow_name)) return false;
+            } else if (is_key(key, "workflow_path")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.workflow_path)) return false;
+            } else if (is_key(key, "failed_commit_sha")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.failed_commit_sha)) return false;
+            } else if (is_key(key, "fixed_commit_sha")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.fixed_commit_sha)) return false;
+            } else if (is_key(key, "failed_outcome_id")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.failed_outcome_id)) return false;
+            } else if (is_key(key, "fixed_outcome_id")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.fixed_outcome_id)) return false;
+            } else if (is_key(key, "recovery_diff")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.recovery_diff)) return false;
+            } else if (is_key(key, "failed_inference_call_ids")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.failed_inference_call_ids)) return false;
+            } else if (is_key(key, "fixed_inference_call_ids")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.fixed_inference_call_ids)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 15;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 16;
+                if (!read(r, t, out.repository_identity)) return false;
+            } else if (is_key(key, "failed_attribution_evidence")) {
+                bit = std::uint64_t{1} << 17;
+                if (!read(r, t, out.failed_attribution_evidence)) return false;
+            } else if (is_key(key, "fixed_attribution_evidence")) {
+                bit = std::uint64_t{1} << 18;
+                if (!read(r, t, out.fixed_attribution_evidence)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 19;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/recovery-row/v3.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 20;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != RecoveryRowV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x1fffff) == 0x1fffff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SedimentRolloutRowV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV1::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reward_source)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.session_id)) return false;
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.segment_index)) return false;
+            } else if (is_key(key, "turns")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.turns)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolutions")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.ci_resolutions)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 14;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-rollout/v1.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 15;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.ci_resolution.reset();
+    return (seen & 0xffe7) == 0xffe7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SedimentRolloutRowV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV2::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reward_source)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.session_id)) return false;
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.segment_index)) return false;
+            } else if (is_key(key, "turns")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.turns)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolutions")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.ci_resolutions)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 14;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-rollout/v2.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 15;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.ci_resolution.reset();
+    return (seen & 0xffe7) == 0xffe7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SedimentRolloutRowV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+                d.check_pattern(out.instance_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV3::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reward_source)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.org_id)) return false;
+                d.check_pattern(out.org_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.session_id)) return false;
+                d.check_pattern(out.session_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.segment_index)) return false;
+            } else if (is_key(key, "turns")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.turns)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolutions")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.ci_resolutions)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.session_commit_observation_ids)) return false;
+                d.check_items(out.session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 15;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-rollout/v3.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 16;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.ci_resolution.reset();
+    return (seen & 0x1ffe7) == 0x1ffe7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SedimentRolloutRowV4& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+                d.check_pattern(out.instance_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV4::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reward_source)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.org_id)) return false;
+                d.check_pattern(out.org_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "session_id")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.session_id)) return false;
+                d.check_pattern(out.session_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "segment_index")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.segment_index)) return false;
+            } else if (is_key(key, "turns")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.turns)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolutions")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.ci_resolutions)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.session_commit_observation_ids)) return false;
+                d.check_items(out.session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 15;
+                if (!read(r, t, out.repository_identity)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 16;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-rollout/v4.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 17;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentRolloutRowV4::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 3))) out.reward_source.reset();
+    if (!(seen & (std::uint64_t{1} << 4))) out.ci_resolution.reset();
+    return (seen & 0x3ffe7) == 0x3ffe7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SedimentTaskRowV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentTaskRowV1::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reward_source)) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.repo)) return false;
+            } else if (is_key(key, "base_commit")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.base_commit)) return false;
+            } else if (is_key(key, "problem_statement")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.problem_statement)) return false;
+            } else if (is_key(key, "reference_patch")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.reference_patch)) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.verification)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 14;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-task/v1.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 15;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentTaskRowV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 8))) out.verification.reset();
+    return (seen & 0xfeff) == 0xfeff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SedimentTaskRowV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+                d.check_pattern(out.instance_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentTaskRowV2::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reward_source)) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.repo)) return false;
+                d.check_pattern(out.repo, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "base_commit")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.base_commit)) return false;
+            } else if (is_key(key, "problem_statement")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.problem_statement)) return false;
+            } else if (is_key(key, "reference_patch")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.reference_patch)) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.verification)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.session_commit_observation_ids)) return false;
+                d.check_items(out.session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 15;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-task/v2.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 16;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentTaskRowV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 8))) out.verification.reset();
+    return (seen & 0x1feff) == 0x1feff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SedimentTaskRowV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+                d.check_pattern(out.instance_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 2;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentTaskRowV3::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.reward_source)) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.repo)) return false;
+                d.check_pattern(out.repo, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "base_commit")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.base_commit)) return false;
+            } else if (is_key(key, "problem_statement")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.problem_statement)) return false;
+            } else if (is_key(key, "reference_patch")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.reference_patch)) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.verification)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 13;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 14;
+                if (!read(r, t, out.session_commit_observation_ids)) return false;
+                d.check_items(out.session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 15;
+                if (!read(r, t, out.repository_identity)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 16;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sediment-rlvr-task/v3.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 17;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SedimentTaskRowV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 8))) out.verification.reset();
+    return (seen & 0x3feff) == 0x3feff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SFTMetadataV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.source_model)) return false;
+            } else if (is_key(key, "completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.completion_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.recipe_id)) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 4;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SFTMetadataV1::recipe_version) return false;
+            } else if (is_key(key, "eligibility_source")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.eligibility_source)) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.label_confidence)) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.ci_reliability)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 10;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sft-sample/v1.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 11;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SFTMetadataV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xfff) == 0xfff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SFTMetadataV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.source_model)) return false;
+            } else if (is_key(key, "completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.completion_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.recipe_id)) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 4;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SFTMetadataV2::recipe_version) return false;
+            } else if (is_key(key, "eligibility_source")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.eligibility_source)) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.label_confidence)) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.ci_reliability)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.session_commit_observation_ids)) return false;
+                d.check_items(out.session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 12;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sft-sample/v2.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 13;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SFTMetadataV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3fff) == 0x3fff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SFTMetadataV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "org_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.org_id)) return false;
+            } else if (is_key(key, "source_model")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.source_model)) return false;
+            } else if (is_key(key, "completion_id")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.completion_id)) return false;
+            } else if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.recipe_id)) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 4;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SFTMetadataV3::recipe_version) return false;
+            } else if (is_key(key, "eligibility_source")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.eligibility_source)) return false;
+            } else if (is_key(key, "label_confidence")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.label_confidence)) return false;
+            } else if (is_key(key, "ci_reliability")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.ci_reliability)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.repository_identity)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 11;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 12;
+                if (!read(r, t, out.session_commit_observation_ids)) return false;
+                d.check_items(out.session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 13;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sft-sample/v3.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 14;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SFTMetadataV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x7fff) == 0x7fff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SFTProfileEvidence& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "row_sha256")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.row_sha256)) return false;
+                d.check_pattern(out.row_sha256, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "canonical_schema")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/sft-sample/v3.json")) return false;
+            } else if (is_key(key, "source_row_sha256")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.source_row_sha256)) return false;
+                d.check_pattern(out.source_row_sha256, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "prompt_sha256")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.prompt_sha256)) return false;
+                d.check_pattern(out.prompt_sha256, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.metadata)) return false;
+            } else if (is_key(key, "tool_definitions")) {
+                bit = std::uint64_t{1} << 5;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "absent")) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3f) == 0x3f && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SFTSampleV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.prompt)) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.completion)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tools)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SFTSampleV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.prompt)) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.completion)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tools)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SFTSampleV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "prompt")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.prompt)) return false;
+            } else if (is_key(key, "completion")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.completion)) return false;
+            } else if (is_key(key, "tools")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.tools)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xf) == 0xf && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SWEBenchMetadataV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 1;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SWEBenchMetadataV1::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 2;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "resolved_ci_pass")) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.verification)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 9;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/swe-bench-task/v1.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 10;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SWEBenchMetadataV1::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 3))) out.verification.reset();
+    return (seen & 0x7f7) == 0x7f7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SWEBenchMetadataV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 1;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SWEBenchMetadataV2::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 2;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "resolved_ci_pass")) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.verification)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.session_commit_observation_ids)) return false;
+                d.check_items(out.session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 10;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/swe-bench-task/v2.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 11;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SWEBenchMetadataV2::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 3))) out.verification.reset();
+    return (seen & 0xff7) == 0xff7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SWEBenchMetadataV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "recipe_id")) {
+                bit = std::uint64_t{1} << 0;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "rlvr_ci")) return false;
+            } else if (is_key(key, "recipe_version")) {
+                bit = std::uint64_t{1} << 1;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SWEBenchMetadataV3::recipe_version) return false;
+            } else if (is_key(key, "reward_source")) {
+                bit = std::uint64_t{1} << 2;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "resolved_ci_pass")) return false;
+            } else if (is_key(key, "verification")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.verification)) return false;
+            } else if (is_key(key, "verifier_results")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.verifier_results)) return false;
+            } else if (is_key(key, "ci_resolution")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.ci_resolution)) return false;
+            } else if (is_key(key, "attribution_source")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.attribution_source)) return false;
+            } else if (is_key(key, "split")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.split)) return false;
+            } else if (is_key(key, "provenance")) {
+                bit = std::uint64_t{1} << 8;
+                if (!read(r, t, out.provenance)) return false;
+            } else if (is_key(key, "session_commit_observation_ids")) {
+                bit = std::uint64_t{1} << 9;
+                if (!read(r, t, out.session_commit_observation_ids)) return false;
+                d.check_items(out.session_commit_observation_ids, [&](const auto& item) { d.check_pattern(item, "^[^\\u0000\\uD800-\\uDFFF]*$"); });
+            } else if (is_key(key, "repository_identity")) {
+                bit = std::uint64_t{1} << 10;
+                if (!read(r, t, out.repository_identity)) return false;
+            } else if (is_key(key, "schema_id")) {
+                bit = std::uint64_t{1} << 11;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/swe-bench-task/v3.json")) return false;
+            } else if (is_key(key, "schema_version")) {
+                bit = std::uint64_t{1} << 12;
+                std::int64_t number = 0;
+                if (!read(r, t, number) || number != SWEBenchMetadataV3::schema_version) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    if (!(seen & (std::uint64_t{1} << 3))) out.verification.reset();
+    return (seen & 0x1ff7) == 0x1ff7 && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SWEBenchProfileEvidence& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "row_sha256")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.row_sha256)) return false;
+                d.check_pattern(out.row_sha256, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "canonical_schema")) {
+                bit = std::uint64_t{1} << 1;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "https://sediment.so/schemas/training-rows/swe-bench-task/v3.json")) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.metadata)) return false;
+            } else if (is_key(key, "source_row_sha256")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.source_row_sha256)) return false;
+                d.check_pattern(out.source_row_sha256, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "prompt_sha256")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.prompt_sha256)) return false;
+                d.check_pattern(out.prompt_sha256, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "task_configuration_source")) {
+                bit = std::uint64_t{1} << 5;
+                std::string_view text;
+                if (!read(r, t, text) || !is_key(text, "operator")) return false;
+            } else if (is_key(key, "configuration_digest")) {
+                bit = std::uint64_t{1} << 6;
+                if (!read(r, t, out.configuration_digest)) return false;
+                d.check_pattern(out.configuration_digest, "^[0-9a-f]{64}$");
+            } else if (is_key(key, "captured_first_user_message")) {
+                bit = std::uint64_t{1} << 7;
+                if (!read(r, t, out.captured_first_user_message)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0xff) == 0xff && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SWEBenchTaskRowV1& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.repo)) return false;
+            } else if (is_key(key, "base_commit")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.base_commit)) return false;
+            } else if (is_key(key, "problem_statement")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.problem_statement)) return false;
+            } else if (is_key(key, "patch")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.patch)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3f) == 0x3f && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SWEBenchTaskRowV2& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+                d.check_pattern(out.instance_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.repo)) return false;
+                d.check_pattern(out.repo, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "base_commit")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.base_commit)) return false;
+            } else if (is_key(key, "problem_statement")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.problem_statement)) return false;
+            } else if (is_key(key, "patch")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.patch)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3f) == 0x3f && d.error_count() == 0;
+}
+
+inline bool read(Reader& r, Tokens& t, SWEBenchTaskRowV3& out) {
+    if (!t.open('{')) return false;
+    [[maybe_unused]] Decoder& d = r.d;
+    std::uint64_t seen = 0;
+    if (!t.close('}')) {
+        do {
+            std::string_view key;
+            if (!t.key(key)) return false;
+            std::uint64_t bit = 0;
+            if (is_key(key, "instance_id")) {
+                bit = std::uint64_t{1} << 0;
+                if (!read(r, t, out.instance_id)) return false;
+                d.check_pattern(out.instance_id, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "repo")) {
+                bit = std::uint64_t{1} << 1;
+                if (!read(r, t, out.repo)) return false;
+                d.check_pattern(out.repo, "^[^\\u0000\\uD800-\\uDFFF]*$");
+            } else if (is_key(key, "base_commit")) {
+                bit = std::uint64_t{1} << 2;
+                if (!read(r, t, out.base_commit)) return false;
+            } else if (is_key(key, "problem_statement")) {
+                bit = std::uint64_t{1} << 3;
+                if (!read(r, t, out.problem_statement)) return false;
+            } else if (is_key(key, "patch")) {
+                bit = std::uint64_t{1} << 4;
+                if (!read(r, t, out.patch)) return false;
+            } else if (is_key(key, "metadata")) {
+                bit = std::uint64_t{1} << 5;
+                if (!read(r, t, out.metadata)) return false;
+            } else {
+                return false;
+            }
+            if (seen & bit) return false;  // a duplicate key
+            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
+            seen |= bit;
+        } while (t.comma());
+        if (!t.close('}')) return false;
+    }
+    return (seen & 0x3f) == 0x3f && d.error_count() == 0;
+}
+
+inline bool read(Reader&, Tokens&, SWEBenchProfileRow&) { return false; }
+
+inline bool read(Reader&, Tokens&, SWETaskSettings&) { return false; }
 
 template <>
 struct checked_over_tokens<CIOutcomeV1> : std::true_type {};

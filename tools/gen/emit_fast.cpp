@@ -151,8 +151,13 @@ $Declarations$
                 {{"Banner", banner(module)}, {"Body", body}, {"Declarations", declarations}});
 }
 
-std::string fast_member(const Model& m, const Field& f) {
+std::string check_member(const Model& m, const Field& f, bool tokens);
+
+// The statements that read one member, the DOM's element `value` or the cursor `t` (`tokens`), into
+// `out` and run its rules on what it read.
+std::string fast_member(const Model& m, const Field& f, bool tokens = false) {
     const std::string name = identifier(f.json_name);
+    if (f.constant && tokens) return check_member(m, f, true);  // reads into no model
     if (f.constant) {
         return fill(f.constant->is_string
                         ? "std::string_view text;\nif (value.get(text) || text != $Model$::$Name$) return false;\n"
@@ -160,7 +165,7 @@ std::string fast_member(const Model& m, const Field& f) {
                     {{"Model", m.name}, {"Name", name}});
     }
     const std::string out = "out." + name;
-    std::string text = "if (!read(r, value, " + out + ")) return false;\n";
+    std::string text = "if (!read(r, " + std::string(tokens ? "t" : "value") + ", " + out + ")) return false;\n";
     if (f.rules.empty()) return text;
     std::string presence;
     const std::string checks = member_checks(f, out, presence);
@@ -265,14 +270,17 @@ std::string check_member(const Model& m, const Field& f, bool tokens) {
 }
 
 // read: into the model; read_view: into its view model; check: nothing; check_tokens: nothing, over
-// stage 1's tokens (detail/fast_tokens.hpp).
-enum class FastMode { read, read_view, check, check_tokens };
+// stage 1's tokens (detail/fast_tokens.hpp); read_tokens: into the model, over those tokens.
+enum class FastMode { read, read_view, check, check_tokens, read_tokens };
+
+bool over_tokens(FastMode mode) { return mode == FastMode::check_tokens || mode == FastMode::read_tokens; }
 
 std::string fast_signature(const std::string& name, FastMode mode) {
     switch (mode) {
         case FastMode::read: return "read(Reader& r, element e, " + name + "& out)";
         case FastMode::read_view: return "read(Reader& r, element e, view::" + name + "& out)";
         case FastMode::check_tokens: return "check(Reader& r, Tokens& t, type_tag<" + name + ">)";
+        case FastMode::read_tokens: return "read(Reader& r, Tokens& t, " + name + "& out)";
         default: return "check(Reader& r, element e, type_tag<" + name + ">)";
     }
 }
@@ -283,12 +291,17 @@ inline bool read(Reader& r, element e, view::$Name$& out) { return read(r, e, ou
 
 )";
 
-// The check-only reader of a model over tokens: the same member chain as over the DOM.
-std::string emit_token_model_checker(const Model& m) {
-    if (!m.checked_by_code.empty())  // its rules read a view model: its roots are checked on the DOM
-        return fill("inline bool check(Reader&, Tokens&, type_tag<$Name$>) { return false; }\n\n", {{"Name", m.name}});
-    const KeyChain chain = key_chain(m, "if (is_key(key, $Key$)) {\n    bit = $Bit$;\n", [&](const Field& f) { return check_member(m, f, true); });
-    return fill(R"(inline bool check(Reader& r, Tokens& t, type_tag<$Name$>) {
+// The reader of a model over tokens, into it or checking only: the same member chain as over the DOM.
+std::string emit_token_model(const Model& m, FastMode mode) {
+    const bool read = mode == FastMode::read_tokens;
+    const std::string signature = "inline bool " + fast_signature(m.name, mode);
+    if (!m.checked_by_code.empty())  // its rules read a view model: its roots are read on the DOM
+        return fill(read ? "inline bool read(Reader&, Tokens&, $Name$&) { return false; }\n\n"
+                         : "inline bool check(Reader&, Tokens&, type_tag<$Name$>) { return false; }\n\n",
+                    {{"Name", m.name}});
+    const KeyChain chain = key_chain(m, "if (is_key(key, $Key$)) {\n    bit = $Bit$;\n",
+                                     [&](const Field& f) { return read ? fast_member(m, f, true) : check_member(m, f, true); });
+    return fill(R"($Signature$ {
     if (!t.open('{')) return false;
     [[maybe_unused]] Decoder& d = r.d;
     std::uint64_t seen = 0;
@@ -305,15 +318,16 @@ $Members$                return false;
         } while (t.comma());
         if (!t.close('}')) return false;
     }
-    return (seen & $Required$) == $Required$ && d.error_count() == 0;
+$Resets$    return (seen & $Required$) == $Required$ && d.error_count() == 0;
 }
 
 )",
-                {{"Name", m.name}, {"Members", indent(chain.members, 12)}, {"Required", chain.required}});
+                {{"Signature", signature}, {"Members", indent(chain.members, 12)}, {"Required", chain.required},
+                 {"Resets", read ? indent(absent_resets(m), 4) : ""}});
 }
 
 std::string emit_fast_model_reader(const Model& m, FastMode mode, bool viewed) {
-    if (mode == FastMode::check_tokens) return emit_token_model_checker(m);
+    if (over_tokens(mode)) return emit_token_model(m, mode);
     if (mode == FastMode::check && !m.checked_by_code.empty())
         return fill(R"(inline bool check(Reader& r, element e, type_tag<$Name$>) {
     thread_local $Type$ scratch;  // check_rules() reads a value
@@ -353,14 +367,16 @@ $Both$)",
                  {"Required", chain.required}});
 }
 
-// The check-only reader of a union over tokens: its branch chosen as over the DOM, by a look at the
-// object's keys that leaves the cursor where it is.
-std::string emit_token_variant_checker(const Module& module, const Variant& v) {
-    const std::string signature = "inline bool " + fast_signature(v.name, FastMode::check_tokens);
+// The reader of a union over tokens, into it or checking only: its branch chosen as over the DOM, by a
+// look at the object's keys that leaves the cursor where it is.
+std::string emit_token_variant(const Module& module, const Variant& v, FastMode mode) {
+    const std::string signature = "inline bool " + fast_signature(v.name, mode);
+    const std::string branch = mode == FastMode::read_tokens ? "return read(r, t, alternative_at<$Index$>(out));"
+                                                             : "return check(r, t, type_tag<$Type$>{});";
     std::string branches;
     if (v.by_keys) {
         for (std::size_t i = 0; i < v.models.size(); ++i)
-            branches += fill("        case $Index$: return check(r, t, type_tag<$Type$>{});\n", {{"Type", v.models[i]}, {"Index", std::to_string(i)}});
+            branches += fill("        case $Index$: " + branch + "\n", {{"Type", v.models[i]}, {"Index", std::to_string(i)}});
         return fill(R"($Signature$ {
     std::string_view keys[16];  // a branch's keys are fewer
     std::size_t count = 0;
@@ -379,18 +395,18 @@ $Branches$    }
                      {"Selector", v.selector.empty() ? "std::string_view()" : string_literal(v.selector)}});
     }
     if (v.tag.empty()) {
-        for (const TypeRef& type : v.types) {
-            std::string test = json_type(type).fast_test;  // over the DOM's element `e`: here the cursor `t`
+        for (std::size_t i = 0; i < v.types.size(); ++i) {
+            std::string test = json_type(v.types[i]).fast_test;  // over the DOM's element `e`: here the cursor `t`
             for (std::size_t at = test.find("e."); at != std::string::npos; at = test.find("e.", at + 2)) test[at] = 't';
-            branches += fill("    if ($Test$) return check(r, t, type_tag<$Type$>{});\n", {{"Test", test}, {"Type", cpp_type(type)}});
+            branches += fill("    if ($Test$) " + branch + "\n", {{"Test", test}, {"Type", cpp_type(v.types[i])}, {"Index", std::to_string(i)}});
         }
         return fill("$Signature$ {\n$Branches$    return false;\n}\n\n", {{"Signature", signature}, {"Branches", branches}});
     }
-    for (const std::string& model : v.models) {  // each branch's tag, compared as a key is
-        const Model* m = module.find_model(model);
+    for (std::size_t i = 0; i < v.models.size(); ++i) {  // each branch's tag, compared as a key is
+        const Model* m = module.find_model(v.models[i]);
         const auto tag = std::find_if(m->fields.begin(), m->fields.end(), [&](const Field& f) { return f.json_name == v.tag; });
-        branches += fill("    if (is_key(tag, $Tag$)) return check(r, t, type_tag<$Model$>{});\n",
-                         {{"Model", model}, {"Tag", string_literal(tag->constant->text)}});
+        branches += fill("    if (is_key(tag, $Tag$)) " + branch + "\n",
+                         {{"Type", v.models[i]}, {"Index", std::to_string(i)}, {"Tag", string_literal(tag->constant->text)}});
     }
     return fill(R"($Signature$ {
     std::string_view tag;
@@ -403,7 +419,7 @@ $Branches$    return false;
 }
 
 std::string emit_fast_variant_reader(const Module& module, const Variant& v, FastMode mode, bool viewed) {
-    if (mode == FastMode::check_tokens) return emit_token_variant_checker(module, v);
+    if (over_tokens(mode)) return emit_token_variant(module, v, mode);
     const bool both = viewed && mode == FastMode::read;  // the branch's alternative by its index
     const std::string signature = both ? fill("/// Reads into $Name$ or view::$Name$.\ntemplate <class Out>\ninline bool read(Reader& r, element e, Out& out, type_tag<$Name$>)", {{"Name", v.name}})
                                        : "inline bool " + fast_signature(v.name, mode);
@@ -480,7 +496,7 @@ std::string emit_fast_readers(const Module& module) {
     const auto emitted = [&](const std::string& name, FastMode mode) {
         return mode != FastMode::read_view || views.count(name);
     };
-    for (const FastMode mode : {FastMode::read, FastMode::read_view, FastMode::check, FastMode::check_tokens}) {
+    for (const FastMode mode : {FastMode::read, FastMode::read_view, FastMode::check, FastMode::check_tokens, FastMode::read_tokens}) {
         for (const Model& m : module.models)
             if (emitted(m.name, mode)) declarations += "inline bool " + fast_signature(m.name, mode) + ";\n";
         for (const Variant& v : module.variants)
@@ -499,7 +515,7 @@ bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limi
 }
 )",
                         {{"Root", root}});
-    for (const FastMode mode : {FastMode::read, FastMode::check, FastMode::check_tokens})  // read: into models and view models
+    for (const FastMode mode : {FastMode::read, FastMode::check, FastMode::check_tokens, FastMode::read_tokens})  // read: into models and view models
         in_emission_order(
             module, [&](const Model& m) { body += emit_fast_model_reader(m, mode, views.count(m.name)); },
             [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(module, v, mode, views.count(v.name)); });
@@ -512,7 +528,7 @@ bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limi
 #include <string_view>
 
 #include "detail/fast.hpp"
-#include "detail/fast_tokens.hpp"
+#include "detail/fast_token_read.hpp"
 #include "read.hpp"
 #include "views.hpp"
 

@@ -1,0 +1,153 @@
+// The fast path's readers over simdjson's stage 1 alone, into the models (decode()): the generated
+// readers (read(r, t, out) over a Tokens cursor, in generated/fast_read.hpp) walk the tokens once, as
+// the check-only ones do (detail/fast_tokens.hpp), and build each value from its literal: a string
+// copied from the text and unescaped as it is copied, a number converted from its digits. No stage 2,
+// no DOM, and each string copied once instead of twice.
+//
+// The same contract as the DOM readers (detail/fast.hpp): true only for a valid document, false for
+// anything to judge again (a lone surrogate, an integer beyond 64 bits in a free-form value, a key
+// with an escape): the DOM readers then read the document into the same model, setting or resetting
+// every field the token readers set, and the exact reader after them.
+//
+// Included only by src/engines/fast.cpp (through generated/fast_read.hpp); not installed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fast_tokens.hpp"
+
+namespace sediment::rows::detail::fast {
+
+/// The string at the cursor into `out`, unescaped. Every string a model holds is read here, and each
+/// escape is checked as it is unescaped: the document needs no scan of its escapes first. The text is
+/// copied and its escapes found in one pass (unescape_into()), in place in `out`.
+inline bool read(Reader& r, Tokens& t, std::string& out) {
+    std::string_view raw;
+    if (!t.raw_string(raw) || raw.size() > r.limits.max_string_bytes) return false;
+    out.resize(raw.size() + 16);
+    const char* const end = unescape_into(raw, out.data());
+    if (!end) return false;
+    out.resize(static_cast<std::size_t>(end - out.data()));
+    return true;
+}
+
+inline bool read(Reader& r, Tokens& t, Integer& out) {
+    std::int64_t value = 0;
+    if (!read(r, t, value)) return false;
+    out = Integer(value);
+    return true;
+}
+
+/// A free-form value as the exact reader builds it, reusing what `out` holds (as the DOM's reader
+/// does): key order kept, non-negative integers unsigned, duplicate keys refused; integers beyond 64
+/// bits and keys with escapes are left to the DOM path.
+inline bool read(Reader& r, Tokens& t, Json& out) {
+    switch (t.peek()) {
+        case '{': {
+            if (!t.open('{')) return false;
+            become(r, out, Json::value_t::object);
+            Json::object_t::Container& members = out.get_ref<Json::object_t&>();  // by position
+            std::size_t i = 0;
+            if (!t.close('}')) {
+                do {
+                    std::string_view key;
+                    if (!t.plain_key(key) || key.size() > r.limits.max_string_bytes || i == kMaxScannedKeys) return false;
+                    for (std::size_t k = 0; k < i; ++k)
+                        if (members[k].first == key) return false;  // a duplicate key
+                    if (i < members.size() && members[i].first != key) truncate(r, members, i);
+                    if (i == members.size()) members.emplace_back(std::string(key), Json());
+                    if (!read(r, t, members[i++].second)) return false;
+                } while (t.comma());
+                if (!t.close('}')) return false;
+            }
+            truncate(r, members, i);
+            return true;
+        }
+        case '[': {
+            if (!t.open('[')) return false;
+            become(r, out, Json::value_t::array);
+            auto& items = out.get_ref<Json::array_t&>();
+            std::size_t i = 0;
+            if (!t.close(']')) {
+                do {
+                    if (i == items.size()) items.emplace_back();
+                    if (!read(r, t, items[i++])) return false;
+                } while (t.comma());
+                if (!t.close(']')) return false;
+            }
+            for (std::size_t k = i; k < items.size(); ++k) drop(r, items[k]);
+            items.resize(i);
+            return true;
+        }
+        case '"':
+            become(r, out, Json::value_t::string);
+            return read(r, t, out.get_ref<std::string&>());
+        case 't':
+        case 'f': {
+            bool value = false;
+            if (!read(r, t, value)) return false;
+            drop(r, out);
+            out = value;
+            return true;
+        }
+        case 'n':
+            if (!t.null()) return false;
+            drop(r, out);
+            return true;
+        default: {  // as the DOM reader converts simdjson's numbers: a non-negative integer unsigned
+            if (!t.is_number()) return false;
+            const std::string_view s = t.scalar();
+            drop(r, out);
+            if (is_decimal(s)) {
+                double value = 0;
+                if (!decimal_literal(s, value)) return false;
+                ++r.decimals;
+                out = value;
+                return true;
+            }
+            bool is_negative = false;
+            std::int64_t negative = 0;
+            std::uint64_t positive = 0;
+            if (!integer_literal(s, is_negative, negative, positive)) return false;
+            if (is_negative && negative < 0) out = negative;
+            else out = is_negative ? std::uint64_t{0} : positive;
+            return true;
+        }
+    }
+}
+
+/// An array, read into the items `out` holds (a model past its new size spared, a new one a spare one).
+template <class T>
+bool read(Reader& r, Tokens& t, std::vector<T>& out) {
+    if (!t.open('[')) return false;
+    std::size_t i = 0;
+    if (!t.close(']')) {
+        do {
+            if (i == out.size()) out.push_back(spared<T>());
+            if (!read(r, t, out[i++])) return false;
+        } while (t.comma());
+        if (!t.close(']')) return false;
+    }
+    resize(out, i);
+    return true;
+}
+
+template <class T>
+bool read(Reader& r, Tokens& t, Nullable<T>& out) {
+    if (t.null()) {
+        out = nullptr;
+        return true;
+    }
+    return read(r, t, out.is_null() ? out.emplace() : *out);
+}
+
+template <class T>
+bool read(Reader& r, Tokens& t, std::optional<T>& out) {
+    return read(r, t, out ? *out : out.emplace());
+}
+
+}  // namespace sediment::rows::detail::fast
