@@ -4,6 +4,7 @@
 // form included.
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -25,6 +26,16 @@ bool exact_valid(SchemaId schema, const std::string& text) {
 
 bool over_tokens(SchemaId schema, const std::string& text, const Limits& limits = Limits{}) {
     return detail::fast_check_tokens(schema, text, limits);
+}
+
+/// The exact reader's value of `text` as a `schema` document, encoded compactly; nothing where it refuses it.
+std::optional<std::string> exact_value(SchemaId schema, const std::string& text) {
+    return visit_schema(schema, [&](auto tag) -> std::optional<std::string> {
+        typename decltype(tag)::type value;
+        std::vector<Error> errors;
+        if (!detail::exact_decode(text, value, errors, Limits{}, schema)) return std::nullopt;
+        return encode(value, Style::compact);
+    });
 }
 
 const std::string kRow = encode(test::base(SchemaId::nemo_gym_rollout_v4), Style::sediment);
@@ -123,8 +134,9 @@ TEST_CASE("fast path over tokens: what it leaves to the DOM path and the exact r
 
 TEST_CASE("fast path over tokens: no change of one byte makes it accept what the exact reader refuses") {
     // Every byte of a rollout row replaced by each of the bytes that steer a JSON reader, removed, and
-    // doubled: wherever the token path accepts the result, the exact reader does too; and it accepts
-    // some (a string's letters changed), so the loop tests it.
+    // doubled: wherever the token path accepts the result, the exact reader does too, and the readers
+    // into models read it as the exact reader does; and it accepts some (a string's letters changed),
+    // so the loop tests it.
     const SchemaId v4 = SchemaId::nemo_gym_rollout_v4;
     const std::string text = encode(test::base(v4), Style::compact);
     const std::string bytes = "\"\\{}[],: \n0-.e1tnu/x";
@@ -135,8 +147,12 @@ TEST_CASE("fast path over tokens: no change of one byte makes it accept what the
             if (b != text[i]) changed.push_back(text.substr(0, i) + b + text.substr(i + 1));
         for (const std::string& c : changed) {
             ++cases;
+            std::string decoded;
+            const bool read = detail::fast_decode_tokens(v4, c, decoded);
+            if (read && exact_value(v4, c) != decoded) FAIL("read over tokens, not as the exact reader reads it: " << c);
             if (!over_tokens(v4, c)) continue;
             ++accepted;
+            if (!read) FAIL("checked over tokens, not read over them: " << c);
             if (!exact_valid(v4, c)) FAIL("accepted over tokens, refused by the exact reader: " << c);
         }
     }
@@ -196,5 +212,56 @@ TEST_CASE("fast path over tokens: the version a row names, found over its tokens
         CHECK(detail::fast_check_named("nemo-gym-rollout", encode(reordered, Style::sediment), Limits{}) == version);
         CHECK_FALSE(detail::fast_check_named("nemo-gym-rollout", text + " {}", Limits{}));
         CHECK_FALSE(detail::fast_check_named("sft-sample", text, Limits{}));
+    }
+}
+
+TEST_CASE("fast path over tokens: decode() reads every base document into the exact reader's value") {
+    // Every schema's base document (of every form the checkers take), and the v4 row with values of
+    // every form in a free-form value: read over tokens where the check-only path takes them, into
+    // the value the exact reader reads.
+    for (const SchemaInfo& info : kSchemas) {
+        INFO(info.name);
+        const std::string text = encode(test::base(info.id), Style::sediment);
+        std::string decoded;
+        CHECK(detail::fast_decode_tokens(info.id, text, decoded) == over_tokens(info.id, text));
+        if (!decoded.empty()) CHECK(exact_value(info.id, text) == decoded);
+    }
+    const SchemaId v4 = SchemaId::nemo_gym_rollout_v4;
+    Json row = test::base(v4);
+    Json& arguments = row["response"]["turns"][0]["tool_calls"][0]["arguments"];
+    for (const std::string value : {R"({"a": [1, -1, 0, -0, 18446744073709551615, -9223372036854775808, 2.5, -0.0, 1e300, 5e-324]})",
+                                    R"("\u00e9\ud83d\ude00 \"q\" \\ \/ \b\f\n\r\t end")", R"([[], {}, [{}], null, true, false, ""])",
+                                    R"({"z": {"y": {"x": "deep"}}, "a": 1})"}) {
+        INFO(value);
+        arguments = Json::object({{"v", parse(value)}});
+        const std::string text = encode(row, Style::sediment);
+        std::string decoded;
+        CHECK(detail::fast_decode_tokens(v4, text, decoded));
+        CHECK(exact_value(v4, text) == decoded);
+    }
+}
+
+TEST_CASE("fast path over tokens: what the readers into models leave to the DOM path, a reused model then read whole") {
+    // A row the token readers stop in, its last free-form value holding what they leave to the DOM
+    // path: decode() then reads it into the same model, half filled, and it comes out as a fresh one.
+    const SchemaId v4 = SchemaId::nemo_gym_rollout_v4;
+    const std::string text = encode(test::base(v4), Style::sediment);
+    for (const std::string left : {"18446744073709551616", "\"\\ud800\"", "1e400"}) {
+        INFO(left);
+        Json row = test::base(v4);
+        row["response"]["turns"][0]["tool_calls"][0]["arguments"] = Json::object({{"early", "a string"}});
+        std::string changed = encode(row, Style::sediment);
+        const std::string member = "\"early\": \"a string\"";
+        const std::size_t at = changed.find(member);
+        REQUIRE(at != std::string::npos);
+        changed.replace(at, member.size(), "\"early\": " + left);
+        std::string decoded;
+        CHECK_FALSE(detail::fast_decode_tokens(v4, changed, decoded));
+        NemoGymRolloutRowV4 reused;
+        std::vector<Error> errors;
+        REQUIRE(decode(text, reused, errors, v4));
+        const bool valid = decode(changed, reused, errors, v4);
+        CHECK(valid == exact_value(v4, changed).has_value());
+        if (valid) CHECK(encode(reused, Style::compact) == exact_value(v4, changed));
     }
 }

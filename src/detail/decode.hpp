@@ -30,6 +30,11 @@ bool fast_check(std::string_view, type_tag<T>, const Limits&, SchemaId, bool = f
 /// and for the schemas whose rules read view models (src/engines/fast.cpp). Tests ask it directly.
 bool fast_check_tokens(SchemaId schema, std::string_view text, const Limits& limits, bool padded = false);
 
+/// The readers into models over the same tokens, which decode() tries first: the document of `schema`
+/// read into a fresh model and encoded (Style::compact) into `encoded`; false for what the DOM path is
+/// to read. Tests ask it directly.
+bool fast_decode_tokens(SchemaId schema, std::string_view text, std::string& encoded, const Limits& limits = {});
+
 /// When `document`, to be read under the rules of `schema`, names another bundled version of it (a
 /// rollout row's metadata.schema_id, an ATIF trajectory's schema_version): `rows.decode.other_version`
 /// at that place, saying which version the document is and the name to read it with. `document` is a

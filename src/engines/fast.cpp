@@ -451,6 +451,17 @@ bool fast_check_tokens(SchemaId schema, std::string_view text, const Limits& lim
     return visit_schema(schema, [&](auto root) { return fast::check_tokens(text, root, limits, schema, padded); });
 }
 
+bool fast_decode_tokens(SchemaId schema, std::string_view text, std::string& encoded, const Limits& limits) {
+    return visit_schema(schema, [&](auto root) {
+        typename decltype(root)::type value;
+        std::vector<Error> errors;
+        if (!fast::read_tokens(text, value, limits, schema, false)) return false;
+        encoded.clear();
+        append_encoding(value, Style::compact, encoded, errors);
+        return errors.empty();
+    });
+}
+
 namespace {
 
 // The version of the document of `t` under `name` (a family's name, or "any"), found over its tokens:
