@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,14 +23,25 @@
 
 namespace sediment::rows::detail::fast {
 
+/// The room an array or object is given at its first item: tokens do not say how many it has (the
+/// DOM does), and growing from one item costs a copy of the items at 2 and at 4.
+constexpr std::size_t kFirstItems = 4;
+
 /// The string at the cursor into `out`, unescaped. Every string a model holds is read here, and each
-/// escape is checked as it is unescaped: the document needs no scan of its escapes first. The text is
-/// copied and its escapes found in one pass (unescape_into()), in place in `out`.
+/// escape is checked as it is unescaped: the document needs no scan of its escapes first. One without
+/// escapes is assigned (a short one stays in the string's own bytes); from a string's first escape on,
+/// its text is copied and its escapes found in one pass (unescape_into()), in place in `out`.
 inline bool read(Reader& r, Tokens& t, std::string& out) {
     std::string_view raw;
     if (!t.raw_string(raw) || raw.size() > r.limits.max_string_bytes) return false;
+    const std::size_t slash = next_backslash(raw.data(), 0, raw.size());
+    if (slash == raw.size()) {
+        out.assign(raw.data(), raw.size());
+        return true;
+    }
     out.resize(raw.size() + 16);
-    const char* const end = unescape_into(raw, out.data());
+    std::memcpy(out.data(), raw.data(), slash);
+    const char* const end = unescape_into(raw.substr(slash), out.data() + slash);
     if (!end) return false;
     out.resize(static_cast<std::size_t>(end - out.data()));
     return true;
@@ -51,6 +63,7 @@ inline bool read(Reader& r, Tokens& t, Json& out) {
             if (!t.open('{')) return false;
             become(r, out, Json::value_t::object);
             Json::object_t::Container& members = out.get_ref<Json::object_t&>();  // by position
+            if (members.capacity() == 0) members.reserve(kFirstItems);
             std::size_t i = 0;
             if (!t.close('}')) {
                 do {
@@ -71,6 +84,7 @@ inline bool read(Reader& r, Tokens& t, Json& out) {
             if (!t.open('[')) return false;
             become(r, out, Json::value_t::array);
             auto& items = out.get_ref<Json::array_t&>();
+            if (items.capacity() == 0) items.reserve(kFirstItems);
             std::size_t i = 0;
             if (!t.close(']')) {
                 do {
@@ -124,6 +138,7 @@ inline bool read(Reader& r, Tokens& t, Json& out) {
 template <class T>
 bool read(Reader& r, Tokens& t, std::vector<T>& out) {
     if (!t.open('[')) return false;
+    if (out.capacity() == 0) out.reserve(kFirstItems);
     std::size_t i = 0;
     if (!t.close(']')) {
         do {
