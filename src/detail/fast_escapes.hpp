@@ -3,7 +3,8 @@
 // it, SSE2 otherwise), and the unescaper that the strings read over tokens go through. A lone surrogate is
 // refused here and left to the exact reader, as the DOM path leaves it.
 //
-// Included only by src/engines/fast.cpp (through detail/fast_tokens.hpp) and the tests; not installed.
+// Included only by src/engines/fast_tokens.cpp (through detail/fast_tokens.hpp) and the tests; not
+// installed.
 #pragma once
 
 #include <cstddef>

@@ -9,7 +9,7 @@
 // with an escape): the DOM readers then read the document into the same model, setting or resetting
 // every field the token readers set, and the exact reader after them.
 //
-// Included only by src/engines/fast.cpp (through generated/fast_read.hpp); not installed.
+// Included only by src/engines/fast_tokens.cpp (through generated/token_read.hpp); not installed.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fast_parser.hpp"
 #include "fast_tokens.hpp"
 
 namespace sediment::rows::detail::fast {
@@ -163,6 +164,68 @@ bool read(Reader& r, Tokens& t, Nullable<T>& out) {
 template <class T>
 bool read(Reader& r, Tokens& t, std::optional<T>& out) {
     return read(r, t, out ? *out : out.emplace());
+}
+
+// ----- documents over tokens (generated/token_read.hpp's entries call these for every root) --------
+
+/// Stage 1 of `text` (in place when `padded`) into the thread's parser, and its escapes checked
+/// (fast_escapes.hpp) unless `unescaped` (the readers into models check each as they unescape
+/// it): the tokens to walk, or nothing for a text the DOM path is to judge. They stay valid until the
+/// thread's next parse.
+inline std::optional<Tokens> tokens_of(std::string_view text, const Limits& limits, bool padded, bool unescaped = false) {
+    Parser& p = thread_parser();
+    if (!prepare(p, text, limits)) return std::nullopt;
+    const char* at = padded ? text.data() : padded_copy(p, text);
+    auto& stage1 = *p.parser.implementation;
+    if (stage1.stage1(reinterpret_cast<const std::uint8_t*>(at), text.size(), simdjson::stage1_mode::regular) ||
+        (!unescaped && !escapes_valid({at, text.size()})))
+        return std::nullopt;
+    return Tokens({at, text.size()}, stage1.structural_indexes.get(), stage1.n_structural_indexes, parser_depth(limits));
+}
+
+/// Checks the tokens `t` as a document of `schema` with root T, building no DOM: true only for a valid
+/// document; false for anything the DOM path is to judge, and for the roots and schemas the token
+/// checkers leave to it (check_rules() read view models; exact decimals are read again from the DOM's
+/// structural indexes).
+template <class T>
+bool check_tokens(Tokens t, type_tag<T> root, const Limits& limits, SchemaId schema) {
+    if constexpr (!checked_over_tokens<T>::value) {
+        return false;
+    } else {
+        if (schema_info(schema).exact_decimals) return false;
+        std::vector<Error> errors;
+        Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
+        Reader r{d, limits};
+        return check(r, t, root) && t.done() && errors.empty();
+    }
+}
+
+/// The same from the text.
+template <class T>
+bool check_tokens(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema, bool padded) {
+    if constexpr (!checked_over_tokens<T>::value) {
+        return false;
+    } else {
+        const std::optional<Tokens> t = tokens_of(text, limits, padded);
+        return t && check_tokens(*t, root, limits, schema);
+    }
+}
+
+/// Reads `text` (in place when `padded`) into `out` as a document of `schema` over its tokens, building
+/// no DOM: false for anything the DOM path is to judge (as check_tokens()).
+template <class T>
+bool read_tokens(std::string_view text, T& out, const Limits& limits, SchemaId schema, bool padded) {
+    if constexpr (!checked_over_tokens<T>::value) {
+        return false;
+    } else {
+        if (schema_info(schema).exact_decimals) return false;
+        std::optional<Tokens> t = tokens_of(text, limits, padded, true);
+        if (!t) return false;
+        std::vector<Error> errors;
+        Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
+        Reader r{d, limits, 0, nullptr, false, &thread_spare()};
+        return read(r, *t, out) && t->done() && errors.empty();
+    }
 }
 
 }  // namespace sediment::rows::detail::fast

@@ -9,7 +9,8 @@
 // beyond 64 bits, a key with an escape, a decimal outside a double's range), and the DOM path and
 // then the exact reader judge the document.
 //
-// Included only by src/engines/fast.cpp (through generated/fast_read.hpp); not installed.
+// Included only by src/engines/fast_tokens.cpp (through generated/token_read.hpp) and the tests; not
+// installed.
 #pragma once
 
 #include <charconv>

@@ -2,8 +2,8 @@
 // models, and anything they do not accept goes back to the exact reader (see detail/fast.hpp).
 #include "generated/fast_read.hpp"
 #include "detail/decode.hpp"
-#include "detail/encode.hpp"
 #include "detail/fast_dom.hpp"
+#include "detail/fast_parser.hpp"
 #include "detail/tape.hpp"
 #include "detail/text.hpp"
 #include "sediment/rows/versions.hpp"
@@ -22,12 +22,6 @@ namespace {
 constexpr std::size_t kMaxParserDepth = 1 << 16;
 
 static_assert(kTextPadding >= simdjson::SIMDJSON_PADDING);
-
-/// A simdjson parser and a padded copy of the text, each kept at the largest size read.
-struct Parser {
-    simdjson::dom::parser parser;
-    std::vector<char> buffer;
-};
 
 /// A text simdjson parsed: its DOM's root, the parser, whose structural indexes say where each value
 /// starts in the text (decimals_exact() reads them), and the integers beyond 64 bits it holds as
@@ -99,27 +93,6 @@ bool mark_big_integers(std::string_view text, char* copy, const simdjson::intern
     return !out.empty();
 }
 
-// The levels of nesting the parser admits for `limits`: what the exact reader allows, up to
-// kMaxParserDepth (past it the exact reader judges).
-std::size_t parser_depth(const Limits& limits) { return std::min(limits.max_depth, kMaxParserDepth); }
-
-// Readies `p` for `text` under `limits` (false for a text the exact reader must judge): its depth
-// (simdjson's depth N admits N - 1 levels) and a capacity of the text's size at least.
-bool prepare(Parser& p, std::string_view text, const Limits& limits) {
-    if (text.size() > limits.max_document_bytes || limits.max_depth == 0) return false;
-    simdjson::dom::parser& parser = p.parser;
-    const std::size_t depth = parser_depth(limits) + 1;
-    return (parser.capacity() >= text.size() && parser.max_depth() == depth) ||
-           !parser.allocate(std::max(parser.capacity(), text.size()), depth);
-}
-
-// `text` copied into the padded buffer of `p`.
-const char* padded_copy(Parser& p, std::string_view text) {
-    if (p.buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) p.buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
-    std::copy(text.begin(), text.end(), p.buffer.begin());
-    return p.buffer.data();
-}
-
 // Parses `text` into the DOM of `p`; false for anything the exact reader must judge. A `padded` text
 // (kTextPadding readable bytes follow it) is parsed where it is. With `mark`, a text with integers
 // beyond 64 bits is parsed with markers in their place (mark_big_integers()): only the readers of
@@ -142,78 +115,9 @@ bool parse_dom(Parser& p, std::string_view text, const Limits& limits, Document&
     return true;
 }
 
-// The parser of this thread's DOM, which every document the fast path reads goes through.
-Parser& thread_parser() {
-    thread_local Parser parser;
-    return parser;
-}
-
 // The same into the thread's DOM.
 bool parse_dom(std::string_view text, const Limits& limits, Document& out, bool padded = false, bool mark = false) {
     return parse_dom(thread_parser(), text, limits, out, padded, mark);
-}
-
-// Stage 1 of `text` (in place when `padded`) into the thread's parser, and its escapes checked
-// (detail/fast_tokens.hpp) unless `unescaped` (the readers into models check each as they unescape
-// it): the tokens to walk, or nothing for a text the DOM path is to judge. They stay valid until the
-// thread's next parse.
-std::optional<Tokens> tokens_of(std::string_view text, const Limits& limits, bool padded, bool unescaped = false) {
-    Parser& p = thread_parser();
-    if (!prepare(p, text, limits)) return std::nullopt;
-    const char* at = padded ? text.data() : padded_copy(p, text);
-    auto& stage1 = *p.parser.implementation;
-    if (stage1.stage1(reinterpret_cast<const std::uint8_t*>(at), text.size(), simdjson::stage1_mode::regular) ||
-        (!unescaped && !escapes_valid({at, text.size()})))
-        return std::nullopt;
-    return Tokens({at, text.size()}, stage1.structural_indexes.get(), stage1.n_structural_indexes, parser_depth(limits));
-}
-
-// Checks the tokens `t` as a document of `schema` with root T, building no DOM: true only for a valid
-// document; false for anything the DOM path is to judge, and for the roots and schemas the token
-// checkers leave to it (check_rules() read view models; exact decimals are read again from the DOM's
-// structural indexes).
-template <class T>
-bool check_tokens(Tokens t, type_tag<T> root, const Limits& limits, SchemaId schema) {
-    if constexpr (!checked_over_tokens<T>::value) {
-        return false;
-    } else {
-        if (schema_info(schema).exact_decimals) return false;
-        std::vector<Error> errors;
-        Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
-        Reader r{d, limits};
-        return check(r, t, root) && t.done() && errors.empty();
-    }
-}
-
-// The same from the text.
-template <class T>
-bool check_tokens(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema, bool padded) {
-    if constexpr (!checked_over_tokens<T>::value) {
-        return false;
-    } else {
-        const std::optional<Tokens> t = tokens_of(text, limits, padded);
-        return t && check_tokens(*t, root, limits, schema);
-    }
-}
-
-// The SpareJson of this thread (defined below).
-SpareJson& thread_spare();
-
-// Reads `text` (in place when `padded`) into `out` as a document of `schema` over its tokens, building
-// no DOM: false for anything the DOM path is to judge (as check_tokens()).
-template <class T>
-bool read_tokens(std::string_view text, T& out, const Limits& limits, SchemaId schema, bool padded) {
-    if constexpr (!checked_over_tokens<T>::value) {
-        return false;
-    } else {
-        if (schema_info(schema).exact_decimals) return false;
-        std::optional<Tokens> t = tokens_of(text, limits, padded, true);
-        if (!t) return false;
-        std::vector<Error> errors;
-        Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
-        Reader r{d, limits, 0, nullptr, false, &thread_spare()};
-        return read(r, *t, out) && t->done() && errors.empty();
-    }
 }
 
 // A decimal literal the subset's loader accepts: exactly the double it reads as (see
@@ -250,12 +154,6 @@ bool decimals_exact(const Document& doc, std::size_t count) {
     return count == 0;  // fewer literals than the DOM held: never for valid JSON
 }
 
-// The memory of the free-form values this thread's readers replaced (SpareJson), for the next ones.
-SpareJson& thread_spare() {
-    thread_local SpareJson spare;
-    return spare;
-}
-
 // Runs `reader(r)` over the parsed `text` as a document of `schema`: true when it accepts the document
 // and no rule recorded an error. The DOM keeps the doubles, not their literals: a schema of exact
 // decimals (the ATIF subset) reads them again from the text, where the parser found them.
@@ -286,13 +184,6 @@ bool check_read(Document& doc, type_tag<T> type, const Limits& limits, SchemaId 
     return accepts(doc, limits, schema, [&](Reader& r) { return check(r, doc.root, type); }, in_order);
 }
 
-// The version of kind `held` (the base name of the versions) whose URI is `uri`; nothing for another.
-const SchemaInfo* version_with_uri(const SchemaInfo& held, std::string_view uri) {
-    for (const SchemaInfo& version : kSchemas)
-        if (version.uri == uri && version.base == held.base) return &version;
-    return nullptr;
-}
-
 // The version of a document of kind `held` (the base name of the versions), which `root` names; for
 // a document that names none or an unknown one, nothing: the exact reader gives the verdict.
 const SchemaInfo* version_named(element root, const SchemaInfo& held) {
@@ -302,16 +193,67 @@ const SchemaInfo* version_named(element root, const SchemaInfo& held) {
 
 }  // namespace
 
+// The levels of nesting the parser admits for `limits`: what the exact reader allows, up to
+// kMaxParserDepth (past it the exact reader judges).
+std::size_t parser_depth(const Limits& limits) { return std::min(limits.max_depth, kMaxParserDepth); }
+
+// Readies `p` for `text` under `limits` (false for a text the exact reader must judge): its depth
+// (simdjson's depth N admits N - 1 levels) and a capacity of the text's size at least.
+bool prepare(Parser& p, std::string_view text, const Limits& limits) {
+    if (text.size() > limits.max_document_bytes || limits.max_depth == 0) return false;
+    simdjson::dom::parser& parser = p.parser;
+    const std::size_t depth = parser_depth(limits) + 1;
+    return (parser.capacity() >= text.size() && parser.max_depth() == depth) ||
+           !parser.allocate(std::max(parser.capacity(), text.size()), depth);
+}
+
+// `text` copied into the padded buffer of `p`.
+const char* padded_copy(Parser& p, std::string_view text) {
+    if (p.buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) p.buffer.resize(text.size() + simdjson::SIMDJSON_PADDING);
+    std::copy(text.begin(), text.end(), p.buffer.begin());
+    return p.buffer.data();
+}
+
+// The parser of this thread's DOM, which every document the fast path reads goes through.
+Parser& thread_parser() {
+    thread_local Parser parser;
+    return parser;
+}
+
+// The memory of the free-form values this thread's readers replaced (SpareJson), for the next ones.
+SpareJson& thread_spare() {
+    thread_local SpareJson spare;
+    return spare;
+}
+
+// The version of kind `held` (the base name of the versions) whose URI is `uri`; nothing for another.
+const SchemaInfo* version_with_uri(const SchemaInfo& held, std::string_view uri) {
+    for (const SchemaInfo& version : kSchemas)
+        if (version.uri == uri && version.base == held.base) return &version;
+    return nullptr;
+}
+
+// The first version of each family that names its version in its documents.
+const std::vector<const SchemaInfo*>& families_naming_versions() {
+    static const std::vector<const SchemaInfo*> families = [] {
+        std::vector<const SchemaInfo*> out;
+        for (const SchemaInfo& s : kSchemas)
+            if (!s.version_pointer.empty() && (out.empty() || out.back()->base != s.base)) out.push_back(&s);
+        return out;
+    }();
+    return families;
+}
+
 template <class T>
 bool check_document(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema, bool padded) {
-    if (check_tokens(text, root, limits, schema, padded)) return true;
+    if (detail::tokens_check(text, root, limits, schema, padded)) return true;
     Document doc;
     return parse_dom(text, limits, doc, padded, true) && check_read(doc, root, limits, schema);
 }
 
 template <class T>
 bool decode_document(std::string_view text, T& out, const Limits& limits, SchemaId schema, bool padded) {
-    if (read_tokens(text, out, limits, schema, padded)) return true;
+    if (detail::tokens_decode(text, out, limits, schema, padded)) return true;
     Document doc;
     return parse_dom(text, limits, doc, padded, true) && read_document(doc, out, limits, schema);
 }
@@ -422,23 +364,12 @@ bool fast_parse(std::string_view text, Json& out) {
 
 namespace {
 
-// The first version of each family that names its version in its documents.
-const std::vector<const SchemaInfo*>& families_naming_versions() {
-    static const std::vector<const SchemaInfo*> families = [] {
-        std::vector<const SchemaInfo*> out;
-        for (const SchemaInfo& s : kSchemas)
-            if (!s.version_pointer.empty() && (out.empty() || out.back()->base != s.base)) out.push_back(&s);
-        return out;
-    }();
-    return families;
-}
-
 // The version of the parsed document under `name` (a schema's name, a family's, or "any") when the
 // fast path accepts it; `in_order` as in accepts().
 std::optional<SchemaId> checked_version(fast::Document& doc, std::string_view name, const Limits& limits, bool* in_order = nullptr) {
     const SchemaInfo* version = find_schema(name);
     if (!version)
-        for (const SchemaInfo* family : families_naming_versions())
+        for (const SchemaInfo* family : fast::families_naming_versions())
             if (!version && (name == "any" || family->base == name)) version = fast::version_named(doc.root, *family);
     if (!version || !visit_schema(version->id, [&](auto root) { return fast::check_read(doc, root, limits, version->id, in_order); }))
         return std::nullopt;
@@ -447,45 +378,8 @@ std::optional<SchemaId> checked_version(fast::Document& doc, std::string_view na
 
 }  // namespace
 
-bool fast_check_tokens(SchemaId schema, std::string_view text, const Limits& limits, bool padded) {
-    return visit_schema(schema, [&](auto root) { return fast::check_tokens(text, root, limits, schema, padded); });
-}
-
-bool fast_decode_tokens(SchemaId schema, std::string_view text, std::string& encoded, const Limits& limits) {
-    return visit_schema(schema, [&](auto root) {
-        typename decltype(root)::type value;
-        std::vector<Error> errors;
-        if (!fast::read_tokens(text, value, limits, schema, false)) return false;
-        encoded.clear();
-        append_encoding(value, Style::compact, encoded, errors);
-        return errors.empty();
-    });
-}
-
-namespace {
-
-// The version of the document of `t` under `name` (a family's name, or "any"), found over its tokens:
-// the first version of each family that names its version, looked up where it names it.
-const SchemaInfo* version_over_tokens(const fast::Tokens& t, std::string_view name) {
-    for (const SchemaInfo* family : families_naming_versions()) {
-        if (name != "any" && family->base != name) continue;
-        std::string_view uri;
-        if (!fast::peek_pointer(t, family->version_pointer, uri)) continue;
-        if (const SchemaInfo* version = fast::version_with_uri(*family, uri)) return version;
-    }
-    return nullptr;
-}
-
-}  // namespace
-
 std::optional<SchemaId> fast_check_named(std::string_view base, std::string_view text, const Limits& limits, bool padded) {
-    // over tokens first: a schema's name, or the version a family's document names
-    if (const std::optional<fast::Tokens> t = fast::tokens_of(text, limits, padded)) {
-        const SchemaInfo* version = find_schema(base);
-        if (!version) version = version_over_tokens(*t, base);
-        if (version && visit_schema(version->id, [&](auto root) { return fast::check_tokens(*t, root, limits, version->id); }))
-            return version->id;
-    }
+    if (const std::optional<SchemaId> version = tokens_check_named(base, text, limits, padded)) return version;  // over tokens first
     fast::Document doc;
     if (!fast::parse_dom(text, limits, doc, padded, true)) return std::nullopt;
     return checked_version(doc, base, limits);

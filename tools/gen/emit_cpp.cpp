@@ -19,6 +19,7 @@ std::map<std::string, std::string> emit_headers(const Module& module, std::vecto
         {"read_impl.hpp", emit_reader_definitions(module)},
         {"write.hpp", emit_writers(module)},
         {"fast_read.hpp", emit_fast_readers(module)},
+        {"token_read.hpp", emit_token_readers(module)},
         {"views.hpp", emit_views(module)},
     };
 }

@@ -2,6 +2,7 @@
 // check-only readers.
 #include <algorithm>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <sstream>
@@ -488,26 +489,40 @@ void variants_named(const TypeRef& t, std::set<std::string>& out) {
     if (t.item) variants_named(*t.item, out);
 }
 
-std::string emit_fast_readers(const Module& module) {
-    std::string declarations, body, entries;
-    std::set<std::string> variants;  // the unions the fast models hold
+// The unions the fast models hold.
+std::set<std::string> fast_variants(const Module& module) {
+    std::set<std::string> variants;
     for (const Model& m : module.models) for (const Field& f : m.fields) variants_named(f.type, variants);
+    return variants;
+}
+
+// The readers of `modes` for every model and union (unions the fast models hold): their declarations,
+// then their bodies (read: into models and view models), appended to `declarations` and `body`.
+void emit_modes(const Module& module, std::initializer_list<FastMode> modes, std::string& declarations, std::string& body) {
+    const std::set<std::string> variants = fast_variants(module);
     const std::set<std::string> views = view_types(module);
-    const auto emitted = [&](const std::string& name, FastMode mode) {
-        return mode != FastMode::read_view || views.count(name);
-    };
-    for (const FastMode mode : {FastMode::read, FastMode::read_view, FastMode::check, FastMode::check_tokens, FastMode::read_tokens}) {
+    const auto emitted = [&](const std::string& name, FastMode mode) { return mode != FastMode::read_view || views.count(name); };
+    for (const FastMode mode : modes) {
         for (const Model& m : module.models)
             if (emitted(m.name, mode)) declarations += "inline bool " + fast_signature(m.name, mode) + ";\n";
         for (const Variant& v : module.variants)
             if (variants.count(v.name) && emitted(v.name, mode)) declarations += "inline bool " + fast_signature(v.name, mode) + ";\n";
     }
-    std::string over_tokens;  // the roots whose every model the token checkers check
+    for (const FastMode mode : modes) {
+        if (mode == FastMode::read_view) continue;  // (the reader into models reads into view models too)
+        in_emission_order(
+            module, [&](const Model& m) { body += emit_fast_model_reader(m, mode, views.count(m.name)); },
+            [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(module, v, mode, views.count(v.name)); });
+    }
+}
+
+std::string emit_fast_readers(const Module& module) {
+    std::string declarations, body, entries;
+    emit_modes(module, {FastMode::read, FastMode::read_view, FastMode::check}, declarations, body);
     for (const std::string& root : fast_roots(module))
-        if (!needs_view(module, root))
-            over_tokens += fill("template <>\nstruct checked_over_tokens<$Root$> : std::true_type {};\n", {{"Root", root}});
-    for (const std::string& root : fast_roots(module))
-        entries += fill(R"(bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema, bool padded) {
+        entries += fill(R"(bool tokens_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema, bool padded);
+bool tokens_check(std::string_view text, type_tag<$Root$> root, const Limits& limits, SchemaId schema, bool padded);
+bool fast_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema, bool padded) {
     return fast::decode_document(text, out, limits, schema, padded);
 }
 bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limits, SchemaId schema, bool padded) {
@@ -515,27 +530,64 @@ bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limi
 }
 )",
                         {{"Root", root}});
-    for (const FastMode mode : {FastMode::read, FastMode::check, FastMode::check_tokens, FastMode::read_tokens})  // read: into models and view models
-        in_emission_order(
-            module, [&](const Model& m) { body += emit_fast_model_reader(m, mode, views.count(m.name)); },
-            [&](const Variant& v) { if (variants.count(v.name)) body += emit_fast_variant_reader(module, v, mode, views.count(v.name)); });
-    return fill(R"($Banner$// The fast path's readers (see read.hpp for the exact ones), and its check-only readers, which
-// accept the same documents and build nothing. Only src/fast.cpp includes this header: simdjson stays
-// out of the library's interface.
+    return fill(R"($Banner$// The fast path's readers over simdjson's DOM (see read.hpp for the exact ones), and its check-only
+// readers, which accept the same documents and build nothing; the readers over stage 1's tokens alone
+// are in token_read.hpp. Only src/engines/fast.cpp includes this header: simdjson stays out of the
+// library's interface.
 #pragma once
 
 #include <cstdint>
 #include <string_view>
 
 #include "detail/fast.hpp"
-#include "detail/fast_token_read.hpp"
 #include "read.hpp"
 #include "views.hpp"
 
 namespace sediment::rows::detail::fast {
 
 $Declarations$
-$Body$$OverTokens$}  // namespace sediment::rows::detail::fast
+$Body$}  // namespace sediment::rows::detail::fast
+
+namespace sediment::rows::detail {
+
+// (tokens_decode() and tokens_check() are in src/engines/fast_tokens.cpp, through token_read.hpp)
+$Entries$
+}  // namespace sediment::rows::detail
+)",
+                {{"Banner", banner(module)}, {"Declarations", declarations}, {"Body", body}, {"Entries", entries}});
+}
+
+std::string emit_token_readers(const Module& module) {
+    std::string declarations, body, entries, over_tokens;
+    emit_modes(module, {FastMode::check_tokens, FastMode::read_tokens}, declarations, body);
+    for (const std::string& root : fast_roots(module)) {
+        if (!needs_view(module, root))  // the roots whose every model the token readers read
+            over_tokens += fill("template <>\nstruct checked_over_tokens<$Root$> : std::true_type {};\n", {{"Root", root}});
+        entries += fill(R"(bool tokens_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::read_tokens(text, out, limits, schema, padded);
+}
+bool tokens_check(std::string_view text, type_tag<$Root$> root, const Limits& limits, SchemaId schema, bool padded) {
+    return fast::check_tokens(text, root, limits, schema, padded);
+}
+)",
+                        {{"Root", root}});
+    }
+    return fill(R"($Banner$// The fast path's readers over simdjson's stage 1 alone (detail/fast_tokens.hpp): into the models,
+// and check-only, which accept the same documents and build nothing. Only src/engines/fast_tokens.cpp
+// includes this header (a unit of its own, beside the DOM readers' src/engines/fast.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "detail/fast_token_read.hpp"
+#include "read.hpp"
+
+namespace sediment::rows::detail::fast {
+
+$Declarations$
+$OverTokens$
+$Body$}  // namespace sediment::rows::detail::fast
 
 namespace sediment::rows::detail {
 
