@@ -1,5 +1,5 @@
 // fast_read.hpp and views.hpp: the fast readers over simdjson, into models or their views, and the
-// check-only readers.
+// check-only readers (those over stage 1's tokens alone: emit_tokens.cpp).
 #include <algorithm>
 #include <functional>
 #include <initializer_list>
@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "emit_common.hpp"
+#include "emit_fast.hpp"
 
 namespace gen::cpp {
 
@@ -152,11 +153,9 @@ $Declarations$
                 {{"Banner", banner(module)}, {"Body", body}, {"Declarations", declarations}});
 }
 
-std::string check_member(const Model& m, const Field& f, bool tokens);
-
 // The statements that read one member, the DOM's element `value` or the cursor `t` (`tokens`), into
 // `out` and run its rules on what it read.
-std::string fast_member(const Model& m, const Field& f, bool tokens = false) {
+std::string fast_member(const Model& m, const Field& f, bool tokens) {
     const std::string name = identifier(f.json_name);
     if (f.constant && tokens) return check_member(m, f, true);  // reads into no model
     if (f.constant) {
@@ -270,10 +269,6 @@ std::string check_member(const Model& m, const Field& f, bool tokens) {
     return (tokens ? "if (!t.null()) {\n" : "if (!value.is_null()) {\n") + indent(text, 4) + "}\n";
 }
 
-// read: into the model; read_view: into its view model; check: nothing; check_tokens: nothing, over
-// stage 1's tokens (detail/fast_tokens.hpp); read_tokens: into the model, over those tokens.
-enum class FastMode { read, read_view, check, check_tokens, read_tokens };
-
 bool over_tokens(FastMode mode) { return mode == FastMode::check_tokens || mode == FastMode::read_tokens; }
 
 std::string fast_signature(const std::string& name, FastMode mode) {
@@ -291,41 +286,6 @@ const char* const kBothReaders = R"(inline bool read(Reader& r, element e, $Name
 inline bool read(Reader& r, element e, view::$Name$& out) { return read(r, e, out, type_tag<$Name$>{}); }
 
 )";
-
-// The reader of a model over tokens, into it or checking only: the same member chain as over the DOM.
-std::string emit_token_model(const Model& m, FastMode mode) {
-    const bool read = mode == FastMode::read_tokens;
-    const std::string signature = "inline bool " + fast_signature(m.name, mode);
-    if (!m.checked_by_code.empty())  // its rules read a view model: its roots are read on the DOM
-        return fill(read ? "inline bool read(Reader&, Tokens&, $Name$&) { return false; }\n\n"
-                         : "inline bool check(Reader&, Tokens&, type_tag<$Name$>) { return false; }\n\n",
-                    {{"Name", m.name}});
-    const KeyChain chain = key_chain(m, "if (is_key(key, $Key$)) {\n    bit = $Bit$;\n",
-                                     [&](const Field& f) { return read ? fast_member(m, f, true) : check_member(m, f, true); });
-    return fill(R"($Signature$ {
-    if (!t.open('{')) return false;
-    [[maybe_unused]] Decoder& d = r.d;
-    std::uint64_t seen = 0;
-    if (!t.close('}')) {
-        do {
-            std::string_view key;
-            if (!t.key(key)) return false;
-            std::uint64_t bit = 0;
-$Members$                return false;
-            }
-            if (seen & bit) return false;  // a duplicate key
-            if (bit < seen) r.reordered = true;  // a key before one the schema puts before it
-            seen |= bit;
-        } while (t.comma());
-        if (!t.close('}')) return false;
-    }
-$Resets$    return (seen & $Required$) == $Required$ && d.error_count() == 0;
-}
-
-)",
-                {{"Signature", signature}, {"Members", indent(chain.members, 12)}, {"Required", chain.required},
-                 {"Resets", read ? indent(absent_resets(m), 4) : ""}});
-}
 
 std::string emit_fast_model_reader(const Model& m, FastMode mode, bool viewed) {
     if (over_tokens(mode)) return emit_token_model(m, mode);
@@ -366,57 +326,6 @@ $Both$)",
                  {"Rules", m.checked_by_code.empty() ? "" : " && check_rules(d, out)"},
                  {"Members", indent(chain.members, 8)},
                  {"Required", chain.required}});
-}
-
-// The reader of a union over tokens, into it or checking only: its branch chosen as over the DOM, by a
-// look at the object's keys that leaves the cursor where it is.
-std::string emit_token_variant(const Module& module, const Variant& v, FastMode mode) {
-    const std::string signature = "inline bool " + fast_signature(v.name, mode);
-    const std::string branch = mode == FastMode::read_tokens ? "return read(r, t, alternative_at<$Index$>(out));"
-                                                             : "return check(r, t, type_tag<$Type$>{});";
-    std::string branches;
-    if (v.by_keys) {
-        for (std::size_t i = 0; i < v.models.size(); ++i)
-            branches += fill("        case $Index$: " + branch + "\n", {{"Type", v.models[i]}, {"Index", std::to_string(i)}});
-        return fill(R"($Signature$ {
-    std::string_view keys[16];  // a branch's keys are fewer
-    std::size_t count = 0;
-    std::string_view value;
-    const std::string_view* selected = nullptr;
-    if (!peek_keys(r, t, keys, 16, count, $Selector$, value, selected)) return false;
-    const BranchChoice choice = choose_branch(k$Name$Branches, std::size(k$Name$Branches), keys, count, selected);
-    if (!choice.accepted) return false;
-    switch (choice.index) {
-$Branches$    }
-    return false;
-}
-
-)",
-                    {{"Signature", signature}, {"Name", v.name}, {"Branches", branches},
-                     {"Selector", v.selector.empty() ? "std::string_view()" : string_literal(v.selector)}});
-    }
-    if (v.tag.empty()) {
-        for (std::size_t i = 0; i < v.types.size(); ++i) {
-            std::string test = json_type(v.types[i]).fast_test;  // over the DOM's element `e`: here the cursor `t`
-            for (std::size_t at = test.find("e."); at != std::string::npos; at = test.find("e.", at + 2)) test[at] = 't';
-            branches += fill("    if ($Test$) " + branch + "\n", {{"Test", test}, {"Type", cpp_type(v.types[i])}, {"Index", std::to_string(i)}});
-        }
-        return fill("$Signature$ {\n$Branches$    return false;\n}\n\n", {{"Signature", signature}, {"Branches", branches}});
-    }
-    for (std::size_t i = 0; i < v.models.size(); ++i) {  // each branch's tag, compared as a key is
-        const Model* m = module.find_model(v.models[i]);
-        const auto tag = std::find_if(m->fields.begin(), m->fields.end(), [&](const Field& f) { return f.json_name == v.tag; });
-        branches += fill("    if (is_key(tag, $Tag$)) " + branch + "\n",
-                         {{"Type", v.models[i]}, {"Index", std::to_string(i)}, {"Tag", string_literal(tag->constant->text)}});
-    }
-    return fill(R"($Signature$ {
-    std::string_view tag;
-    if (!peek_tag(r, t, $TagLiteral$, tag)) return false;
-$Branches$    return false;
-}
-
-)",
-                {{"Signature", signature}, {"TagLiteral", string_literal(v.tag)}, {"Branches", branches}});
 }
 
 std::string emit_fast_variant_reader(const Module& module, const Variant& v, FastMode mode, bool viewed) {
@@ -516,6 +425,26 @@ void emit_modes(const Module& module, std::initializer_list<FastMode> modes, std
     }
 }
 
+std::string fast_header(const Module& module, const std::string& about, const std::string& includes, const std::string& readers,
+                        const std::string& entries) {
+    return fill(R"($Banner$$About$#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+$Includes$
+namespace sediment::rows::detail::fast {
+
+$Readers$}  // namespace sediment::rows::detail::fast
+
+namespace sediment::rows::detail {
+
+$Entries$
+}  // namespace sediment::rows::detail
+)",
+                {{"Banner", banner(module)}, {"About", about}, {"Includes", includes}, {"Readers", readers}, {"Entries", entries}});
+}
+
 std::string emit_fast_readers(const Module& module) {
     std::string declarations, body, entries;
     emit_modes(module, {FastMode::read, FastMode::read_view, FastMode::check}, declarations, body);
@@ -530,71 +459,13 @@ bool fast_check(std::string_view text, type_tag<$Root$> root, const Limits& limi
 }
 )",
                         {{"Root", root}});
-    return fill(R"($Banner$// The fast path's readers over simdjson's DOM (see read.hpp for the exact ones), and its check-only
+    return fast_header(module, R"(// The fast path's readers over simdjson's DOM (see read.hpp for the exact ones), and its check-only
 // readers, which accept the same documents and build nothing; the readers over stage 1's tokens alone
 // are in token_read.hpp. Only src/engines/fast.cpp includes this header: simdjson stays out of the
 // library's interface.
-#pragma once
-
-#include <cstdint>
-#include <string_view>
-
-#include "detail/fast.hpp"
-#include "read.hpp"
-#include "views.hpp"
-
-namespace sediment::rows::detail::fast {
-
-$Declarations$
-$Body$}  // namespace sediment::rows::detail::fast
-
-namespace sediment::rows::detail {
-
-// (tokens_decode() and tokens_check() are in src/engines/fast_tokens.cpp, through token_read.hpp)
-$Entries$
-}  // namespace sediment::rows::detail
 )",
-                {{"Banner", banner(module)}, {"Declarations", declarations}, {"Body", body}, {"Entries", entries}});
-}
-
-std::string emit_token_readers(const Module& module) {
-    std::string declarations, body, entries, over_tokens;
-    emit_modes(module, {FastMode::check_tokens, FastMode::read_tokens}, declarations, body);
-    for (const std::string& root : fast_roots(module)) {
-        if (!needs_view(module, root))  // the roots whose every model the token readers read
-            over_tokens += fill("template <>\nstruct checked_over_tokens<$Root$> : std::true_type {};\n", {{"Root", root}});
-        entries += fill(R"(bool tokens_decode(std::string_view text, $Root$& out, const Limits& limits, SchemaId schema, bool padded) {
-    return fast::read_tokens(text, out, limits, schema, padded);
-}
-bool tokens_check(std::string_view text, type_tag<$Root$> root, const Limits& limits, SchemaId schema, bool padded) {
-    return fast::check_tokens(text, root, limits, schema, padded);
-}
-)",
-                        {{"Root", root}});
-    }
-    return fill(R"($Banner$// The fast path's readers over simdjson's stage 1 alone (detail/fast_tokens.hpp): into the models,
-// and check-only, which accept the same documents and build nothing. Only src/engines/fast_tokens.cpp
-// includes this header (a unit of its own, beside the DOM readers' src/engines/fast.cpp).
-#pragma once
-
-#include <cstdint>
-#include <string_view>
-
-#include "detail/fast_token_read.hpp"
-#include "read.hpp"
-
-namespace sediment::rows::detail::fast {
-
-$Declarations$
-$OverTokens$
-$Body$}  // namespace sediment::rows::detail::fast
-
-namespace sediment::rows::detail {
-
-$Entries$
-}  // namespace sediment::rows::detail
-)",
-                {{"Banner", banner(module)}, {"Declarations", declarations}, {"Body", body}, {"Entries", entries}, {"OverTokens", over_tokens}});
+                       "#include \"detail/fast.hpp\"\n#include \"read.hpp\"\n#include \"views.hpp\"\n", declarations + "\n" + body,
+                       "// (tokens_decode() and tokens_check() are in src/engines/fast_tokens.cpp, through token_read.hpp)\n" + entries);
 }
 
 }  // namespace gen::cpp
