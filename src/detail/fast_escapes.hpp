@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "text.hpp"
@@ -64,6 +65,19 @@ struct SimpleEscapes {
 };
 inline constexpr SimpleEscapes kSimpleEscapes{};
 
+/// The \\u escape at `p` (a backslash, `left` bytes before the text's end), and the low surrogate
+/// after it where it is a high one: its length (6, or 12 for a pair) and its code point; 0 for one
+/// that is not four hex digits, or a surrogate outside a pair (left to the exact reader).
+inline std::size_t unicode_escape(const char* p, std::size_t left, char32_t& cp) noexcept {
+    const long high = left >= 6 ? hex4(p + 2) : -1;
+    if (high < 0 || (high >= 0xDC00 && high <= 0xDFFF)) return 0;
+    if (high < 0xD800 || high > 0xDBFF) return cp = static_cast<char32_t>(high), 6;
+    const long low = left >= 12 && p[6] == '\\' && p[7] == 'u' ? hex4(p + 8) : -1;
+    if (low < 0xDC00 || low > 0xDFFF) return 0;
+    cp = static_cast<char32_t>(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00));
+    return 12;
+}
+
 /// Unescapes `raw`, a string's text between its quotes, into `out`: where the text written ends, or
 /// nullptr for a malformed escape or a lone surrogate (left to the exact reader). The text is copied
 /// 16 bytes at a time, whose backslashes the same load finds: `raw` is padded (16 bytes are read past
@@ -101,18 +115,23 @@ inline char* unescape_into(std::string_view raw, char* out) noexcept {
             p += 2;
             continue;
         }
-        const long high = end - p >= 6 ? hex4(p + 2) : -1;
-        if (high < 0 || (high >= 0xDC00 && high <= 0xDFFF)) return nullptr;
-        if (high < 0xD800 || high > 0xDBFF) {
-            out += put_utf8(out, static_cast<char32_t>(high));
-            p += 6;
-            continue;
-        }
-        const long low = end - p >= 12 && p[6] == '\\' && p[7] == 'u' ? hex4(p + 8) : -1;
-        if (low < 0xDC00 || low > 0xDFFF) return nullptr;
-        out += put_utf8(out, static_cast<char32_t>(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)));
-        p += 12;
+        char32_t cp = 0;
+        const std::size_t length = unicode_escape(p, static_cast<std::size_t>(end - p), cp);
+        if (!length) return nullptr;
+        out += put_utf8(out, cp);
+        p += length;
     }
+}
+
+/// `raw`, whose first backslash is at `slash`, unescaped into `out` (the text before it copied, the rest
+/// through unescape_into(), in place): false as unescape_into().
+inline bool unescape_string(std::string_view raw, std::size_t slash, std::string& out) {
+    out.resize(raw.size() + 16);
+    std::memcpy(out.data(), raw.data(), slash);
+    const char* const end = unescape_into(raw.substr(slash), out.data() + slash);
+    if (!end) return false;
+    out.resize(static_cast<std::size_t>(end - out.data()));
+    return true;
 }
 
 /// Checks a document's escapes one backslash at a time, in the order the scans of escapes_valid()
@@ -124,31 +143,16 @@ public:
 
     /// The backslash at `at`: true when it starts a well-formed escape, or belongs to one before it.
     bool at(std::size_t at) noexcept {
-        // The bytes that may follow a backslash but 'u' (a table: a branch on each escape's byte, of
-        // eight kinds, costs more than the rest of the scan).
-        static constexpr struct Simple {
-            bool byte[256] = {};
-            constexpr Simple() {
-                for (const char c : {'"', '\\', '/', 'b', 'f', 'n', 'r', 't'}) byte[static_cast<unsigned char>(c)] = true;
-            }
-        } kSimple;
         if (at < consumed_) return true;  // the second backslash of "\\\\", or one in a surrogate pair
         if (at + 1 >= size_) return false;
         const unsigned char c = static_cast<unsigned char>(p_[at + 1]);
-        if (kSimple.byte[c]) return consumed_ = at + 2, true;
-        return c == 'u' && (consumed_ = unicode_at(at)) != 0;
+        if (kSimpleEscapes.value[c]) return consumed_ = at + 2, true;  // (a table: a branch on each kind costs more)
+        char32_t cp = 0;
+        const std::size_t length = c == 'u' ? unicode_escape(p_ + at, size_ - at, cp) : 0;
+        return length && (consumed_ = at + length, true);
     }
 
 private:
-    /// A \u escape at `at`, and the surrogate pair it starts: where it ends, or 0 where it is not one.
-    std::size_t unicode_at(std::size_t at) const noexcept {
-        const long high = size_ - at >= 6 ? hex4(p_ + at + 2) : -1;
-        if (high < 0 || (high >= 0xDC00 && high <= 0xDFFF)) return 0;
-        if (high < 0xD800 || high > 0xDBFF) return at + 6;
-        const long low = size_ - at >= 12 && p_[at + 6] == '\\' && p_[at + 7] == 'u' ? hex4(p_ + at + 8) : -1;
-        return low >= 0xDC00 && low <= 0xDFFF ? at + 12 : 0;
-    }
-
     const char* p_;
     std::size_t size_;
     std::size_t consumed_ = 0;  // the bytes before it belong to escapes checked already
@@ -176,12 +180,10 @@ inline bool unicode_escapes(std::string_view raw, std::size_t i, std::uint64_t u
     for (; us; us &= us - 1) {
         const std::size_t at = i + static_cast<std::size_t>(__builtin_ctzll(us)) - 1;  // its backslash
         if (at + 1 == paired) continue;
-        const long code = size - at >= 6 ? hex4(p + at + 2) : -1;
-        if (code < 0 || (code >= 0xDC00 && code <= 0xDFFF)) return false;
-        if (code < 0xD800 || code > 0xDBFF) continue;
-        const long low = size - at >= 12 && p[at + 6] == '\\' && p[at + 7] == 'u' ? hex4(p + at + 8) : -1;
-        if (low < 0xDC00 || low > 0xDFFF) return false;
-        paired = at + 7;
+        char32_t cp = 0;
+        const std::size_t length = unicode_escape(p + at, size - at, cp);
+        if (!length) return false;
+        if (length == 12) paired = at + 7;
     }
     return true;
 }

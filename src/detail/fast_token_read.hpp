@@ -13,7 +13,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,12 +39,7 @@ inline bool read(Reader& r, Tokens& t, std::string& out) {
         out.assign(raw.data(), raw.size());
         return true;
     }
-    out.resize(raw.size() + 16);
-    std::memcpy(out.data(), raw.data(), slash);
-    const char* const end = unescape_into(raw.substr(slash), out.data() + slash);
-    if (!end) return false;
-    out.resize(static_cast<std::size_t>(end - out.data()));
-    return true;
+    return unescape_string(raw, slash, out);
 }
 
 inline bool read(Reader& r, Tokens& t, Integer& out) {

@@ -195,16 +195,15 @@ inline bool check_string(Reader& r, Tokens& t) {
 inline bool read(Reader& r, Tokens& t, std::string_view& out) {
     std::string_view raw;
     if (!t.raw_string(raw) || raw.size() > r.limits.max_string_bytes) return false;
-    r.escaped = next_backslash(raw.data(), 0, raw.size()) < raw.size();
+    const std::size_t slash = next_backslash(raw.data(), 0, raw.size());
+    r.escaped = slash < raw.size();
     if (!r.escaped) {
         out = raw;
         return true;
     }
     thread_local std::string unescaped;
-    if (unescaped.size() < raw.size() + 16) unescaped.resize(raw.size() + 16);
-    const char* const end = unescape_into(raw, unescaped.data());
-    if (!end) return false;
-    out = std::string_view(unescaped.data(), static_cast<std::size_t>(end - unescaped.data()));
+    if (!unescape_string(raw, slash, unescaped)) return false;
+    out = unescaped;
     return true;
 }
 
