@@ -177,16 +177,21 @@ inline std::optional<Tokens> tokens_of(std::string_view text, const Limits& limi
     return Tokens({at, text.size()}, stage1.structural_indexes.get(), stage1.n_structural_indexes, parser_depth(limits));
 }
 
-/// Checks the tokens `t` as a document of `schema` with root T, building no DOM: true only for a valid
-/// document; false for anything the DOM path is to judge, and for the roots and schemas the token
-/// checkers leave to it (check_rules() read view models; exact decimals are read again from the DOM's
-/// structural indexes).
+/// True when the readers over tokens read a document of `schema` with root T: not for the roots whose
+/// rules read view models (check_rules()), nor for a schema of exact decimals (read again from the
+/// DOM's structural indexes). Asked before stage 1, which the DOM path would run again.
+template <class T>
+bool over_tokens(type_tag<T>, SchemaId schema) {
+    return checked_over_tokens<T>::value && !schema_info(schema).exact_decimals;
+}
+
+/// Checks the tokens `t` as a document of `schema` with root T (one over_tokens() takes), building no
+/// DOM: true only for a valid document; false for anything the DOM path is to judge.
 template <class T>
 bool check_tokens(Tokens t, type_tag<T> root, const Limits& limits, SchemaId schema) {
     if constexpr (!checked_over_tokens<T>::value) {
         return false;
     } else {
-        if (schema_info(schema).exact_decimals) return false;
         std::vector<Error> errors;
         Decoder d(schema, errors, limits, Decoder::Source::owned_parse);
         Reader r{d, limits};
@@ -197,12 +202,9 @@ bool check_tokens(Tokens t, type_tag<T> root, const Limits& limits, SchemaId sch
 /// The same from the text.
 template <class T>
 bool check_tokens(std::string_view text, type_tag<T> root, const Limits& limits, SchemaId schema, bool padded) {
-    if constexpr (!checked_over_tokens<T>::value) {
-        return false;
-    } else {
-        const std::optional<Tokens> t = tokens_of(text, limits, padded);
-        return t && check_tokens(*t, root, limits, schema);
-    }
+    if (!over_tokens(root, schema)) return false;
+    const std::optional<Tokens> t = tokens_of(text, limits, padded);
+    return t && check_tokens(*t, root, limits, schema);
 }
 
 /// Reads `text` (in place when `padded`) into `out` as a document of `schema` over its tokens, building
@@ -212,7 +214,7 @@ bool read_tokens(std::string_view text, T& out, const Limits& limits, SchemaId s
     if constexpr (!checked_over_tokens<T>::value) {
         return false;
     } else {
-        if (schema_info(schema).exact_decimals) return false;
+        if (!over_tokens(type_tag<T>{}, schema)) return false;
         std::optional<Tokens> t = tokens_of(text, limits, padded, true);
         if (!t) return false;
         std::vector<Error> errors;

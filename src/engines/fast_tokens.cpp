@@ -44,13 +44,17 @@ const SchemaInfo* version_over_tokens(const fast::Tokens& t, std::string_view na
 
 }  // namespace
 
-
 std::optional<SchemaId> tokens_check_named(std::string_view base, std::string_view text, const Limits& limits, bool padded) {
+    const auto over_tokens = [](const SchemaInfo& version) {
+        return visit_schema(version.id, [&](auto root) { return fast::over_tokens(root, version.id); });
+    };
+    const SchemaInfo* version = find_schema(base);  // a schema's name, or the version a family's document names
+    if (version && !over_tokens(*version)) return std::nullopt;  // (no stage 1 the DOM path would run again)
     const std::optional<fast::Tokens> t = fast::tokens_of(text, limits, padded);
     if (!t) return std::nullopt;
-    const SchemaInfo* version = find_schema(base);  // a schema's name, or the version a family's document names
     if (!version) version = version_over_tokens(*t, base);
-    if (version && visit_schema(version->id, [&](auto root) { return fast::check_tokens(*t, root, limits, version->id); }))
+    if (version && over_tokens(*version) &&
+        visit_schema(version->id, [&](auto root) { return fast::check_tokens(*t, root, limits, version->id); }))
         return version->id;
     return std::nullopt;
 }
