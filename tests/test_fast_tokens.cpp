@@ -265,3 +265,41 @@ TEST_CASE("fast path over tokens: what the readers into models leave to the DOM 
         if (valid) CHECK(encode(reused, Style::compact) == exact_value(v4, changed));
     }
 }
+
+TEST_CASE("fast path: a free-form scalar read where one of another type was, over tokens and over the DOM") {
+    // A reused row's free-form number or boolean is set in place when the new one is of its type
+    // (nlohmann keeps signed and unsigned integers in one slot, apart only by the value's type): every
+    // scalar after every other, in one row, through the readers over tokens, and through the DOM's
+    // (a key with an escape elsewhere in the value sends the row there).
+    const SchemaId v4 = SchemaId::nemo_gym_rollout_v4;
+    const std::vector<std::string> values = {"true", "false", "0", "3", "-3", "2.5", "-0.0", "null", R"("s")",
+                                             "18446744073709551615", "-9223372036854775808", "{}", "[]"};
+    const auto row = [&](const std::string& value, bool escaped_key) {
+        Json doc = test::base(v4);
+        doc["response"]["turns"][0]["tool_calls"][0]["arguments"] = Json::object({{"v", parse(value)}, {"then", 1}});
+        std::string text = encode(doc, Style::sediment);
+        if (escaped_key) text.replace(text.find("\"then\""), 6, R"("th\u0065n")");
+        return text;
+    };
+    for (const bool escaped_key : {false, true}) {
+        std::vector<std::string> texts;
+        for (const std::string& value : values) {
+            texts.push_back(row(value, escaped_key));
+            std::string decoded;
+            CHECK(detail::fast_decode_tokens(v4, texts.back(), decoded) == !escaped_key);
+            CHECK(test::read_both<NemoGymRolloutRowV4>(texts.back()).fast);
+        }
+        NemoGymRolloutRowV4 reused;
+        std::vector<Error> errors;
+        for (std::size_t a = 0; a < texts.size(); ++a) {
+            for (std::size_t b = 0; b < texts.size(); ++b) {
+                INFO(values[b] << " after " << values[a] << (escaped_key ? ", over the DOM" : ", over tokens"));
+                REQUIRE(decode(texts[a], reused, errors));
+                REQUIRE(decode(texts[b], reused, errors));
+                const auto fresh = decode<NemoGymRolloutRowV4>(texts[b]);
+                CHECK(reused == fresh);
+                CHECK(encode(reused) == encode(fresh));
+            }
+        }
+    }
+}
