@@ -188,6 +188,18 @@ inline void truncate(Reader& r, Json::object_t::Container& members, std::size_t 
     }
 }
 
+/// The value of the member at position `i` of an object read by position into `members` (the readers
+/// over the DOM and over tokens), for the key `key`: the one there when it has that key, else a new one
+/// (the members from `i` on dropped: an ordered map's keys are const); nullptr for a key one of the
+/// members before `i` has (a duplicate).
+inline Json* member_at(Reader& r, Json::object_t::Container& members, std::size_t i, std::string_view key) {
+    for (std::size_t k = 0; k < i; ++k)
+        if (members[k].first == key) return nullptr;
+    if (i < members.size() && members[i].first != key) truncate(r, members, i);
+    if (i == members.size()) members.emplace_back(std::string(key), Json());
+    return &members[i].second;
+}
+
 /// A free-form value as the exact reader builds it: key order kept, non-negative integers unsigned
 /// (nlohmann's reading), duplicate keys refused. What `out` holds is reused, and what it no longer
 /// needs goes to `r.spare`.
@@ -235,18 +247,14 @@ inline bool read(Reader& r, element e, Json& out) {
             const simdjson::dom::object object = e.get_object().value_unsafe();
             if (object.size() > kMaxScannedKeys) return false;
             become(r, out, Json::value_t::object);
-            // Members whose keys come in the order `out` has them are read in place; from the first
-            // other key on, the members are new (an ordered map's keys are const).
+            // Members whose keys come in the order `out` has them are read in place (member_at()).
             Json::object_t::Container& members = out.get_ref<Json::object_t&>();  // by position
             members.reserve(object.size());
             std::size_t i = 0;
             for (const auto field : object) {
                 if (field.key.size() > r.limits.max_string_bytes) return false;
-                for (std::size_t k = 0; k < i; ++k)
-                    if (members[k].first == field.key) return false;  // a duplicate key
-                if (i < members.size() && members[i].first != field.key) truncate(r, members, i);
-                if (i == members.size()) members.emplace_back(std::string(field.key), Json());
-                if (!read(r, field.value, members[i++].second)) return false;
+                Json* value = member_at(r, members, i++, field.key);
+                if (!value || !read(r, field.value, *value)) return false;
             }
             truncate(r, members, i);
             return true;

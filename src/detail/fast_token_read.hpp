@@ -64,11 +64,8 @@ inline bool read(Reader& r, Tokens& t, Json& out) {
                 do {
                     std::string_view key;
                     if (!t.plain_key(key) || key.size() > r.limits.max_string_bytes || i == kMaxScannedKeys) return false;
-                    for (std::size_t k = 0; k < i; ++k)
-                        if (members[k].first == key) return false;  // a duplicate key
-                    if (i < members.size() && members[i].first != key) truncate(r, members, i);
-                    if (i == members.size()) members.emplace_back(std::string(key), Json());
-                    if (!read(r, t, members[i++].second)) return false;
+                    Json* value = member_at(r, members, i++, key);
+                    if (!value || !read(r, t, *value)) return false;
                 } while (t.comma());
                 if (!t.close('}')) return false;
             }

@@ -105,7 +105,7 @@ std::string emit_readers(const Module& module);                                 
 std::string emit_reader_definitions(const Module& module);                       ///< emit_read_write.cpp
 std::string emit_writers(const Module& module);                                  ///< emit_read_write.cpp
 std::string emit_fast_readers(const Module& module);                             ///< emit_fast.cpp
-std::string emit_token_readers(const Module& module);                            ///< emit_fast.cpp
+std::string emit_token_readers(const Module& module);                            ///< emit_tokens.cpp
 std::string emit_views(const Module& module);                                    ///< emit_fast.cpp
 
 }  // namespace gen::cpp
